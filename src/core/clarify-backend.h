@@ -1,0 +1,85 @@
+/* clarify-backend.h: the one interface every agent protocol implements
+ *
+ * A backend turns one connection's stream into ClarifyRequests and encodes
+ * ClarifyResponses back onto that agent's wire. See HACKING.md for how to add one.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <gio/gio.h>
+
+#include "clarify-connection.h"
+#include "clarify-request.h"
+#include "clarify-response.h"
+
+G_BEGIN_DECLS
+
+#define CLARIFY_TYPE_BACKEND (clarify_backend_get_type ())
+G_DECLARE_DERIVABLE_TYPE (ClarifyBackend, clarify_backend, CLARIFY, BACKEND, GObject)
+
+struct _ClarifyBackendClass
+{
+  GObjectClass parent_class;
+
+  /* Open the stream(s); report progress with clarify_backend_set_state(). */
+  void     (*start)          (ClarifyBackend       *self);
+  /* Close everything; no signal is emitted afterwards. */
+  void     (*stop)           (ClarifyBackend       *self);
+  /* Post @response exactly as the agent's own client would. Errors use
+   * CLARIFY_ERROR: GONE for "already answered elsewhere", TRANSIENT for
+   * network trouble worth retrying, REJECTED/PROTOCOL/AUTH otherwise. */
+  void     (*respond_async)  (ClarifyBackend       *self,
+                              ClarifyRequest       *request,
+                              ClarifyResponse      *response,
+                              GCancellable         *cancellable,
+                              GAsyncReadyCallback   callback,
+                              gpointer              user_data);
+  gboolean (*respond_finish) (ClarifyBackend       *self,
+                              GAsyncResult         *result,
+                              GError              **error);
+
+  gpointer padding[8];
+};
+
+ClarifyConnection      *clarify_backend_get_connection    (ClarifyBackend      *self);
+ClarifyConnectionState  clarify_backend_get_state         (ClarifyBackend      *self);
+/* A short, localized explanation of the state ("Reconnecting in 4 s",
+ * "Failed: connection refused"), or NULL. */
+const char             *clarify_backend_get_state_message (ClarifyBackend      *self);
+
+void                    clarify_backend_start             (ClarifyBackend      *self);
+void                    clarify_backend_stop              (ClarifyBackend      *self);
+void                    clarify_backend_respond_async     (ClarifyBackend      *self,
+                                                           ClarifyRequest      *request,
+                                                           ClarifyResponse     *response,
+                                                           GCancellable        *cancellable,
+                                                           GAsyncReadyCallback  callback,
+                                                           gpointer             user_data);
+gboolean                clarify_backend_respond_finish    (ClarifyBackend      *self,
+                                                           GAsyncResult        *result,
+                                                           GError             **error);
+
+/* The pending requests of this backend (a GListModel of ClarifyRequest). */
+GListModel             *clarify_backend_get_requests      (ClarifyBackend      *self);
+ClarifyRequest         *clarify_backend_lookup_request    (ClarifyBackend      *self,
+                                                           const char          *request_id);
+
+/* For subclasses. */
+void                    clarify_backend_set_state         (ClarifyBackend      *self,
+                                                           ClarifyConnectionState state,
+                                                           const char          *message);
+/* Stamps the connection onto @request, adds it to the pending list and emits
+ * ::request-added. A request whose id is already pending is ignored (resync
+ * after a reconnect must never show a question twice): returns FALSE then. */
+gboolean                clarify_backend_add_request       (ClarifyBackend      *self,
+                                                           ClarifyRequest      *request);
+/* Withdraws (clarify_request_withdraw) and forgets a pending request. */
+void                    clarify_backend_withdraw_request  (ClarifyBackend      *self,
+                                                           const char          *request_id,
+                                                           const char          *reason);
+/* Forgets a request once it has been answered. */
+void                    clarify_backend_forget_request    (ClarifyBackend      *self,
+                                                           const char          *request_id);
+
+G_END_DECLS

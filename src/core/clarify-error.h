@@ -1,0 +1,26 @@
+/* clarify-error.h: the one error domain of Clarify
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+#define CLARIFY_ERROR (clarify_error_quark ())
+
+typedef enum
+{
+  CLARIFY_ERROR_INVALID,        /* malformed or unacceptable input from an agent */
+  CLARIFY_ERROR_UNSAFE_PATTERN, /* a regex that could backtrack catastrophically */
+  CLARIFY_ERROR_GONE,           /* the agent no longer has the request (answered elsewhere) */
+  CLARIFY_ERROR_REJECTED,       /* the agent refused our answer as malformed */
+  CLARIFY_ERROR_AUTH,           /* missing or wrong credentials */
+  CLARIFY_ERROR_PROTOCOL,       /* unexpected status, content type or shape */
+  CLARIFY_ERROR_TRANSIENT,      /* network trouble: worth trying again */
+} ClarifyError;
+
+GQuark clarify_error_quark (void);
+
+G_END_DECLS

@@ -1,0 +1,27 @@
+/* clarify-outbox.h: answers on their way back to the agents
+ *
+ * Transient failures are retried with backoff so that no answer is lost;
+ * the retry timer exists only while something waits in the outbox.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include "clarify-backend.h"
+
+G_BEGIN_DECLS
+
+#define CLARIFY_TYPE_OUTBOX (clarify_outbox_get_type ())
+G_DECLARE_FINAL_TYPE (ClarifyOutbox, clarify_outbox, CLARIFY, OUTBOX, GObject)
+
+ClarifyOutbox *clarify_outbox_new       (void);
+/* Sends @response for @request through @backend. Emits ::delivered
+ * (request, response) on success, ::failed (request, response, GError) when
+ * the error is final: GONE (answered elsewhere) or a rejected answer. */
+void           clarify_outbox_post      (ClarifyOutbox   *self,
+                                         ClarifyBackend  *backend,
+                                         ClarifyRequest  *request,
+                                         ClarifyResponse *response);
+guint          clarify_outbox_get_n_pending (ClarifyOutbox *self);
+
+G_END_DECLS

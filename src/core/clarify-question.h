@@ -1,0 +1,96 @@
+/* clarify-question.h: one question of a request, already normalized
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <gio/gio.h>
+
+#include "clarify-option.h"
+
+G_BEGIN_DECLS
+
+typedef enum
+{
+  CLARIFY_QUESTION_KIND_TEXT,
+  CLARIFY_QUESTION_KIND_SINGLE,
+  CLARIFY_QUESTION_KIND_MULTI,
+  CLARIFY_QUESTION_KIND_CONFIRM,
+  CLARIFY_QUESTION_KIND_NUMBER,
+  CLARIFY_QUESTION_KIND_DATE,
+  CLARIFY_QUESTION_KIND_DATE_RANGE,
+} ClarifyQuestionKind;
+
+/* The wire names of the kinds in the JSON form ("text", "single", …). */
+const char *clarify_question_kind_to_string (ClarifyQuestionKind kind);
+
+/* Constraints on the answer. Unset numeric limits are flagged by has_*;
+ * unset lengths are -1; an unset step is 0. */
+typedef struct
+{
+  char     *pattern;
+  char     *message;
+  gboolean  has_min;
+  gboolean  has_max;
+  double    min;
+  double    max;
+  double    step;
+  int       min_length;
+  int       max_length;
+} ClarifyValidation;
+
+#define CLARIFY_TYPE_QUESTION (clarify_question_get_type ())
+G_DECLARE_FINAL_TYPE (ClarifyQuestion, clarify_question, CLARIFY, QUESTION, GObject)
+
+ClarifyQuestion          *clarify_question_new                (const char          *id,
+                                                               ClarifyQuestionKind  kind,
+                                                               const char          *text);
+
+const char               *clarify_question_get_id             (ClarifyQuestion     *self);
+ClarifyQuestionKind       clarify_question_get_kind           (ClarifyQuestion     *self);
+void                      clarify_question_set_kind           (ClarifyQuestion     *self,
+                                                               ClarifyQuestionKind  kind);
+const char               *clarify_question_get_text           (ClarifyQuestion     *self);
+void                      clarify_question_set_text           (ClarifyQuestion     *self,
+                                                               const char          *text);
+const char               *clarify_question_get_header         (ClarifyQuestion     *self);
+void                      clarify_question_set_header         (ClarifyQuestion     *self,
+                                                               const char          *header);
+const char               *clarify_question_get_placeholder    (ClarifyQuestion     *self);
+void                      clarify_question_set_placeholder    (ClarifyQuestion     *self,
+                                                               const char          *placeholder);
+gboolean                  clarify_question_get_allow_other    (ClarifyQuestion     *self);
+void                      clarify_question_set_allow_other    (ClarifyQuestion     *self,
+                                                               gboolean             allow_other);
+gboolean                  clarify_question_get_skippable      (ClarifyQuestion     *self);
+void                      clarify_question_set_skippable      (ClarifyQuestion     *self,
+                                                               gboolean             skippable);
+
+/* A GListModel of ClarifyOption, in the agent's order. */
+GListModel               *clarify_question_get_options        (ClarifyQuestion     *self);
+guint                     clarify_question_get_n_options      (ClarifyQuestion     *self);
+ClarifyOption            *clarify_question_get_option         (ClarifyQuestion     *self,
+                                                               guint                position);
+void                      clarify_question_add_option         (ClarifyQuestion     *self,
+                                                               ClarifyOption       *option);
+/* The option whose value or label equals @value_or_label, or NULL. */
+ClarifyOption            *clarify_question_find_option        (ClarifyQuestion     *self,
+                                                               const char          *value_or_label);
+
+const ClarifyValidation  *clarify_question_get_validation     (ClarifyQuestion     *self);
+/* Copies @validation; NULL clears it. */
+void                      clarify_question_set_validation     (ClarifyQuestion     *self,
+                                                               const ClarifyValidation *validation);
+
+/* Defaults: one value for most kinds, several for multi, two (start, end)
+ * for date_range. NULL-terminated; never NULL (empty when unset). */
+const char * const       *clarify_question_get_default_values (ClarifyQuestion     *self);
+void                      clarify_question_set_default_values (ClarifyQuestion     *self,
+                                                               const char * const  *values);
+
+void                      clarify_validation_init             (ClarifyValidation       *validation);
+void                      clarify_validation_clear            (ClarifyValidation       *validation);
+void                      clarify_validation_copy             (const ClarifyValidation *src,
+                                                               ClarifyValidation       *dest);
+
+G_END_DECLS

@@ -1,0 +1,81 @@
+/* clarify-request.h: what an agent asks, in the one normalized form
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <gio/gio.h>
+
+#include "clarify-question.h"
+
+G_BEGIN_DECLS
+
+#define CLARIFY_TYPE_REQUEST (clarify_request_get_type ())
+G_DECLARE_FINAL_TYPE (ClarifyRequest, clarify_request, CLARIFY, REQUEST, GObject)
+
+ClarifyRequest  *clarify_request_new                 (const char     *id);
+
+/* Unique within the backend (connection) that produced it. */
+const char      *clarify_request_get_id              (ClarifyRequest *self);
+
+/* Which connection asks: set by the backend, shown by the dialog. */
+const char      *clarify_request_get_connection_name (ClarifyRequest *self);
+const char      *clarify_request_get_connection_kind (ClarifyRequest *self);
+void             clarify_request_set_connection      (ClarifyRequest *self,
+                                                      const char     *name,
+                                                      const char     *kind);
+/* Optional project (e.g. a directory) and session the question belongs to. */
+const char      *clarify_request_get_project         (ClarifyRequest *self);
+void             clarify_request_set_project         (ClarifyRequest *self,
+                                                      const char     *project);
+const char      *clarify_request_get_session         (ClarifyRequest *self);
+void             clarify_request_set_session         (ClarifyRequest *self,
+                                                      const char     *session);
+
+const char      *clarify_request_get_title           (ClarifyRequest *self);
+void             clarify_request_set_title           (ClarifyRequest *self,
+                                                      const char     *title);
+const char      *clarify_request_get_context         (ClarifyRequest *self);
+void             clarify_request_set_context         (ClarifyRequest *self,
+                                                      const char     *context);
+
+guint            clarify_request_get_n_questions     (ClarifyRequest *self);
+ClarifyQuestion *clarify_request_get_question        (ClarifyRequest *self,
+                                                      guint           position);
+void             clarify_request_add_question        (ClarifyRequest *self,
+                                                      ClarifyQuestion *question);
+
+/* 0 means no timeout. */
+guint            clarify_request_get_timeout_ms      (ClarifyRequest *self);
+void             clarify_request_set_timeout_ms      (ClarifyRequest *self,
+                                                      guint           timeout_ms);
+/* g_get_monotonic_time() when the request arrived; the countdown runs from here. */
+gint64           clarify_request_get_received_at     (ClarifyRequest *self);
+void             clarify_request_set_received_at     (ClarifyRequest *self,
+                                                      gint64          monotonic_us);
+/* Monotonic deadline in µs, or 0 without a timeout. */
+gint64           clarify_request_get_deadline        (ClarifyRequest *self);
+
+/* Whether the whole request may be skipped (answered as "skipped"). */
+gboolean         clarify_request_get_skippable       (ClarifyRequest *self);
+void             clarify_request_set_skippable       (ClarifyRequest *self,
+                                                      gboolean        skippable);
+/* Whether the protocol can decline; FALSE hides Cancel (closing then only hides). */
+gboolean         clarify_request_get_cancellable     (ClarifyRequest *self);
+void             clarify_request_set_cancellable     (ClarifyRequest *self,
+                                                      gboolean        cancellable);
+
+/* What the backend needs later to answer; opaque to everything else. */
+gpointer         clarify_request_get_backend_data    (ClarifyRequest *self);
+void             clarify_request_set_backend_data    (ClarifyRequest *self,
+                                                      gpointer        data,
+                                                      GDestroyNotify  destroy);
+
+/* The backend withdraws a request (answered elsewhere, session ended).
+ * Emits ::withdrawn once; later calls do nothing. @reason is shown to the user. */
+void             clarify_request_withdraw            (ClarifyRequest *self,
+                                                      const char     *reason);
+gboolean         clarify_request_is_withdrawn        (ClarifyRequest *self);
+const char      *clarify_request_get_withdraw_reason (ClarifyRequest *self);
+
+G_END_DECLS

@@ -1,0 +1,55 @@
+/* clarify-sse-client.h: a reconnecting EventSource on libsoup 3
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <libsoup/soup.h>
+
+#include "clarify-connection.h"
+
+G_BEGIN_DECLS
+
+#define CLARIFY_TYPE_SSE_CLIENT (clarify_sse_client_get_type ())
+G_DECLARE_FINAL_TYPE (ClarifySseClient, clarify_sse_client, CLARIFY, SSE_CLIENT, GObject)
+
+/* @session carries the connection's cookie jar and auth; it is shared with
+ * the backend's own POSTs. */
+ClarifySseClient      *clarify_sse_client_new              (SoupSession      *session,
+                                                            const char       *url);
+const char            *clarify_sse_client_get_url          (ClarifySseClient *self);
+/* The URL may change between connections (e.g. a fallback endpoint). */
+void                   clarify_sse_client_set_url          (ClarifySseClient *self,
+                                                            const char       *url);
+/* Sent with every GET; replaces an earlier value of the same name. */
+void                   clarify_sse_client_set_header       (ClarifySseClient *self,
+                                                            const char       *name,
+                                                            const char       *value);
+/* Reconnect when nothing (not even a heartbeat) arrives for this long. 0 = never. */
+void                   clarify_sse_client_set_stall_timeout (ClarifySseClient *self,
+                                                            guint             stall_ms);
+void                   clarify_sse_client_set_max_event_size (ClarifySseClient *self,
+                                                            gsize             max_bytes);
+/* For tests: the first backoff delay and its cap (defaults 1 s and 30 s). */
+void                   clarify_sse_client_set_backoff      (ClarifySseClient *self,
+                                                            guint             initial_ms,
+                                                            guint             max_ms);
+
+void                   clarify_sse_client_start            (ClarifySseClient *self);
+void                   clarify_sse_client_stop             (ClarifySseClient *self);
+/* Drop the current stream now and reconnect after the usual backoff. */
+void                   clarify_sse_client_reconnect        (ClarifySseClient *self);
+
+ClarifyConnectionState clarify_sse_client_get_state        (ClarifySseClient *self);
+/* Why it failed or is reconnecting; NULL while connected. */
+const char            *clarify_sse_client_get_state_reason (ClarifySseClient *self);
+/* Monotonic µs of the next attempt while RECONNECTING, else 0. */
+gint64                 clarify_sse_client_get_retry_at     (ClarifySseClient *self);
+
+/* Signals:
+ *   ::event (const char *type, const char *data, const char *id)
+ *   ::connected ()     each time a stream opens (resync hook for backends)
+ *   notify::state
+ */
+
+G_END_DECLS

@@ -1,0 +1,29 @@
+/* clarify-request-dialog.h: the native dialog for one ClarifyRequest
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <adwaita.h>
+
+#include "core/clarify-request.h"
+#include "core/clarify-response.h"
+
+G_BEGIN_DECLS
+
+#define CLARIFY_TYPE_REQUEST_DIALOG (clarify_request_dialog_get_type ())
+G_DECLARE_FINAL_TYPE (ClarifyRequestDialog, clarify_request_dialog, CLARIFY, REQUEST_DIALOG, GtkWindow)
+
+ClarifyRequestDialog *clarify_request_dialog_new         (GtkApplication       *application,
+                                                          ClarifyRequest       *request);
+ClarifyRequest       *clarify_request_dialog_get_request (ClarifyRequestDialog *self);
+
+/* Signals:
+ *   ::response (ClarifyResponse *response)
+ *     emitted exactly once, when the user submits, skips or cancels, or the
+ *     timeout runs out; the dialog then closes itself.
+ * A withdrawn request (ClarifyRequest::withdrawn) shows a short notice and
+ * closes without ::response.
+ */
+
+G_END_DECLS

@@ -1,0 +1,183 @@
+/* clarify-test-gtk-utils.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <adwaita.h>
+#include <glib/gi18n.h>
+#include <glib/gstdio.h>
+#include <locale.h>
+
+#include "clarify-test-gtk-utils.h"
+
+void
+clarify_test_gtk_init (int    *argc,
+                       char ***argv)
+{
+  const char *localedir = g_getenv ("CLARIFY_LOCALEDIR");
+
+  gtk_test_init (argc, argv, NULL);
+  setlocale (LC_ALL, "");
+  bindtextdomain (GETTEXT_PACKAGE, localedir ? localedir : LOCALEDIR);
+  bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
+  textdomain (GETTEXT_PACKAGE);
+  adw_init ();
+}
+
+void
+clarify_test_set_language (const char *language)
+{
+  extern int _nl_msg_cat_cntr;
+
+  g_setenv ("LANGUAGE", language, TRUE);
+  /* glibc caches translations; bumping the counter invalidates the cache. */
+  ++_nl_msg_cat_cntr;
+}
+
+static gboolean
+is_mapped_and_drawn (gpointer data)
+{
+  GtkWidget *widget = data;
+
+  return gtk_widget_get_mapped (widget) && gtk_widget_get_width (widget) > 0;
+}
+
+void
+clarify_test_present_and_wait (GtkWindow *window)
+{
+  gtk_window_present (window);
+  clarify_test_wait_until (is_mapped_and_drawn, window, 5000);
+  gtk_test_widget_wait_for_draw (GTK_WIDGET (window));
+  gdk_display_sync (gtk_widget_get_display (GTK_WIDGET (window)));
+}
+
+char *
+clarify_test_save_screenshot (GtkWidget  *widget,
+                              const char *name)
+{
+  GtkWidget *window = GTK_WIDGET (gtk_widget_get_root (widget));
+  const char *dir = g_getenv ("CLARIFY_SCREENSHOT_DIR");
+  g_autoptr(GdkPaintable) paintable = NULL;
+  g_autoptr(GskRenderNode) node = NULL;
+  g_autoptr(GdkTexture) texture = NULL;
+  g_autofree char *file = NULL;
+  GtkSnapshot *snapshot;
+  GskRenderer *renderer;
+  int width, height;
+
+  gtk_test_widget_wait_for_draw (window);
+  width = gtk_widget_get_width (window);
+  height = gtk_widget_get_height (window);
+  g_assert_cmpint (width, >, 0);
+  g_assert_cmpint (height, >, 0);
+
+  paintable = gtk_widget_paintable_new (window);
+  snapshot = gtk_snapshot_new ();
+  gdk_paintable_snapshot (paintable, snapshot, width, height);
+  node = gtk_snapshot_free_to_node (snapshot);
+  g_assert_nonnull (node);
+
+  renderer = gtk_native_get_renderer (GTK_NATIVE (window));
+  texture = gsk_renderer_render_texture (renderer, node,
+                                         &GRAPHENE_RECT_INIT (0, 0, width, height));
+
+  if (dir == NULL)
+    dir = g_get_tmp_dir ();
+  g_mkdir_with_parents (dir, 0755);
+  file = g_strdup_printf ("%s/%s.png", dir, name);
+  g_assert_true (gdk_texture_save_to_png (texture, file));
+  g_test_message ("screenshot: %s", file);
+
+  return g_steal_pointer (&file);
+}
+
+static gboolean
+timeout_reached_cb (gpointer data)
+{
+  gboolean *reached = data;
+
+  *reached = TRUE;
+  return G_SOURCE_REMOVE;
+}
+
+gboolean
+clarify_test_wait_until (gboolean (*condition) (gpointer data),
+                         gpointer   data,
+                         guint      timeout_ms)
+{
+  gboolean reached = FALSE;
+  guint id = g_timeout_add (timeout_ms, timeout_reached_cb, &reached);
+
+  while (!condition (data) && !reached)
+    g_main_context_iteration (NULL, TRUE);
+
+  if (!reached)
+    g_source_remove (id);
+
+  return condition (data);
+}
+
+static gboolean
+never (gpointer data)
+{
+  return FALSE;
+}
+
+void
+clarify_test_spin (guint ms)
+{
+  clarify_test_wait_until (never, NULL, ms);
+}
+
+GtkWidget *
+clarify_test_find_widget (GtkWidget  *root,
+                          const char *name)
+{
+  GtkWidget *child;
+
+  if (g_strcmp0 (gtk_widget_get_name (root), name) == 0)
+    return root;
+  if (GTK_IS_BUILDABLE (root) &&
+      g_strcmp0 (gtk_buildable_get_buildable_id (GTK_BUILDABLE (root)), name) == 0)
+    return root;
+
+  for (child = gtk_widget_get_first_child (root);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = clarify_test_find_widget (child, name);
+
+      if (found != NULL)
+        return found;
+    }
+
+  return NULL;
+}
+
+GtkWidget *
+clarify_test_find_button (GtkWidget  *root,
+                          const char *label)
+{
+  GtkWidget *child;
+
+  if (GTK_IS_BUTTON (root) && gtk_widget_get_visible (root))
+    {
+      const char *button_label = gtk_button_get_label (GTK_BUTTON (root));
+
+      if (g_strcmp0 (button_label, label) == 0)
+        return root;
+    }
+
+  for (child = gtk_widget_get_first_child (root);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = clarify_test_find_button (child, label);
+
+      if (found != NULL)
+        return found;
+    }
+
+  return NULL;
+}

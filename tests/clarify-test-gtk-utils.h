@@ -1,0 +1,36 @@
+/* clarify-test-gtk-utils.h: shared helpers for the UI tests
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <gtk/gtk.h>
+
+G_BEGIN_DECLS
+
+/* gtk_test_init(), the gettext domain bound to the build tree, and
+ * libadwaita's styles. Call first in main(). */
+void     clarify_test_gtk_init          (int         *argc,
+                                         char      ***argv);
+/* Switches our catalog to @language ("en", "de") for the following widgets. */
+void     clarify_test_set_language      (const char  *language);
+/* Presents @window and waits until it has drawn. */
+void     clarify_test_present_and_wait  (GtkWindow   *window);
+/* Renders @widget's window in-process and writes $CLARIFY_SCREENSHOT_DIR/@name.png.
+ * Returns the path written (free it). */
+char    *clarify_test_save_screenshot   (GtkWidget   *widget,
+                                         const char  *name);
+/* Iterates the default main context until @condition(@data) is TRUE or
+ * @timeout_ms passes; returns the condition's last value. */
+gboolean clarify_test_wait_until        (gboolean   (*condition) (gpointer data),
+                                         gpointer     data,
+                                         guint        timeout_ms);
+/* Iterates the main context for about @ms milliseconds. */
+void     clarify_test_spin              (guint        ms);
+/* The first descendant of @root whose buildable id or widget name is @name,
+ * or whose accessible/button label equals @label when @name is NULL. */
+GtkWidget *clarify_test_find_widget     (GtkWidget   *root,
+                                         const char  *name);
+GtkWidget *clarify_test_find_button     (GtkWidget   *root,
+                                         const char  *label);
+G_END_DECLS
