@@ -1,0 +1,629 @@
+/* clarify-request.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include "clarify-request.h"
+
+struct _ClarifyRequest
+{
+  GObject         parent_instance;
+
+  char           *id;
+  char           *connection_name;
+  char           *connection_kind;
+  char           *project;
+  char           *session;
+  char           *title;
+  char           *context;
+  GPtrArray      *questions;
+  guint           timeout_ms;
+  gint64          received_at;
+  gpointer        backend_data;
+  GDestroyNotify  backend_data_destroy;
+  char           *withdraw_reason;
+  guint           skippable : 1;
+  guint           cancellable : 1;
+  guint           withdrawn : 1;
+};
+
+G_DEFINE_FINAL_TYPE (ClarifyRequest, clarify_request, G_TYPE_OBJECT)
+
+enum {
+  PROP_0,
+  PROP_ID,
+  PROP_CONNECTION_NAME,
+  PROP_CONNECTION_KIND,
+  PROP_PROJECT,
+  PROP_SESSION,
+  PROP_TITLE,
+  PROP_CONTEXT,
+  PROP_TIMEOUT_MS,
+  PROP_RECEIVED_AT,
+  PROP_SKIPPABLE,
+  PROP_CANCELLABLE,
+  PROP_WITHDRAWN,
+  PROP_WITHDRAW_REASON,
+  N_PROPS
+};
+
+enum {
+  WITHDRAWN,
+  N_SIGNALS
+};
+
+static GParamSpec *properties[N_PROPS];
+static guint signals[N_SIGNALS];
+
+static void
+clarify_request_dispose (GObject *object)
+{
+  ClarifyRequest *self = CLARIFY_REQUEST (object);
+
+  /* Backend data may hold references back to the backend: drop it early. */
+  if (self->backend_data_destroy != NULL && self->backend_data != NULL)
+    self->backend_data_destroy (self->backend_data);
+  self->backend_data = NULL;
+  self->backend_data_destroy = NULL;
+
+  G_OBJECT_CLASS (clarify_request_parent_class)->dispose (object);
+}
+
+static void
+clarify_request_finalize (GObject *object)
+{
+  ClarifyRequest *self = CLARIFY_REQUEST (object);
+
+  g_clear_pointer (&self->id, g_free);
+  g_clear_pointer (&self->connection_name, g_free);
+  g_clear_pointer (&self->connection_kind, g_free);
+  g_clear_pointer (&self->project, g_free);
+  g_clear_pointer (&self->session, g_free);
+  g_clear_pointer (&self->title, g_free);
+  g_clear_pointer (&self->context, g_free);
+  g_clear_pointer (&self->withdraw_reason, g_free);
+  g_clear_pointer (&self->questions, g_ptr_array_unref);
+
+  G_OBJECT_CLASS (clarify_request_parent_class)->finalize (object);
+}
+
+static void
+clarify_request_get_property (GObject    *object,
+                              guint       prop_id,
+                              GValue     *value,
+                              GParamSpec *pspec)
+{
+  ClarifyRequest *self = CLARIFY_REQUEST (object);
+
+  switch (prop_id)
+    {
+    case PROP_ID:
+      g_value_set_string (value, self->id);
+      break;
+
+    case PROP_CONNECTION_NAME:
+      g_value_set_string (value, self->connection_name);
+      break;
+
+    case PROP_CONNECTION_KIND:
+      g_value_set_string (value, self->connection_kind);
+      break;
+
+    case PROP_PROJECT:
+      g_value_set_string (value, self->project);
+      break;
+
+    case PROP_SESSION:
+      g_value_set_string (value, self->session);
+      break;
+
+    case PROP_TITLE:
+      g_value_set_string (value, self->title);
+      break;
+
+    case PROP_CONTEXT:
+      g_value_set_string (value, self->context);
+      break;
+
+    case PROP_TIMEOUT_MS:
+      g_value_set_uint (value, self->timeout_ms);
+      break;
+
+    case PROP_RECEIVED_AT:
+      g_value_set_int64 (value, self->received_at);
+      break;
+
+    case PROP_SKIPPABLE:
+      g_value_set_boolean (value, self->skippable);
+      break;
+
+    case PROP_CANCELLABLE:
+      g_value_set_boolean (value, self->cancellable);
+      break;
+
+    case PROP_WITHDRAWN:
+      g_value_set_boolean (value, self->withdrawn);
+      break;
+
+    case PROP_WITHDRAW_REASON:
+      g_value_set_string (value, self->withdraw_reason);
+      break;
+
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+clarify_request_set_property (GObject      *object,
+                              guint         prop_id,
+                              const GValue *value,
+                              GParamSpec   *pspec)
+{
+  ClarifyRequest *self = CLARIFY_REQUEST (object);
+
+  switch (prop_id)
+    {
+    case PROP_ID:
+      self->id = g_value_dup_string (value);
+      break;
+
+    case PROP_PROJECT:
+      clarify_request_set_project (self, g_value_get_string (value));
+      break;
+
+    case PROP_SESSION:
+      clarify_request_set_session (self, g_value_get_string (value));
+      break;
+
+    case PROP_TITLE:
+      clarify_request_set_title (self, g_value_get_string (value));
+      break;
+
+    case PROP_CONTEXT:
+      clarify_request_set_context (self, g_value_get_string (value));
+      break;
+
+    case PROP_TIMEOUT_MS:
+      clarify_request_set_timeout_ms (self, g_value_get_uint (value));
+      break;
+
+    case PROP_RECEIVED_AT:
+      clarify_request_set_received_at (self, g_value_get_int64 (value));
+      break;
+
+    case PROP_SKIPPABLE:
+      clarify_request_set_skippable (self, g_value_get_boolean (value));
+      break;
+
+    case PROP_CANCELLABLE:
+      clarify_request_set_cancellable (self, g_value_get_boolean (value));
+      break;
+
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+clarify_request_class_init (ClarifyRequestClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->dispose = clarify_request_dispose;
+  object_class->finalize = clarify_request_finalize;
+  object_class->get_property = clarify_request_get_property;
+  object_class->set_property = clarify_request_set_property;
+
+  properties[PROP_ID] =
+    g_param_spec_string ("id", NULL, NULL,
+                         NULL,
+                         (G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS));
+
+  properties[PROP_CONNECTION_NAME] =
+    g_param_spec_string ("connection-name", NULL, NULL,
+                         NULL,
+                         (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
+  properties[PROP_CONNECTION_KIND] =
+    g_param_spec_string ("connection-kind", NULL, NULL,
+                         NULL,
+                         (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
+  properties[PROP_PROJECT] =
+    g_param_spec_string ("project", NULL, NULL,
+                         NULL,
+                         (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
+  properties[PROP_SESSION] =
+    g_param_spec_string ("session", NULL, NULL,
+                         NULL,
+                         (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
+  properties[PROP_TITLE] =
+    g_param_spec_string ("title", NULL, NULL,
+                         NULL,
+                         (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
+  properties[PROP_CONTEXT] =
+    g_param_spec_string ("context", NULL, NULL,
+                         NULL,
+                         (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
+  properties[PROP_TIMEOUT_MS] =
+    g_param_spec_uint ("timeout-ms", NULL, NULL,
+                       0, G_MAXUINT, 0,
+                       (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
+  properties[PROP_RECEIVED_AT] =
+    g_param_spec_int64 ("received-at", NULL, NULL,
+                        0, G_MAXINT64, 0,
+                        (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
+  properties[PROP_SKIPPABLE] =
+    g_param_spec_boolean ("skippable", NULL, NULL,
+                          FALSE,
+                          (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
+  properties[PROP_CANCELLABLE] =
+    g_param_spec_boolean ("cancellable", NULL, NULL,
+                          TRUE,
+                          (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
+  properties[PROP_WITHDRAWN] =
+    g_param_spec_boolean ("withdrawn", NULL, NULL,
+                          FALSE,
+                          (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
+  properties[PROP_WITHDRAW_REASON] =
+    g_param_spec_string ("withdraw-reason", NULL, NULL,
+                         NULL,
+                         (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  /**
+   * ClarifyRequest::withdrawn:
+   * @reason: (nullable): why, for the user
+   *
+   * The backend no longer wants an answer. Emitted at most once.
+   */
+  signals[WITHDRAWN] =
+    g_signal_new ("withdrawn",
+                  G_TYPE_FROM_CLASS (klass),
+                  G_SIGNAL_RUN_LAST,
+                  0,
+                  NULL, NULL,
+                  NULL,
+                  G_TYPE_NONE, 1, G_TYPE_STRING);
+}
+
+static void
+clarify_request_init (ClarifyRequest *self)
+{
+  self->questions = g_ptr_array_new_with_free_func (g_object_unref);
+  self->cancellable = TRUE;
+  self->received_at = g_get_monotonic_time ();
+}
+
+ClarifyRequest *
+clarify_request_new (const char *id)
+{
+  g_return_val_if_fail (id != NULL, NULL);
+
+  return g_object_new (CLARIFY_TYPE_REQUEST,
+                       "id", id,
+                       NULL);
+}
+
+const char *
+clarify_request_get_id (ClarifyRequest *self)
+{
+  g_return_val_if_fail (CLARIFY_IS_REQUEST (self), NULL);
+
+  return self->id;
+}
+
+static void
+set_string (ClarifyRequest  *self,
+            char           **field,
+            const char      *value,
+            guint            prop)
+{
+  if (g_strcmp0 (*field, value) == 0)
+    return;
+
+  g_free (*field);
+  *field = g_strdup (value);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[prop]);
+}
+
+const char *
+clarify_request_get_connection_name (ClarifyRequest *self)
+{
+  g_return_val_if_fail (CLARIFY_IS_REQUEST (self), NULL);
+
+  return self->connection_name;
+}
+
+const char *
+clarify_request_get_connection_kind (ClarifyRequest *self)
+{
+  g_return_val_if_fail (CLARIFY_IS_REQUEST (self), NULL);
+
+  return self->connection_kind;
+}
+
+void
+clarify_request_set_connection (ClarifyRequest *self,
+                                const char     *name,
+                                const char     *kind)
+{
+  g_return_if_fail (CLARIFY_IS_REQUEST (self));
+
+  g_object_freeze_notify (G_OBJECT (self));
+  set_string (self, &self->connection_name, name, PROP_CONNECTION_NAME);
+  set_string (self, &self->connection_kind, kind, PROP_CONNECTION_KIND);
+  g_object_thaw_notify (G_OBJECT (self));
+}
+
+const char *
+clarify_request_get_project (ClarifyRequest *self)
+{
+  g_return_val_if_fail (CLARIFY_IS_REQUEST (self), NULL);
+
+  return self->project;
+}
+
+void
+clarify_request_set_project (ClarifyRequest *self,
+                             const char     *project)
+{
+  g_return_if_fail (CLARIFY_IS_REQUEST (self));
+
+  set_string (self, &self->project, project, PROP_PROJECT);
+}
+
+const char *
+clarify_request_get_session (ClarifyRequest *self)
+{
+  g_return_val_if_fail (CLARIFY_IS_REQUEST (self), NULL);
+
+  return self->session;
+}
+
+void
+clarify_request_set_session (ClarifyRequest *self,
+                             const char     *session)
+{
+  g_return_if_fail (CLARIFY_IS_REQUEST (self));
+
+  set_string (self, &self->session, session, PROP_SESSION);
+}
+
+const char *
+clarify_request_get_title (ClarifyRequest *self)
+{
+  g_return_val_if_fail (CLARIFY_IS_REQUEST (self), NULL);
+
+  return self->title;
+}
+
+void
+clarify_request_set_title (ClarifyRequest *self,
+                           const char     *title)
+{
+  g_return_if_fail (CLARIFY_IS_REQUEST (self));
+
+  set_string (self, &self->title, title, PROP_TITLE);
+}
+
+const char *
+clarify_request_get_context (ClarifyRequest *self)
+{
+  g_return_val_if_fail (CLARIFY_IS_REQUEST (self), NULL);
+
+  return self->context;
+}
+
+void
+clarify_request_set_context (ClarifyRequest *self,
+                             const char     *context)
+{
+  g_return_if_fail (CLARIFY_IS_REQUEST (self));
+
+  set_string (self, &self->context, context, PROP_CONTEXT);
+}
+
+guint
+clarify_request_get_n_questions (ClarifyRequest *self)
+{
+  g_return_val_if_fail (CLARIFY_IS_REQUEST (self), 0);
+
+  return self->questions->len;
+}
+
+ClarifyQuestion *
+clarify_request_get_question (ClarifyRequest *self,
+                              guint           position)
+{
+  g_return_val_if_fail (CLARIFY_IS_REQUEST (self), NULL);
+
+  if (position >= self->questions->len)
+    return NULL;
+
+  return g_ptr_array_index (self->questions, position);
+}
+
+void
+clarify_request_add_question (ClarifyRequest  *self,
+                              ClarifyQuestion *question)
+{
+  g_return_if_fail (CLARIFY_IS_REQUEST (self));
+  g_return_if_fail (CLARIFY_IS_QUESTION (question));
+
+  g_ptr_array_add (self->questions, g_object_ref (question));
+}
+
+guint
+clarify_request_get_timeout_ms (ClarifyRequest *self)
+{
+  g_return_val_if_fail (CLARIFY_IS_REQUEST (self), 0);
+
+  return self->timeout_ms;
+}
+
+void
+clarify_request_set_timeout_ms (ClarifyRequest *self,
+                                guint           timeout_ms)
+{
+  g_return_if_fail (CLARIFY_IS_REQUEST (self));
+
+  if (self->timeout_ms == timeout_ms)
+    return;
+
+  self->timeout_ms = timeout_ms;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TIMEOUT_MS]);
+}
+
+gint64
+clarify_request_get_received_at (ClarifyRequest *self)
+{
+  g_return_val_if_fail (CLARIFY_IS_REQUEST (self), 0);
+
+  return self->received_at;
+}
+
+void
+clarify_request_set_received_at (ClarifyRequest *self,
+                                 gint64          monotonic_us)
+{
+  g_return_if_fail (CLARIFY_IS_REQUEST (self));
+
+  if (self->received_at == monotonic_us)
+    return;
+
+  self->received_at = monotonic_us;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_RECEIVED_AT]);
+}
+
+gint64
+clarify_request_get_deadline (ClarifyRequest *self)
+{
+  g_return_val_if_fail (CLARIFY_IS_REQUEST (self), 0);
+
+  if (self->timeout_ms == 0)
+    return 0;
+
+  return self->received_at + (gint64) self->timeout_ms * 1000;
+}
+
+gboolean
+clarify_request_get_skippable (ClarifyRequest *self)
+{
+  g_return_val_if_fail (CLARIFY_IS_REQUEST (self), FALSE);
+
+  return self->skippable;
+}
+
+void
+clarify_request_set_skippable (ClarifyRequest *self,
+                               gboolean        skippable)
+{
+  g_return_if_fail (CLARIFY_IS_REQUEST (self));
+
+  skippable = !!skippable;
+  if (self->skippable == skippable)
+    return;
+
+  self->skippable = skippable;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SKIPPABLE]);
+}
+
+gboolean
+clarify_request_get_cancellable (ClarifyRequest *self)
+{
+  g_return_val_if_fail (CLARIFY_IS_REQUEST (self), TRUE);
+
+  return self->cancellable;
+}
+
+void
+clarify_request_set_cancellable (ClarifyRequest *self,
+                                 gboolean        cancellable)
+{
+  g_return_if_fail (CLARIFY_IS_REQUEST (self));
+
+  cancellable = !!cancellable;
+  if (self->cancellable == cancellable)
+    return;
+
+  self->cancellable = cancellable;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CANCELLABLE]);
+}
+
+gpointer
+clarify_request_get_backend_data (ClarifyRequest *self)
+{
+  g_return_val_if_fail (CLARIFY_IS_REQUEST (self), NULL);
+
+  return self->backend_data;
+}
+
+void
+clarify_request_set_backend_data (ClarifyRequest *self,
+                                  gpointer        data,
+                                  GDestroyNotify  destroy)
+{
+  gpointer old_data;
+  GDestroyNotify old_destroy;
+
+  g_return_if_fail (CLARIFY_IS_REQUEST (self));
+
+  old_data = self->backend_data;
+  old_destroy = self->backend_data_destroy;
+
+  self->backend_data = data;
+  self->backend_data_destroy = destroy;
+
+  if (old_destroy != NULL && old_data != NULL && old_data != data)
+    old_destroy (old_data);
+}
+
+void
+clarify_request_withdraw (ClarifyRequest *self,
+                          const char     *reason)
+{
+  g_return_if_fail (CLARIFY_IS_REQUEST (self));
+
+  if (self->withdrawn)
+    return;
+
+  /* Set before emitting so that handlers see a consistent state, and a
+   * handler that withdraws again cannot emit twice. */
+  self->withdrawn = TRUE;
+  self->withdraw_reason = g_strdup (reason);
+
+  g_object_ref (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_WITHDRAW_REASON]);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_WITHDRAWN]);
+  g_signal_emit (self, signals[WITHDRAWN], 0, reason);
+  g_object_unref (self);
+}
+
+gboolean
+clarify_request_is_withdrawn (ClarifyRequest *self)
+{
+  g_return_val_if_fail (CLARIFY_IS_REQUEST (self), FALSE);
+
+  return self->withdrawn;
+}
+
+const char *
+clarify_request_get_withdraw_reason (ClarifyRequest *self)
+{
+  g_return_val_if_fail (CLARIFY_IS_REQUEST (self), NULL);
+
+  return self->withdraw_reason;
+}
