@@ -1,0 +1,398 @@
+/* clarify-backend.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include "clarify-backend.h"
+
+typedef struct
+{
+  ClarifyConnection      *connection;
+  ClarifyConnectionState  state;
+  char                   *state_message;
+  /* The pending requests in arrival order, and the same by id for dedup. */
+  GListStore             *requests;
+  GHashTable             *requests_by_id;
+} ClarifyBackendPrivate;
+
+G_DEFINE_ABSTRACT_TYPE_WITH_PRIVATE (ClarifyBackend, clarify_backend, G_TYPE_OBJECT)
+
+enum {
+  PROP_0,
+  PROP_CONNECTION,
+  PROP_STATE,
+  PROP_STATE_MESSAGE,
+  N_PROPS
+};
+
+enum {
+  REQUEST_ADDED,
+  N_SIGNALS
+};
+
+static GParamSpec *properties[N_PROPS];
+static guint signals[N_SIGNALS];
+
+static gboolean
+clarify_backend_real_respond_finish (ClarifyBackend  *self,
+                                     GAsyncResult    *result,
+                                     GError         **error)
+{
+  /* Backends that complete with a GTask need not override this. */
+  return g_task_propagate_boolean (G_TASK (result), error);
+}
+
+static void
+clarify_backend_dispose (GObject *object)
+{
+  ClarifyBackend *self = CLARIFY_BACKEND (object);
+  ClarifyBackendPrivate *priv = clarify_backend_get_instance_private (self);
+
+  if (priv->requests != NULL)
+    g_list_store_remove_all (priv->requests);
+  if (priv->requests_by_id != NULL)
+    g_hash_table_remove_all (priv->requests_by_id);
+
+  G_OBJECT_CLASS (clarify_backend_parent_class)->dispose (object);
+}
+
+static void
+clarify_backend_finalize (GObject *object)
+{
+  ClarifyBackend *self = CLARIFY_BACKEND (object);
+  ClarifyBackendPrivate *priv = clarify_backend_get_instance_private (self);
+
+  g_clear_object (&priv->connection);
+  g_clear_pointer (&priv->state_message, g_free);
+  g_clear_object (&priv->requests);
+  g_clear_pointer (&priv->requests_by_id, g_hash_table_unref);
+
+  G_OBJECT_CLASS (clarify_backend_parent_class)->finalize (object);
+}
+
+static void
+clarify_backend_get_property (GObject    *object,
+                              guint       prop_id,
+                              GValue     *value,
+                              GParamSpec *pspec)
+{
+  ClarifyBackend *self = CLARIFY_BACKEND (object);
+  ClarifyBackendPrivate *priv = clarify_backend_get_instance_private (self);
+
+  switch (prop_id)
+    {
+    case PROP_CONNECTION:
+      g_value_set_object (value, priv->connection);
+      break;
+
+    case PROP_STATE:
+      g_value_set_uint (value, priv->state);
+      break;
+
+    case PROP_STATE_MESSAGE:
+      g_value_set_string (value, priv->state_message);
+      break;
+
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+clarify_backend_set_property (GObject      *object,
+                              guint         prop_id,
+                              const GValue *value,
+                              GParamSpec   *pspec)
+{
+  ClarifyBackend *self = CLARIFY_BACKEND (object);
+  ClarifyBackendPrivate *priv = clarify_backend_get_instance_private (self);
+
+  switch (prop_id)
+    {
+    case PROP_CONNECTION:
+      priv->connection = g_value_dup_object (value);
+      break;
+
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+clarify_backend_class_init (ClarifyBackendClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->dispose = clarify_backend_dispose;
+  object_class->finalize = clarify_backend_finalize;
+  object_class->get_property = clarify_backend_get_property;
+  object_class->set_property = clarify_backend_set_property;
+
+  klass->respond_finish = clarify_backend_real_respond_finish;
+
+  properties[PROP_CONNECTION] =
+    g_param_spec_object ("connection", NULL, NULL,
+                         CLARIFY_TYPE_CONNECTION,
+                         (G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS));
+
+  /* A ClarifyConnectionState; a plain uint because the enum has no GType. */
+  properties[PROP_STATE] =
+    g_param_spec_uint ("state", NULL, NULL,
+                       CLARIFY_CONNECTION_STATE_IDLE, CLARIFY_CONNECTION_STATE_FAILED,
+                       CLARIFY_CONNECTION_STATE_IDLE,
+                       (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
+  properties[PROP_STATE_MESSAGE] =
+    g_param_spec_string ("state-message", NULL, NULL,
+                         NULL,
+                         (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  /**
+   * ClarifyBackend::request-added:
+   * @request: the new pending ClarifyRequest
+   *
+   * Emitted once per request id, after it joined clarify_backend_get_requests().
+   */
+  signals[REQUEST_ADDED] =
+    g_signal_new ("request-added",
+                  G_TYPE_FROM_CLASS (klass),
+                  G_SIGNAL_RUN_LAST,
+                  0,
+                  NULL, NULL,
+                  NULL,
+                  G_TYPE_NONE, 1, CLARIFY_TYPE_REQUEST);
+}
+
+static void
+clarify_backend_init (ClarifyBackend *self)
+{
+  ClarifyBackendPrivate *priv = clarify_backend_get_instance_private (self);
+
+  priv->state = CLARIFY_CONNECTION_STATE_IDLE;
+  priv->requests = g_list_store_new (CLARIFY_TYPE_REQUEST);
+  priv->requests_by_id = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_object_unref);
+}
+
+ClarifyConnection *
+clarify_backend_get_connection (ClarifyBackend *self)
+{
+  ClarifyBackendPrivate *priv = clarify_backend_get_instance_private (self);
+
+  g_return_val_if_fail (CLARIFY_IS_BACKEND (self), NULL);
+
+  return priv->connection;
+}
+
+ClarifyConnectionState
+clarify_backend_get_state (ClarifyBackend *self)
+{
+  ClarifyBackendPrivate *priv = clarify_backend_get_instance_private (self);
+
+  g_return_val_if_fail (CLARIFY_IS_BACKEND (self), CLARIFY_CONNECTION_STATE_IDLE);
+
+  return priv->state;
+}
+
+const char *
+clarify_backend_get_state_message (ClarifyBackend *self)
+{
+  ClarifyBackendPrivate *priv = clarify_backend_get_instance_private (self);
+
+  g_return_val_if_fail (CLARIFY_IS_BACKEND (self), NULL);
+
+  return priv->state_message;
+}
+
+void
+clarify_backend_set_state (ClarifyBackend         *self,
+                           ClarifyConnectionState  state,
+                           const char             *message)
+{
+  ClarifyBackendPrivate *priv = clarify_backend_get_instance_private (self);
+
+  g_return_if_fail (CLARIFY_IS_BACKEND (self));
+  g_return_if_fail (state <= CLARIFY_CONNECTION_STATE_FAILED);
+
+  g_object_freeze_notify (G_OBJECT (self));
+
+  if (g_strcmp0 (priv->state_message, message) != 0)
+    {
+      g_free (priv->state_message);
+      priv->state_message = g_strdup (message);
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_STATE_MESSAGE]);
+    }
+
+  if (priv->state != state)
+    {
+      priv->state = state;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_STATE]);
+    }
+
+  g_object_thaw_notify (G_OBJECT (self));
+}
+
+void
+clarify_backend_start (ClarifyBackend *self)
+{
+  g_return_if_fail (CLARIFY_IS_BACKEND (self));
+  g_return_if_fail (CLARIFY_BACKEND_GET_CLASS (self)->start != NULL);
+
+  CLARIFY_BACKEND_GET_CLASS (self)->start (self);
+}
+
+void
+clarify_backend_stop (ClarifyBackend *self)
+{
+  g_return_if_fail (CLARIFY_IS_BACKEND (self));
+
+  if (CLARIFY_BACKEND_GET_CLASS (self)->stop != NULL)
+    CLARIFY_BACKEND_GET_CLASS (self)->stop (self);
+}
+
+void
+clarify_backend_respond_async (ClarifyBackend      *self,
+                               ClarifyRequest      *request,
+                               ClarifyResponse     *response,
+                               GCancellable        *cancellable,
+                               GAsyncReadyCallback  callback,
+                               gpointer             user_data)
+{
+  g_return_if_fail (CLARIFY_IS_BACKEND (self));
+  g_return_if_fail (CLARIFY_IS_REQUEST (request));
+  g_return_if_fail (CLARIFY_IS_RESPONSE (response));
+  g_return_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable));
+
+  if (CLARIFY_BACKEND_GET_CLASS (self)->respond_async == NULL)
+    {
+      g_task_report_new_error (self, callback, user_data, clarify_backend_respond_async,
+                               G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
+                               "%s cannot answer requests", G_OBJECT_TYPE_NAME (self));
+      return;
+    }
+
+  CLARIFY_BACKEND_GET_CLASS (self)->respond_async (self, request, response, cancellable,
+                                                   callback, user_data);
+}
+
+gboolean
+clarify_backend_respond_finish (ClarifyBackend  *self,
+                                GAsyncResult    *result,
+                                GError         **error)
+{
+  g_return_val_if_fail (CLARIFY_IS_BACKEND (self), FALSE);
+  g_return_val_if_fail (G_IS_ASYNC_RESULT (result), FALSE);
+
+  if (g_async_result_is_tagged (result, clarify_backend_respond_async))
+    return g_task_propagate_boolean (G_TASK (result), error);
+
+  return CLARIFY_BACKEND_GET_CLASS (self)->respond_finish (self, result, error);
+}
+
+GListModel *
+clarify_backend_get_requests (ClarifyBackend *self)
+{
+  ClarifyBackendPrivate *priv = clarify_backend_get_instance_private (self);
+
+  g_return_val_if_fail (CLARIFY_IS_BACKEND (self), NULL);
+
+  return G_LIST_MODEL (priv->requests);
+}
+
+ClarifyRequest *
+clarify_backend_lookup_request (ClarifyBackend *self,
+                                const char     *request_id)
+{
+  ClarifyBackendPrivate *priv = clarify_backend_get_instance_private (self);
+
+  g_return_val_if_fail (CLARIFY_IS_BACKEND (self), NULL);
+
+  if (request_id == NULL)
+    return NULL;
+
+  return g_hash_table_lookup (priv->requests_by_id, request_id);
+}
+
+gboolean
+clarify_backend_add_request (ClarifyBackend *self,
+                             ClarifyRequest *request)
+{
+  ClarifyBackendPrivate *priv = clarify_backend_get_instance_private (self);
+  const char *id;
+
+  g_return_val_if_fail (CLARIFY_IS_BACKEND (self), FALSE);
+  g_return_val_if_fail (CLARIFY_IS_REQUEST (request), FALSE);
+
+  id = clarify_request_get_id (request);
+  g_return_val_if_fail (id != NULL, FALSE);
+
+  if (g_hash_table_contains (priv->requests_by_id, id))
+    return FALSE;
+
+  if (priv->connection != NULL)
+    clarify_request_set_connection (request,
+                                    clarify_connection_get_name (priv->connection),
+                                    clarify_connection_get_kind (priv->connection));
+
+  /* The countdown of a timeout starts when the request reached us. */
+  if (clarify_request_get_received_at (request) == 0)
+    clarify_request_set_received_at (request, g_get_monotonic_time ());
+
+  g_hash_table_insert (priv->requests_by_id, g_strdup (id), g_object_ref (request));
+  g_list_store_append (priv->requests, request);
+
+  g_signal_emit (self, signals[REQUEST_ADDED], 0, request);
+
+  return TRUE;
+}
+
+/* Removes @request_id from the pending requests; returns it (owned) or NULL. */
+static ClarifyRequest *
+clarify_backend_take_request (ClarifyBackend *self,
+                              const char     *request_id)
+{
+  ClarifyBackendPrivate *priv = clarify_backend_get_instance_private (self);
+  g_autofree char *key = NULL;
+  ClarifyRequest *request = NULL;
+  guint position;
+
+  if (request_id == NULL)
+    return NULL;
+
+  if (!g_hash_table_steal_extended (priv->requests_by_id, request_id,
+                                    (gpointer *) &key, (gpointer *) &request))
+    return NULL;
+
+  if (g_list_store_find (priv->requests, request, &position))
+    g_list_store_remove (priv->requests, position);
+
+  return request;
+}
+
+void
+clarify_backend_withdraw_request (ClarifyBackend *self,
+                                  const char     *request_id,
+                                  const char     *reason)
+{
+  g_autoptr(ClarifyRequest) request = NULL;
+
+  g_return_if_fail (CLARIFY_IS_BACKEND (self));
+
+  /* Removed first, so that ::withdrawn handlers see the updated list. */
+  request = clarify_backend_take_request (self, request_id);
+  if (request != NULL)
+    clarify_request_withdraw (request, reason);
+}
+
+void
+clarify_backend_forget_request (ClarifyBackend *self,
+                                const char     *request_id)
+{
+  g_autoptr(ClarifyRequest) request = NULL;
+
+  g_return_if_fail (CLARIFY_IS_BACKEND (self));
+
+  request = clarify_backend_take_request (self, request_id);
+}
