@@ -1,0 +1,524 @@
+/* clarify-json-backend.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <json-glib/json-glib.h>
+
+#include "clarify-error.h"
+#include "clarify-json.h"
+#include "clarify-json-backend.h"
+
+/* How much of a rejected answer's reply body goes into the log. */
+#define MAX_LOGGED_BODY_CHARS 500
+
+struct _ClarifyJsonBackend
+{
+  ClarifyBackend    parent_instance;
+
+  SoupSession      *session;
+  ClarifySseClient *sse_client;
+  char             *authorization;
+};
+
+G_DEFINE_FINAL_TYPE (ClarifyJsonBackend, clarify_json_backend, CLARIFY_TYPE_BACKEND)
+
+enum {
+  CONFIRMED,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
+
+static const char *
+clarify_json_backend_get_name (ClarifyJsonBackend *self)
+{
+  ClarifyConnection *connection = clarify_backend_get_connection (CLARIFY_BACKEND (self));
+
+  return connection ? clarify_connection_get_name (connection) : "?";
+}
+
+static void
+clarify_json_backend_handle_request (ClarifyJsonBackend *self,
+                                     const char         *data)
+{
+  g_autoptr(ClarifyRequest) request = NULL;
+  g_autoptr(GError) error = NULL;
+
+  request = clarify_request_new_from_data (data, -1, &error);
+  if (request == NULL)
+    {
+      /* One bad request must not take the others down with it. */
+      g_message ("Connection “%s”: ignored a request the agent sent: %s",
+                 clarify_json_backend_get_name (self), error->message);
+      return;
+    }
+
+  clarify_backend_add_request (CLARIFY_BACKEND (self), request);
+}
+
+static void
+clarify_json_backend_handle_withdraw (ClarifyJsonBackend *self,
+                                      const char         *data)
+{
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GError) error = NULL;
+  JsonObject *object;
+  const char *id;
+  const char *reason;
+
+  if (!json_parser_load_from_data (parser, data, -1, &error))
+    {
+      g_message ("Connection “%s”: ignored a withdraw event: %s",
+                 clarify_json_backend_get_name (self), error->message);
+      return;
+    }
+
+  if (!JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)))
+    {
+      g_message ("Connection “%s”: ignored a withdraw event that is not a JSON object",
+                 clarify_json_backend_get_name (self));
+      return;
+    }
+
+  object = json_node_get_object (json_parser_get_root (parser));
+  id = json_object_get_string_member_with_default (object, "id", NULL);
+  reason = json_object_get_string_member_with_default (object, "reason", NULL);
+
+  if (id == NULL)
+    {
+      g_message ("Connection “%s”: ignored a withdraw event without an id",
+                 clarify_json_backend_get_name (self));
+      return;
+    }
+
+  clarify_backend_withdraw_request (CLARIFY_BACKEND (self), id,
+                                    reason ? reason : _("The agent withdrew this question."));
+}
+
+static void
+on_sse_event (ClarifySseClient   *client,
+              const char         *type,
+              const char         *data,
+              const char         *id,
+              ClarifyJsonBackend *self)
+{
+  if (g_strcmp0 (type, "request") == 0)
+    clarify_json_backend_handle_request (self, data);
+  else if (g_strcmp0 (type, "withdraw") == 0)
+    clarify_json_backend_handle_withdraw (self, data);
+  else
+    g_debug ("Connection “%s”: ignored event “%s”", clarify_json_backend_get_name (self), type);
+}
+
+static void
+on_sse_connected (ClarifySseClient   *client,
+                  ClarifyJsonBackend *self)
+{
+  /* Nothing to fetch: the agent re-sends what is pending on every new
+   * stream, and clarify_backend_add_request() drops what we already have. */
+  g_debug ("Connection “%s”: stream open", clarify_json_backend_get_name (self));
+}
+
+static void
+on_sse_state_changed (ClarifySseClient   *client,
+                      GParamSpec         *pspec,
+                      ClarifyJsonBackend *self)
+{
+  ClarifyConnectionState state = clarify_sse_client_get_state (client);
+  const char *reason = clarify_sse_client_get_state_reason (client);
+  g_autofree char *message = NULL;
+
+  switch (state)
+    {
+    case CLARIFY_CONNECTION_STATE_CONNECTING:
+      message = g_strdup (_("Connecting…"));
+      break;
+
+    case CLARIFY_CONNECTION_STATE_CONNECTED:
+      message = g_strdup (_("Connected"));
+      break;
+
+    case CLARIFY_CONNECTION_STATE_RECONNECTING:
+      {
+        gint64 retry_at = clarify_sse_client_get_retry_at (client);
+        gint64 wait_us = MAX (retry_at - g_get_monotonic_time (), 0);
+        int seconds = (int) ((wait_us + G_USEC_PER_SEC - 1) / G_USEC_PER_SEC);
+
+        /* Translators: %d is a number of seconds */
+        message = g_strdup_printf (_("Reconnecting in %d s…"), seconds);
+      }
+      break;
+
+    case CLARIFY_CONNECTION_STATE_FAILED:
+      /* Translators: %s says why, e.g. "Connection refused" */
+      message = g_strdup_printf (_("Failed: %s"), reason ? reason : _("Unknown error"));
+      break;
+
+    case CLARIFY_CONNECTION_STATE_IDLE:
+    default:
+      break;
+    }
+
+  clarify_backend_set_state (CLARIFY_BACKEND (self), state, message);
+}
+
+static void
+clarify_json_backend_start (ClarifyBackend *backend)
+{
+  ClarifyJsonBackend *self = CLARIFY_JSON_BACKEND (backend);
+
+  clarify_sse_client_start (self->sse_client);
+}
+
+static void
+clarify_json_backend_stop (ClarifyBackend *backend)
+{
+  ClarifyJsonBackend *self = CLARIFY_JSON_BACKEND (backend);
+
+  clarify_sse_client_stop (self->sse_client);
+  clarify_backend_set_state (backend, CLARIFY_CONNECTION_STATE_IDLE, NULL);
+}
+
+/* POST <stream URL minus its last segment>/requests/<id>/response */
+static char *
+clarify_json_backend_build_response_url (ClarifyJsonBackend *self,
+                                         const char         *request_id,
+                                         GError            **error)
+{
+  g_autofree char *escaped_id = g_uri_escape_string (request_id, NULL, FALSE);
+  g_autofree char *relative = g_strconcat ("requests/", escaped_id, "/response", NULL);
+
+  /* RFC 3986 resolution drops the last segment and the query, which is
+   * exactly "the stream URL's directory". */
+  return g_uri_resolve_relative (clarify_sse_client_get_url (self->sse_client),
+                                 relative, G_URI_FLAGS_NONE, error);
+}
+
+static gboolean
+content_type_is_json (SoupMessage *message)
+{
+  const char *content_type;
+
+  content_type = soup_message_headers_get_content_type (soup_message_get_response_headers (message), NULL);
+  if (content_type == NULL)
+    return FALSE;
+
+  return g_ascii_strcasecmp (content_type, "application/json") == 0 ||
+         g_str_has_suffix (content_type, "+json");
+}
+
+/* Returns the agent's summary of what it received ("received"), or NULL. */
+static gboolean
+parse_success_body (SoupMessage  *message,
+                    GBytes       *body,
+                    char        **summary,
+                    GError      **error)
+{
+  g_autoptr(JsonParser) parser = NULL;
+  g_autoptr(GError) local_error = NULL;
+  gsize length = body ? g_bytes_get_size (body) : 0;
+  gboolean is_json = content_type_is_json (message);
+  JsonNode *root;
+
+  *summary = NULL;
+
+  if (soup_message_get_status (message) == SOUP_STATUS_NO_CONTENT)
+    return TRUE;
+
+  if (length == 0 && !is_json)
+    return TRUE;
+
+  /* A 200 text/html is typically a web UI's catch-all route: nobody took the answer. */
+  if (!is_json)
+    {
+      g_set_error (error, CLARIFY_ERROR, CLARIFY_ERROR_PROTOCOL,
+                   "Expected a JSON reply, got “%s”",
+                   soup_message_headers_get_one (soup_message_get_response_headers (message), "Content-Type"));
+      return FALSE;
+    }
+
+  parser = json_parser_new ();
+  if (length == 0 ||
+      !json_parser_load_from_data (parser, g_bytes_get_data (body, NULL), length, &local_error))
+    {
+      g_set_error (error, CLARIFY_ERROR, CLARIFY_ERROR_PROTOCOL,
+                   "The reply is not valid JSON: %s",
+                   local_error ? local_error->message : "empty body");
+      return FALSE;
+    }
+
+  root = json_parser_get_root (parser);
+  if (JSON_NODE_HOLDS_OBJECT (root))
+    {
+      const char *received;
+
+      received = json_object_get_string_member_with_default (json_node_get_object (root), "received", NULL);
+      *summary = g_strdup (received);
+    }
+
+  return TRUE;
+}
+
+static void
+log_rejection (ClarifyJsonBackend *self,
+               guint               status,
+               GBytes             *body)
+{
+  g_autofree char *text = NULL;
+
+  if (body != NULL)
+    text = g_utf8_make_valid (g_bytes_get_data (body, NULL), g_bytes_get_size (body));
+  else
+    text = g_strdup ("");
+
+  if (g_utf8_strlen (text, -1) > MAX_LOGGED_BODY_CHARS)
+    {
+      char *end = g_utf8_offset_to_pointer (text, MAX_LOGGED_BODY_CHARS);
+      *end = '\0';
+    }
+
+  /* A rejected answer is a bug on one side or the other: keep the evidence. */
+  g_message ("Connection “%s”: the agent rejected the answer (HTTP %u): %s",
+             clarify_json_backend_get_name (self), status, text);
+}
+
+static void
+on_response_posted (GObject      *source,
+                    GAsyncResult *result,
+                    gpointer      user_data)
+{
+  SoupSession *session = SOUP_SESSION (source);
+  g_autoptr(GTask) task = user_data;
+  ClarifyJsonBackend *self = g_task_get_source_object (task);
+  SoupMessage *message = soup_session_get_async_result_message (session, result);
+  g_autoptr(GBytes) body = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *summary = NULL;
+  guint status;
+
+  body = soup_session_send_and_read_finish (session, result, &error);
+  if (body == NULL)
+    {
+      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        g_task_return_error (task, g_steal_pointer (&error));
+      else
+        g_task_return_new_error (task, CLARIFY_ERROR, CLARIFY_ERROR_TRANSIENT,
+                                 "%s", error->message);
+      return;
+    }
+
+  status = soup_message_get_status (message);
+
+  if (SOUP_STATUS_IS_SUCCESSFUL (status))
+    {
+      if (!parse_success_body (message, body, &summary, &error))
+        {
+          g_task_return_error (task, g_steal_pointer (&error));
+          return;
+        }
+
+      if (summary != NULL)
+        g_signal_emit (self, signals[CONFIRMED], 0, g_task_get_task_data (task), summary);
+
+      g_task_return_boolean (task, TRUE);
+      return;
+    }
+
+  switch (status)
+    {
+    case SOUP_STATUS_NOT_FOUND:
+    case SOUP_STATUS_GONE:
+      g_task_return_new_error (task, CLARIFY_ERROR, CLARIFY_ERROR_GONE,
+                               "The agent no longer waits for this answer (HTTP %u)", status);
+      break;
+
+    case SOUP_STATUS_BAD_REQUEST:
+    case SOUP_STATUS_UNPROCESSABLE_ENTITY:
+      log_rejection (self, status, body);
+      g_task_return_new_error (task, CLARIFY_ERROR, CLARIFY_ERROR_REJECTED,
+                               "The agent rejected the answer (HTTP %u)", status);
+      break;
+
+    case SOUP_STATUS_UNAUTHORIZED:
+    case SOUP_STATUS_FORBIDDEN:
+      g_task_return_new_error (task, CLARIFY_ERROR, CLARIFY_ERROR_AUTH,
+                               "The agent refused the credentials (HTTP %u)", status);
+      break;
+
+    case SOUP_STATUS_REQUEST_TIMEOUT:
+    case 429: /* Too Many Requests */
+      g_task_return_new_error (task, CLARIFY_ERROR, CLARIFY_ERROR_TRANSIENT,
+                               "The agent is busy (HTTP %u)", status);
+      break;
+
+    default:
+      if (SOUP_STATUS_IS_SERVER_ERROR (status))
+        g_task_return_new_error (task, CLARIFY_ERROR, CLARIFY_ERROR_TRANSIENT,
+                                 "The agent failed (HTTP %u)", status);
+      else
+        g_task_return_new_error (task, CLARIFY_ERROR, CLARIFY_ERROR_PROTOCOL,
+                                 "Unexpected reply to an answer (HTTP %u)", status);
+      break;
+    }
+}
+
+static void
+clarify_json_backend_respond_async (ClarifyBackend      *backend,
+                                    ClarifyRequest      *request,
+                                    ClarifyResponse     *response,
+                                    GCancellable        *cancellable,
+                                    GAsyncReadyCallback  callback,
+                                    gpointer             user_data)
+{
+  ClarifyJsonBackend *self = CLARIFY_JSON_BACKEND (backend);
+  g_autoptr(GTask) task = NULL;
+  g_autoptr(SoupMessage) message = NULL;
+  g_autoptr(JsonNode) node = NULL;
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *url = NULL;
+  char *json;
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, clarify_json_backend_respond_async);
+  g_task_set_task_data (task, g_strdup (clarify_request_get_id (request)), g_free);
+
+  url = clarify_json_backend_build_response_url (self, clarify_request_get_id (request), &error);
+  if (url != NULL)
+    message = soup_message_new ("POST", url);
+  if (message == NULL)
+    {
+      g_task_return_new_error (task, CLARIFY_ERROR, CLARIFY_ERROR_PROTOCOL,
+                               "Cannot build the answer URL from “%s”: %s",
+                               clarify_sse_client_get_url (self->sse_client),
+                               error ? error->message : "invalid URL");
+      return;
+    }
+
+  node = clarify_response_to_json (response);
+  json = clarify_json_to_string (node);
+  bytes = g_bytes_new_take (json, strlen (json));
+  soup_message_set_request_body_from_bytes (message, "application/json", bytes);
+  soup_message_headers_replace (soup_message_get_request_headers (message),
+                                "Accept", "application/json");
+  if (self->authorization != NULL)
+    soup_message_headers_replace (soup_message_get_request_headers (message),
+                                  "Authorization", self->authorization);
+
+  soup_session_send_and_read_async (self->session, message, G_PRIORITY_DEFAULT, cancellable,
+                                    on_response_posted, g_steal_pointer (&task));
+}
+
+static void
+clarify_json_backend_constructed (GObject *object)
+{
+  ClarifyJsonBackend *self = CLARIFY_JSON_BACKEND (object);
+  ClarifyConnection *connection;
+  const char *token;
+
+  G_OBJECT_CLASS (clarify_json_backend_parent_class)->constructed (object);
+
+  connection = clarify_backend_get_connection (CLARIFY_BACKEND (self));
+  g_return_if_fail (connection != NULL);
+
+  /* One session per backend: its cookies belong to this connection only. */
+  self->session = soup_session_new_with_options ("user-agent", "Clarify/" PACKAGE_VERSION, NULL);
+  soup_session_add_feature_by_type (self->session, SOUP_TYPE_COOKIE_JAR);
+
+  self->sse_client = clarify_sse_client_new (self->session, clarify_connection_get_url (connection));
+
+  token = clarify_connection_get_option (connection, "token");
+  if (token != NULL && *token != '\0')
+    {
+      self->authorization = g_strconcat ("Bearer ", token, NULL);
+      clarify_sse_client_set_header (self->sse_client, "Authorization", self->authorization);
+    }
+
+  g_signal_connect_object (self->sse_client, "event",
+                           G_CALLBACK (on_sse_event), self, G_CONNECT_DEFAULT);
+  g_signal_connect_object (self->sse_client, "connected",
+                           G_CALLBACK (on_sse_connected), self, G_CONNECT_DEFAULT);
+  g_signal_connect_object (self->sse_client, "notify::state",
+                           G_CALLBACK (on_sse_state_changed), self, G_CONNECT_DEFAULT);
+}
+
+static void
+clarify_json_backend_dispose (GObject *object)
+{
+  ClarifyJsonBackend *self = CLARIFY_JSON_BACKEND (object);
+
+  if (self->sse_client != NULL)
+    {
+      g_signal_handlers_disconnect_by_data (self->sse_client, self);
+      clarify_sse_client_stop (self->sse_client);
+    }
+  g_clear_object (&self->sse_client);
+  if (self->session != NULL)
+    soup_session_abort (self->session);
+  g_clear_object (&self->session);
+
+  G_OBJECT_CLASS (clarify_json_backend_parent_class)->dispose (object);
+}
+
+static void
+clarify_json_backend_finalize (GObject *object)
+{
+  ClarifyJsonBackend *self = CLARIFY_JSON_BACKEND (object);
+
+  g_clear_pointer (&self->authorization, g_free);
+
+  G_OBJECT_CLASS (clarify_json_backend_parent_class)->finalize (object);
+}
+
+static void
+clarify_json_backend_class_init (ClarifyJsonBackendClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  ClarifyBackendClass *backend_class = CLARIFY_BACKEND_CLASS (klass);
+
+  object_class->constructed = clarify_json_backend_constructed;
+  object_class->dispose = clarify_json_backend_dispose;
+  object_class->finalize = clarify_json_backend_finalize;
+
+  backend_class->start = clarify_json_backend_start;
+  backend_class->stop = clarify_json_backend_stop;
+  backend_class->respond_async = clarify_json_backend_respond_async;
+
+  /**
+   * ClarifyJsonBackend::confirmed:
+   * @request_id: the answered request
+   * @summary: the agent's own words for what it received
+   */
+  signals[CONFIRMED] =
+    g_signal_new ("confirmed",
+                  G_TYPE_FROM_CLASS (klass),
+                  G_SIGNAL_RUN_LAST,
+                  0,
+                  NULL, NULL,
+                  NULL,
+                  G_TYPE_NONE, 2, G_TYPE_STRING, G_TYPE_STRING);
+}
+
+static void
+clarify_json_backend_init (ClarifyJsonBackend *self)
+{
+}
+
+ClarifyBackend *
+clarify_json_backend_new (ClarifyConnection *connection)
+{
+  g_return_val_if_fail (CLARIFY_IS_CONNECTION (connection), NULL);
+
+  return g_object_new (CLARIFY_TYPE_JSON_BACKEND, "connection", connection, NULL);
+}
+
+ClarifySseClient *
+clarify_json_backend_get_sse_client (ClarifyJsonBackend *self)
+{
+  g_return_val_if_fail (CLARIFY_IS_JSON_BACKEND (self), NULL);
+
+  return self->sse_client;
+}
