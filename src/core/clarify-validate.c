@@ -1,0 +1,751 @@
+/* clarify-validate.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include <glib/gi18n.h>
+
+#include "clarify-error.h"
+#include "clarify-validate.h"
+
+/* Not in the header: nothing outside needs it, but the UI must not get
+ * essays as subtitles. */
+#define MAX_OPTION_DESCRIPTION_CHARS 500
+
+#define ELLIPSIS "…"
+
+gboolean
+clarify_truncate_text (char  *text,
+                       guint  max_chars)
+{
+  char *cut;
+
+  g_return_val_if_fail (text != NULL, FALSE);
+
+  if (g_utf8_strlen (text, -1) <= max_chars)
+    return FALSE;
+
+  if (max_chars == 0)
+    {
+      text[0] = '\0';
+      return TRUE;
+    }
+
+  cut = g_utf8_offset_to_pointer (text, max_chars - 1);
+
+  /* "word …" reads worse than "word…". */
+  while (cut > text && g_unichar_isspace (g_utf8_get_char (g_utf8_prev_char (cut))))
+    cut = g_utf8_prev_char (cut);
+
+  /* The ellipsis is 3 bytes; with short ASCII tails it may not fit where the
+   * cut removed only two bytes, so give up another character. */
+  while (cut > text && strlen (cut) + 1 < sizeof ELLIPSIS)
+    cut = g_utf8_prev_char (cut);
+
+  if (strlen (cut) + 1 >= sizeof ELLIPSIS)
+    memcpy (cut, ELLIPSIS, sizeof ELLIPSIS);
+  else
+    *cut = '\0';
+
+  return TRUE;
+}
+
+/* Truncates an owned string and logs what was cut, so that an agent author
+ * can find out why their text looks short. */
+static char *
+cap_text (const char *text,
+          guint       max_chars,
+          const char *what,
+          const char *request_id)
+{
+  char *copy;
+
+  if (text == NULL)
+    return NULL;
+
+  copy = g_strdup (text);
+  if (clarify_truncate_text (copy, max_chars))
+    g_message ("Request %s: %s cut to %u characters (was %ld)",
+               request_id, what, max_chars, g_utf8_strlen (text, -1));
+
+  return copy;
+}
+
+/* Whether a quantifier starts at @p: "+", "*" or "{n,}" (unbounded). Bounded
+ * {n} and {n,m} cannot blow up on their own, and "?" is at most one. */
+static gboolean
+is_unbounded_quantifier (const char *p)
+{
+  if (*p == '+' || *p == '*')
+    return TRUE;
+
+  if (*p == '{')
+    {
+      p++;
+      if (!g_ascii_isdigit (*p))
+        return FALSE;
+      while (g_ascii_isdigit (*p))
+        p++;
+      return p[0] == ',' && p[1] == '}';
+    }
+
+  return FALSE;
+}
+
+/* Seed 000's ReDoS heuristics, done as a scan instead of regexes over the
+ * regex: a group that contains an unbounded quantifier (directly or in a
+ * nested group) and is itself followed by one, as in (a+)+, (.*)*,
+ * ([a-z]+)+ or (?:x*y)+. Alternations such as (a|b)+ pass. */
+static gboolean
+has_nested_quantifier (const char *pattern)
+{
+  g_autoptr(GArray) stack = g_array_new (FALSE, FALSE, sizeof (gboolean));
+  gboolean outside = FALSE;
+
+  for (const char *p = pattern; *p != '\0'; p++)
+    {
+      gboolean *inner = stack->len > 0 ? &g_array_index (stack, gboolean, stack->len - 1) : &outside;
+
+      switch (*p)
+        {
+        case '\\':
+          if (p[1] == '\0')
+            return FALSE;
+          p++;
+          /* \Q…\E quotes everything up to \E. */
+          if (*p == 'Q')
+            {
+              const char *end = strstr (p, "\\E");
+
+              if (end == NULL)
+                return FALSE;
+              p = end + 1;
+            }
+          break;
+
+        case '[':
+          /* Skip the class; "]" right after "[" or "[^" is literal. */
+          p++;
+          if (*p == '^')
+            p++;
+          if (*p == ']')
+            p++;
+          while (*p != '\0' && *p != ']')
+            {
+              if (*p == '\\' && p[1] != '\0')
+                p++;
+              p++;
+            }
+          if (*p == '\0')
+            return FALSE;
+          break;
+
+        case '(':
+          {
+            gboolean contains = FALSE;
+
+            g_array_append_val (stack, contains);
+          }
+          break;
+
+        case ')':
+          {
+            gboolean contains;
+
+            if (stack->len == 0)
+              break;
+
+            contains = g_array_index (stack, gboolean, stack->len - 1);
+            g_array_set_size (stack, stack->len - 1);
+
+            if (contains && is_unbounded_quantifier (p + 1))
+              return TRUE;
+
+            /* ((a+)) still contains a quantifier for the group around it,
+             * and so does ((ab)+). */
+            inner = stack->len > 0 ? &g_array_index (stack, gboolean, stack->len - 1) : &outside;
+            if (contains || is_unbounded_quantifier (p + 1))
+              *inner = TRUE;
+          }
+          break;
+
+        default:
+          if (is_unbounded_quantifier (p))
+            *inner = TRUE;
+          break;
+        }
+    }
+
+  return FALSE;
+}
+
+gboolean
+clarify_validate_pattern (const char  *pattern,
+                          GError     **error)
+{
+  g_autoptr(GRegex) regex = NULL;
+  g_autoptr(GError) local_error = NULL;
+
+  g_return_val_if_fail (pattern != NULL, FALSE);
+
+  /* These messages go back to agents, which read English best. */
+  if (g_utf8_strlen (pattern, -1) > CLARIFY_MAX_PATTERN_CHARS)
+    {
+      g_set_error (error, CLARIFY_ERROR, CLARIFY_ERROR_UNSAFE_PATTERN,
+                   "the pattern is longer than %d characters", CLARIFY_MAX_PATTERN_CHARS);
+      return FALSE;
+    }
+
+  if (has_nested_quantifier (pattern))
+    {
+      g_set_error_literal (error, CLARIFY_ERROR, CLARIFY_ERROR_UNSAFE_PATTERN,
+                           "the pattern contains nested quantifiers (ReDoS risk)");
+      return FALSE;
+    }
+
+  regex = g_regex_new (pattern, 0, 0, &local_error);
+  if (regex == NULL)
+    {
+      g_set_error (error, CLARIFY_ERROR, CLARIFY_ERROR_INVALID,
+                   "the pattern does not compile: %s", local_error->message);
+      return FALSE;
+    }
+
+  return TRUE;
+}
+
+/* Strict ISO 8601 calendar date, YYYY-MM-DD, that exists. */
+static gboolean
+parse_iso_date (const char *text,
+                GDate      *date)
+{
+  guint year, month, day;
+
+  if (text == NULL || strlen (text) != 10 || text[4] != '-' || text[7] != '-')
+    return FALSE;
+
+  for (guint i = 0; i < 10; i++)
+    {
+      if (i != 4 && i != 7 && !g_ascii_isdigit (text[i]))
+        return FALSE;
+    }
+
+  year = (guint) g_ascii_strtoull (text, NULL, 10);
+  month = (guint) g_ascii_strtoull (text + 5, NULL, 10);
+  day = (guint) g_ascii_strtoull (text + 8, NULL, 10);
+
+  if (!g_date_valid_dmy (day, month, year))
+    return FALSE;
+
+  g_date_clear (date, 1);
+  g_date_set_dmy (date, day, month, year);
+
+  return TRUE;
+}
+
+static void
+cap_option_texts (ClarifyQuestion *question,
+                  const char      *request_id)
+{
+  GListModel *model = clarify_question_get_options (question);
+  GListStore *store = G_LIST_STORE (model);
+  guint n = g_list_model_get_n_items (model);
+
+  if (n > CLARIFY_MAX_OPTIONS)
+    {
+      g_message ("Request %s: question %s has %u options; showing the first %d",
+                 request_id, clarify_question_get_id (question), n, CLARIFY_MAX_OPTIONS);
+      g_list_store_splice (store, CLARIFY_MAX_OPTIONS, n - CLARIFY_MAX_OPTIONS, NULL, 0);
+      n = CLARIFY_MAX_OPTIONS;
+    }
+
+  for (guint i = 0; i < n; i++)
+    {
+      ClarifyOption *option = clarify_question_get_option (question, i);
+      const char *label = clarify_option_get_label (option);
+      const char *description = clarify_option_get_description (option);
+      g_autofree char *capped_label = NULL;
+      g_autofree char *capped_description = NULL;
+      g_autoptr(ClarifyOption) replacement = NULL;
+
+      if (g_utf8_strlen (label, -1) <= CLARIFY_MAX_OPTION_LABEL_CHARS &&
+          (description == NULL || g_utf8_strlen (description, -1) <= MAX_OPTION_DESCRIPTION_CHARS))
+        continue;
+
+      capped_label = cap_text (label, CLARIFY_MAX_OPTION_LABEL_CHARS, "an option label", request_id);
+      capped_description = cap_text (description, MAX_OPTION_DESCRIPTION_CHARS, "an option description", request_id);
+
+      /* Options are immutable; the value stays whole so the agent gets back
+       * exactly what it offered. */
+      replacement = clarify_option_new (capped_label, clarify_option_get_value (option), capped_description);
+      g_list_store_splice (store, i, 1, (gpointer *) &replacement, 1);
+    }
+}
+
+static gboolean
+validate_question (ClarifyQuestion  *question,
+                   const char       *request_id,
+                   GError          **error)
+{
+  const ClarifyValidation *validation = clarify_question_get_validation (question);
+  ClarifyQuestionKind kind = clarify_question_get_kind (question);
+  const char * const *defaults = clarify_question_get_default_values (question);
+  const char *id = clarify_question_get_id (question);
+  g_autofree char *text = NULL;
+  g_autofree char *header = NULL;
+  g_autofree char *placeholder = NULL;
+
+  text = cap_text (clarify_question_get_text (question), CLARIFY_MAX_QUESTION_CHARS, "a question", request_id);
+  if (g_strstrip (text)[0] == '\0')
+    {
+      g_set_error (error, CLARIFY_ERROR, CLARIFY_ERROR_INVALID,
+                   "question %s has no text", id);
+      return FALSE;
+    }
+  clarify_question_set_text (question, text);
+
+  header = cap_text (clarify_question_get_header (question), CLARIFY_MAX_HEADER_CHARS, "a header", request_id);
+  clarify_question_set_header (question, header);
+  placeholder = cap_text (clarify_question_get_placeholder (question), CLARIFY_MAX_PLACEHOLDER_CHARS, "a placeholder", request_id);
+  clarify_question_set_placeholder (question, placeholder);
+
+  cap_option_texts (question, request_id);
+
+  if ((kind == CLARIFY_QUESTION_KIND_SINGLE || kind == CLARIFY_QUESTION_KIND_MULTI) &&
+      clarify_question_get_n_options (question) == 0 &&
+      !clarify_question_get_allow_other (question))
+    {
+      g_set_error (error, CLARIFY_ERROR, CLARIFY_ERROR_INVALID,
+                   "question %s is a choice without options", id);
+      return FALSE;
+    }
+
+  if (validation->has_min && validation->has_max && validation->min > validation->max)
+    {
+      g_set_error (error, CLARIFY_ERROR, CLARIFY_ERROR_INVALID,
+                   "question %s has a minimum above its maximum", id);
+      return FALSE;
+    }
+
+  if (validation->min_length >= 0 && validation->max_length >= 0 &&
+      validation->min_length > validation->max_length)
+    {
+      g_set_error (error, CLARIFY_ERROR, CLARIFY_ERROR_INVALID,
+                   "question %s has a minimum length above its maximum length", id);
+      return FALSE;
+    }
+
+  if (validation->step < 0 || !isfinite (validation->step))
+    {
+      g_set_error (error, CLARIFY_ERROR, CLARIFY_ERROR_INVALID,
+                   "question %s has a negative step", id);
+      return FALSE;
+    }
+
+  if (validation->pattern != NULL)
+    {
+      g_autoptr(GError) local_error = NULL;
+
+      if (!clarify_validate_pattern (validation->pattern, &local_error))
+        {
+          g_set_error (error, CLARIFY_ERROR, local_error->code,
+                       "question %s: %s", id, local_error->message);
+          return FALSE;
+        }
+    }
+
+  if (kind == CLARIFY_QUESTION_KIND_DATE && defaults[0] != NULL)
+    {
+      GDate date;
+
+      if (!parse_iso_date (defaults[0], &date))
+        {
+          g_set_error (error, CLARIFY_ERROR, CLARIFY_ERROR_INVALID,
+                       "question %s: the default “%s” is not a YYYY-MM-DD date", id, defaults[0]);
+          return FALSE;
+        }
+    }
+
+  if (kind == CLARIFY_QUESTION_KIND_DATE_RANGE && defaults[0] != NULL)
+    {
+      GDate start, end;
+
+      if (g_strv_length ((char **) defaults) != 2 ||
+          !parse_iso_date (defaults[0], &start) ||
+          !parse_iso_date (defaults[1], &end))
+        {
+          g_set_error (error, CLARIFY_ERROR, CLARIFY_ERROR_INVALID,
+                       "question %s: the default must be two YYYY-MM-DD dates", id);
+          return FALSE;
+        }
+
+      if (g_date_compare (&start, &end) > 0)
+        {
+          g_set_error (error, CLARIFY_ERROR, CLARIFY_ERROR_INVALID,
+                       "question %s: the default range starts after it ends", id);
+          return FALSE;
+        }
+    }
+
+  return TRUE;
+}
+
+gboolean
+clarify_request_validate (ClarifyRequest  *request,
+                          GError         **error)
+{
+  g_autoptr(GHashTable) ids = NULL;
+  g_autofree char *title = NULL;
+  g_autofree char *context = NULL;
+  const char *request_id;
+  guint n;
+
+  g_return_val_if_fail (CLARIFY_IS_REQUEST (request), FALSE);
+
+  request_id = clarify_request_get_id (request);
+  n = clarify_request_get_n_questions (request);
+
+  /* Agent-facing: these errors go back to the agent, in English. */
+  if (n == 0)
+    {
+      g_set_error_literal (error, CLARIFY_ERROR, CLARIFY_ERROR_INVALID,
+                           "the request has no questions");
+      return FALSE;
+    }
+
+  if (n > CLARIFY_MAX_QUESTIONS)
+    {
+      g_set_error (error, CLARIFY_ERROR, CLARIFY_ERROR_INVALID,
+                   "the request has %u questions; at most %d are allowed", n, CLARIFY_MAX_QUESTIONS);
+      return FALSE;
+    }
+
+  title = cap_text (clarify_request_get_title (request), CLARIFY_MAX_TITLE_CHARS, "the title", request_id);
+  clarify_request_set_title (request, title);
+  context = cap_text (clarify_request_get_context (request), CLARIFY_MAX_CONTEXT_CHARS, "the context", request_id);
+  clarify_request_set_context (request, context);
+
+  ids = g_hash_table_new (g_str_hash, g_str_equal);
+
+  for (guint i = 0; i < n; i++)
+    {
+      ClarifyQuestion *question = clarify_request_get_question (request, i);
+
+      /* Answers are matched to questions by id. */
+      if (!g_hash_table_add (ids, (gpointer) clarify_question_get_id (question)))
+        {
+          g_set_error (error, CLARIFY_ERROR, CLARIFY_ERROR_INVALID,
+                       "two questions have the id %s", clarify_question_get_id (question));
+          return FALSE;
+        }
+
+      if (!validate_question (question, request_id, error))
+        return FALSE;
+    }
+
+  return TRUE;
+}
+
+/* Numbers in messages are for people: their locale's decimal separator. */
+static char *
+format_number_for_user (double value)
+{
+  return g_strdup_printf ("%.15g", value);
+}
+
+static gboolean
+parse_number (const char *text,
+              double     *value)
+{
+  g_autofree char *copy = NULL;
+  char *end = NULL;
+
+  if (text == NULL)
+    return FALSE;
+
+  copy = g_strstrip (g_strdup (text));
+  if (copy[0] == '\0')
+    return FALSE;
+
+  *value = g_ascii_strtod (copy, &end);
+
+  return *end == '\0' && isfinite (*value);
+}
+
+static gboolean
+is_blank (const char *text)
+{
+  if (text == NULL)
+    return TRUE;
+
+  for (; *text != '\0'; text = g_utf8_next_char (text))
+    {
+      if (!g_unichar_isspace (g_utf8_get_char (text)))
+        return FALSE;
+    }
+
+  return TRUE;
+}
+
+static gboolean
+is_option_value (ClarifyQuestion *question,
+                 const char      *value)
+{
+  guint n = clarify_question_get_n_options (question);
+
+  for (guint i = 0; i < n; i++)
+    {
+      if (g_strcmp0 (clarify_option_get_value (clarify_question_get_option (question, i)), value) == 0)
+        return TRUE;
+    }
+
+  return FALSE;
+}
+
+static char *
+check_text (ClarifyQuestion *question,
+            const char      *text)
+{
+  const ClarifyValidation *validation = clarify_question_get_validation (question);
+  glong length = g_utf8_strlen (text, -1);
+
+  if (validation->min_length >= 0 && length < validation->min_length)
+    return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                         "Please enter at least %d character.",
+                                         "Please enter at least %d characters.",
+                                         validation->min_length),
+                            validation->min_length);
+
+  if (validation->max_length >= 0 && length > validation->max_length)
+    return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                         "Please enter at most %d character.",
+                                         "Please enter at most %d characters.",
+                                         validation->max_length),
+                            validation->max_length);
+
+  if (validation->pattern != NULL)
+    {
+      g_autoptr(GRegex) regex = g_regex_new (validation->pattern, 0, 0, NULL);
+
+      /* Like JavaScript's RegExp.test(): a match anywhere counts, so agents
+       * anchor with ^…$ when they mean the whole answer. An uncompilable
+       * pattern never gets here (clarify_request_validate). */
+      if (regex != NULL && !g_regex_match (regex, text, 0, NULL))
+        {
+          if (validation->message != NULL && validation->message[0] != '\0')
+            return g_strdup (validation->message);
+          return g_strdup (_("The answer does not have the expected format."));
+        }
+    }
+
+  return NULL;
+}
+
+static char *
+check_number (ClarifyQuestion *question,
+              const char      *text)
+{
+  const ClarifyValidation *validation = clarify_question_get_validation (question);
+  double value;
+
+  if (!parse_number (text, &value))
+    return g_strdup (_("Please enter a number."));
+
+  if (validation->has_min && value < validation->min)
+    {
+      g_autofree char *min = format_number_for_user (validation->min);
+
+      /* Translators: %s is a number */
+      return g_strdup_printf (_("The number must be at least %s."), min);
+    }
+
+  if (validation->has_max && value > validation->max)
+    {
+      g_autofree char *max = format_number_for_user (validation->max);
+
+      /* Translators: %s is a number */
+      return g_strdup_printf (_("The number must be at most %s."), max);
+    }
+
+  if (validation->step > 0)
+    {
+      double base = validation->has_min ? validation->min : 0;
+      double steps = (value - base) / validation->step;
+
+      /* Decimal steps such as 0.1 are not exact in binary. */
+      if (fabs (steps - round (steps)) > 1e-9 * MAX (1.0, fabs (steps)))
+        {
+          g_autofree char *step = format_number_for_user (validation->step);
+
+          if (base == 0)
+            /* Translators: %s is a number */
+            return g_strdup_printf (_("The number must be a multiple of %s."), step);
+          else
+            {
+              g_autofree char *start = format_number_for_user (base);
+
+              /* Translators: both are numbers, e.g. "… in steps of 5 from 1." */
+              return g_strdup_printf (_("The number must go in steps of %s from %s."), step, start);
+            }
+        }
+    }
+
+  return NULL;
+}
+
+static char *
+check_choice (ClarifyQuestion    *question,
+              const char * const *values,
+              const char         *custom_text,
+              guint               n_values)
+{
+  const ClarifyValidation *validation = clarify_question_get_validation (question);
+  gboolean allow_other = clarify_question_get_allow_other (question);
+  gboolean has_custom = !is_blank (custom_text);
+  guint n_custom = has_custom ? 1 : 0;
+
+  if (has_custom && !allow_other)
+    return g_strdup (_("Please choose one of the options."));
+
+  for (guint i = 0; i < n_values; i++)
+    {
+      if (is_option_value (question, values[i]))
+        continue;
+      /* A value that is no option is the user's own answer. */
+      if (!allow_other || is_blank (values[i]))
+        return g_strdup (_("Please choose one of the options."));
+      n_custom++;
+    }
+
+  if (n_custom > 1)
+    return g_strdup (_("Please enter only one answer of your own."));
+
+  if (clarify_question_get_kind (question) == CLARIFY_QUESTION_KIND_SINGLE)
+    {
+      if (n_values + (has_custom ? 1 : 0) > 1)
+        return g_strdup (_("Please choose only one option."));
+      return NULL;
+    }
+
+  /* For multi, min/max count the choices (MCP's minItems/maxItems). */
+  if (validation->has_min && n_values + (has_custom ? 1 : 0) < validation->min)
+    {
+      int min = (int) ceil (validation->min);
+
+      return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                           "Please choose at least %d option.",
+                                           "Please choose at least %d options.",
+                                           min),
+                              min);
+    }
+
+  if (validation->has_max && n_values + (has_custom ? 1 : 0) > validation->max)
+    {
+      int max = (int) floor (validation->max);
+
+      return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                           "Please choose at most %d option.",
+                                           "Please choose at most %d options.",
+                                           max),
+                              max);
+    }
+
+  return NULL;
+}
+
+static char *
+check_answer (ClarifyQuestion    *question,
+              const char * const *values,
+              const char         *custom_text)
+{
+  static const char * const no_values[] = { NULL };
+  ClarifyQuestionKind kind = clarify_question_get_kind (question);
+  guint n_values;
+
+  if (values == NULL)
+    values = no_values;
+  n_values = g_strv_length ((char **) values);
+
+  switch (kind)
+    {
+    case CLARIFY_QUESTION_KIND_TEXT:
+      {
+        const char *text = n_values > 0 ? values[0] : custom_text;
+
+        if (is_blank (text))
+          return g_strdup (_("Please answer this question."));
+        return check_text (question, text);
+      }
+
+    case CLARIFY_QUESTION_KIND_SINGLE:
+    case CLARIFY_QUESTION_KIND_MULTI:
+      if (n_values == 0 && is_blank (custom_text))
+        return g_strdup (_("Please answer this question."));
+      return check_choice (question, values, custom_text, n_values);
+
+    case CLARIFY_QUESTION_KIND_CONFIRM:
+      if (n_values == 0)
+        return g_strdup (_("Please answer this question."));
+      if (n_values > 1 || (!g_str_equal (values[0], "yes") && !g_str_equal (values[0], "no")))
+        return g_strdup (_("Please answer yes or no."));
+      return NULL;
+
+    case CLARIFY_QUESTION_KIND_NUMBER:
+      if (n_values == 0 || is_blank (values[0]))
+        return g_strdup (_("Please answer this question."));
+      return check_number (question, values[0]);
+
+    case CLARIFY_QUESTION_KIND_DATE:
+      {
+        GDate date;
+
+        if (n_values == 0 || is_blank (values[0]))
+          return g_strdup (_("Please answer this question."));
+        if (n_values > 1 || !parse_iso_date (values[0], &date))
+          return g_strdup (_("Please enter a valid date."));
+        return NULL;
+      }
+
+    case CLARIFY_QUESTION_KIND_DATE_RANGE:
+      {
+        GDate start, end;
+
+        if (n_values == 0)
+          return g_strdup (_("Please answer this question."));
+        if (n_values != 2 || is_blank (values[0]) || is_blank (values[1]))
+          return g_strdup (_("Please enter a start and an end date."));
+        if (!parse_iso_date (values[0], &start) || !parse_iso_date (values[1], &end))
+          return g_strdup (_("Please enter a valid date."));
+        if (g_date_compare (&start, &end) > 0)
+          return g_strdup (_("The start date must not be after the end date."));
+        return NULL;
+      }
+
+    default:
+      g_return_val_if_reached (NULL);
+    }
+}
+
+gboolean
+clarify_question_check_answer (ClarifyQuestion    *question,
+                               const char * const *values,
+                               const char         *custom_text,
+                               char              **message)
+{
+  g_autofree char *problem = NULL;
+  gboolean valid;
+
+  g_return_val_if_fail (CLARIFY_IS_QUESTION (question), FALSE);
+
+  problem = check_answer (question, values, custom_text);
+  valid = problem == NULL;
+
+  if (message != NULL)
+    *message = g_steal_pointer (&problem);
+
+  return valid;
+}
