@@ -1,0 +1,418 @@
+/* clarify-sse-parser.c: incremental text/event-stream parser (WHATWG rules)
+ *
+ * Lines that lie wholly inside a fed chunk are parsed in place; only a line
+ * split across chunks is collected in @line, and only data values are
+ * copied (into @data, where they must be joined anyway).
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include "clarify-sse-parser.h"
+
+static const char utf8_bom[] = { '\xef', '\xbb', '\xbf' };
+
+/* A buffered line may exceed the event cap by its field name ("event: "). */
+#define LINE_SLACK 32
+
+struct _ClarifySseParser
+{
+  ClarifySseEventFunc event_func;
+  ClarifySseRetryFunc retry_func;
+  gpointer            user_data;
+
+  GString            *line;            /* the unfinished line of the last chunk */
+  GString            *data;            /* "\n"-terminated data lines of this event */
+  GString            *event_type;
+  GString            *id_buffer;       /* set by id:, published at the blank line */
+  GString            *last_event_id;
+
+  gsize               max_event_size;
+  guint               n_dropped;
+  guint               generation;      /* bumped by reset(), to stop a running feed() */
+
+  guint               bom_matched;     /* BOM bytes seen so far at the stream start */
+  guint               bom_done : 1;
+  guint               skip_lf : 1;     /* a chunk ended in CR: a leading LF belongs to it */
+  guint               discarding : 1;  /* an oversized event: ignore lines until a blank one */
+  guint               skipping_line : 1; /* ignore the rest of this (non-blank) line */
+};
+
+ClarifySseParser *
+clarify_sse_parser_new (ClarifySseEventFunc event_func,
+                        ClarifySseRetryFunc retry_func,
+                        gpointer            user_data)
+{
+  ClarifySseParser *self = g_new0 (ClarifySseParser, 1);
+
+  self->event_func = event_func;
+  self->retry_func = retry_func;
+  self->user_data = user_data;
+  self->line = g_string_new (NULL);
+  self->data = g_string_new (NULL);
+  self->event_type = g_string_new (NULL);
+  self->id_buffer = g_string_new (NULL);
+  self->last_event_id = g_string_new (NULL);
+  self->max_event_size = CLARIFY_SSE_DEFAULT_MAX_EVENT_SIZE;
+
+  return self;
+}
+
+void
+clarify_sse_parser_free (ClarifySseParser *self)
+{
+  if (self == NULL)
+    return;
+
+  g_string_free (self->line, TRUE);
+  g_string_free (self->data, TRUE);
+  g_string_free (self->event_type, TRUE);
+  g_string_free (self->id_buffer, TRUE);
+  g_string_free (self->last_event_id, TRUE);
+  g_free (self);
+}
+
+void
+clarify_sse_parser_reset (ClarifySseParser *self)
+{
+  g_return_if_fail (self != NULL);
+
+  g_string_truncate (self->line, 0);
+  g_string_truncate (self->data, 0);
+  g_string_truncate (self->event_type, 0);
+  /* The spec starts each stream with an empty id buffer, which would forget
+   * the id we just sent as Last-Event-ID at the first id-less event; keep it,
+   * as browsers do. */
+  g_string_assign (self->id_buffer, self->last_event_id->str);
+  self->bom_matched = 0;
+  self->bom_done = FALSE;
+  self->skip_lf = FALSE;
+  self->discarding = FALSE;
+  self->skipping_line = FALSE;
+  self->generation++;
+}
+
+const char *
+clarify_sse_parser_get_last_event_id (ClarifySseParser *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+
+  return self->last_event_id->str;
+}
+
+void
+clarify_sse_parser_set_max_event_size (ClarifySseParser *self,
+                                       gsize             max_bytes)
+{
+  g_return_if_fail (self != NULL);
+  g_return_if_fail (max_bytes > 0);
+
+  self->max_event_size = max_bytes;
+}
+
+guint
+clarify_sse_parser_get_n_dropped (ClarifySseParser *self)
+{
+  g_return_val_if_fail (self != NULL, 0);
+
+  return self->n_dropped;
+}
+
+static void
+drop_event (ClarifySseParser *self)
+{
+  self->n_dropped++;
+  g_message ("SSE: dropped an event of more than %" G_GSIZE_FORMAT " bytes; the stream continues",
+             self->max_event_size);
+
+  g_string_truncate (self->data, 0);
+  g_string_truncate (self->event_type, 0);
+  self->discarding = TRUE;
+}
+
+static void
+dispatch (ClarifySseParser *self)
+{
+  const char *type;
+  g_autofree char *valid_data = NULL;
+  const char *data;
+  gsize data_len;
+
+  g_string_assign (self->last_event_id, self->id_buffer->str);
+
+  if (self->data->len == 0)
+    {
+      g_string_truncate (self->event_type, 0);
+      return;
+    }
+
+  g_string_truncate (self->data, self->data->len - 1);
+  type = self->event_type->len > 0 ? self->event_type->str : "message";
+  data = self->data->str;
+  data_len = self->data->len;
+
+  /* The spec decodes the stream as UTF-8 with replacement characters;
+   * validating per event is cheaper than per byte. */
+  if (!g_utf8_validate_len (data, data_len, NULL))
+    {
+      valid_data = g_utf8_make_valid (data, data_len);
+      data = valid_data;
+      data_len = strlen (valid_data);
+    }
+
+  if (self->event_func != NULL)
+    self->event_func (type, data, data_len, self->last_event_id->str, self->user_data);
+
+  g_string_truncate (self->data, 0);
+  g_string_truncate (self->event_type, 0);
+}
+
+static gboolean
+field_is (const char *field,
+          gsize       field_len,
+          const char *name)
+{
+  gsize name_len = strlen (name);
+
+  return field_len == name_len && memcmp (field, name, name_len) == 0;
+}
+
+static void
+process_retry (ClarifySseParser *self,
+               const char       *value,
+               gsize             value_len)
+{
+  guint64 retry_ms = 0;
+
+  if (value_len == 0)
+    return;
+
+  for (gsize i = 0; i < value_len; i++)
+    {
+      if (!g_ascii_isdigit (value[i]))
+        return;
+      if (retry_ms > (G_MAXUINT64 - 9) / 10)
+        retry_ms = G_MAXUINT64;
+      else
+        retry_ms = retry_ms * 10 + (guint64) (value[i] - '0');
+    }
+
+  if (self->retry_func != NULL)
+    self->retry_func (retry_ms, self->user_data);
+}
+
+static void
+process_line (ClarifySseParser *self,
+              const char       *line,
+              gsize             len)
+{
+  const char *colon;
+  const char *value;
+  gsize field_len;
+  gsize value_len;
+
+  if (self->discarding)
+    {
+      if (len == 0)
+        self->discarding = FALSE;
+      return;
+    }
+
+  if (len == 0)
+    {
+      dispatch (self);
+      return;
+    }
+
+  if (line[0] == ':')
+    return;
+
+  colon = memchr (line, ':', len);
+  if (colon != NULL)
+    {
+      field_len = colon - line;
+      value = colon + 1;
+      value_len = len - field_len - 1;
+      if (value_len > 0 && value[0] == ' ')
+        {
+          value++;
+          value_len--;
+        }
+    }
+  else
+    {
+      field_len = len;
+      value = "";
+      value_len = 0;
+    }
+
+  if (field_is (line, field_len, "data"))
+    {
+      if (self->data->len + value_len > self->max_event_size)
+        {
+          drop_event (self);
+          return;
+        }
+      g_string_append_len (self->data, value, value_len);
+      g_string_append_c (self->data, '\n');
+    }
+  else if (value_len > self->max_event_size)
+    {
+      drop_event (self);
+    }
+  else if (field_is (line, field_len, "event"))
+    {
+      g_string_truncate (self->event_type, 0);
+      g_string_append_len (self->event_type, value, value_len);
+    }
+  else if (field_is (line, field_len, "id"))
+    {
+      if (memchr (value, '\0', value_len) == NULL)
+        {
+          g_string_truncate (self->id_buffer, 0);
+          g_string_append_len (self->id_buffer, value, value_len);
+        }
+    }
+  else if (field_is (line, field_len, "retry"))
+    {
+      process_retry (self, value, value_len);
+    }
+  /* Any other field is ignored. */
+}
+
+/* Part of a line whose end is in a later chunk. Comments and lines of a
+ * dropped event are never buffered; a line too long to buffer drops its event. */
+static void
+append_partial (ClarifySseParser *self,
+                const char       *bytes,
+                gsize             len)
+{
+  if (len == 0 || self->skipping_line)
+    return;
+
+  if (self->line->len == 0 && (bytes[0] == ':' || self->discarding))
+    {
+      self->skipping_line = TRUE;
+      return;
+    }
+
+  if (self->line->len + len > self->max_event_size + LINE_SLACK)
+    {
+      g_string_truncate (self->line, 0);
+      self->skipping_line = TRUE;
+      drop_event (self);
+      return;
+    }
+
+  g_string_append_len (self->line, bytes, len);
+}
+
+static void
+feed_lines (ClarifySseParser *self,
+            const char       *p,
+            const char       *end)
+{
+  guint generation = self->generation;
+  /* Cached positions of the next CR and LF (or @end), so that a stream that
+   * uses only one of them is still scanned once. */
+  const char *next_cr = NULL;
+  const char *next_lf = NULL;
+
+  if (self->skip_lf && p < end)
+    {
+      if (*p == '\n')
+        p++;
+      self->skip_lf = FALSE;
+    }
+
+  while (p < end)
+    {
+      const char *eol;
+
+      if (next_cr == NULL || next_cr < p)
+        {
+          next_cr = memchr (p, '\r', end - p);
+          if (next_cr == NULL)
+            next_cr = end;
+        }
+      if (next_lf == NULL || next_lf < p)
+        {
+          next_lf = memchr (p, '\n', end - p);
+          if (next_lf == NULL)
+            next_lf = end;
+        }
+      eol = MIN (next_cr, next_lf);
+
+      if (eol == end)
+        {
+          append_partial (self, p, end - p);
+          return;
+        }
+
+      if (self->line->len > 0)
+        append_partial (self, p, eol - p);
+
+      if (self->skipping_line)
+        self->skipping_line = FALSE;
+      else if (self->line->len > 0)
+        process_line (self, self->line->str, self->line->len);
+      else
+        process_line (self, p, eol - p);
+      g_string_truncate (self->line, 0);
+
+      if (self->generation != generation)
+        return;
+
+      if (*eol == '\r')
+        {
+          if (eol + 1 == end)
+            self->skip_lf = TRUE;
+          else if (eol[1] == '\n')
+            eol++;
+        }
+      p = eol + 1;
+    }
+}
+
+void
+clarify_sse_parser_feed (ClarifySseParser *self,
+                         const char       *data,
+                         gsize             length)
+{
+  const char *p = data;
+  const char *end = data + length;
+
+  g_return_if_fail (self != NULL);
+  g_return_if_fail (data != NULL || length == 0);
+
+  /* A BOM counts only as the very first bytes of a stream, and may itself
+   * arrive split across chunks. */
+  while (!self->bom_done && p < end)
+    {
+      if (*p == utf8_bom[self->bom_matched])
+        {
+          p++;
+          if (++self->bom_matched == sizeof utf8_bom)
+            self->bom_done = TRUE;
+        }
+      else
+        {
+          guint matched = self->bom_matched;
+
+          self->bom_done = TRUE;
+          /* The bytes we held back were data after all. */
+          if (matched > 0)
+            {
+              guint generation = self->generation;
+
+              feed_lines (self, utf8_bom, utf8_bom + matched);
+              if (self->generation != generation)
+                return;
+            }
+        }
+    }
+
+  feed_lines (self, p, end);
+}
