@@ -1,0 +1,347 @@
+/* clarify-dbus-backend.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "clarify-dbus-backend.h"
+#include "clarify-json.h"
+
+static const char introspection_xml[] =
+  "<node>"
+  "  <interface name='" CLARIFY_DBUS_INTERFACE "'>"
+  "    <method name='Ask'>"
+  "      <arg type='s' name='request_json' direction='in'/>"
+  "      <arg type='s' name='response_json' direction='out'/>"
+  "    </method>"
+  "  </interface>"
+  "</node>";
+
+struct _ClarifyDbusBackend
+{
+  ClarifyLocalBackend  parent_instance;
+
+  GDBusConnection     *bus;
+  char                *object_path;
+  guint                registration_id;
+};
+
+G_DEFINE_FINAL_TYPE (ClarifyDbusBackend, clarify_dbus_backend, CLARIFY_TYPE_LOCAL_BACKEND)
+
+enum {
+  PROP_0,
+  PROP_BUS,
+  PROP_OBJECT_PATH,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+/* One Ask call waiting for its answer. */
+typedef struct
+{
+  GDBusMethodInvocation *invocation;
+  GCancellable          *cancellable;
+  guint                  watch_id;
+} Call;
+
+static void
+call_free (Call *call)
+{
+  g_clear_handle_id (&call->watch_id, g_bus_unwatch_name);
+  g_clear_object (&call->invocation);
+  g_clear_object (&call->cancellable);
+  g_free (call);
+}
+
+static void
+caller_vanished_cb (GDBusConnection *bus,
+                    const char      *name,
+                    gpointer         user_data)
+{
+  Call *call = user_data;
+
+  /* The script was interrupted or its bus connection closed. */
+  g_cancellable_cancel (call->cancellable);
+}
+
+static void
+ask_cb (GObject      *object,
+        GAsyncResult *result,
+        gpointer      user_data)
+{
+  Call *call = user_data;
+  g_autoptr(ClarifyResponse) response = NULL;
+  g_autoptr(JsonNode) node = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *text = NULL;
+
+  response = clarify_local_backend_ask_finish (CLARIFY_LOCAL_BACKEND (object), result, &error);
+  if (response == NULL)
+    {
+      g_dbus_method_invocation_return_error_literal (g_steal_pointer (&call->invocation),
+                                                     G_DBUS_ERROR, G_DBUS_ERROR_FAILED,
+                                                     error->message);
+      call_free (call);
+      return;
+    }
+
+  node = clarify_response_to_json (response);
+  text = json_to_string (node, FALSE);
+  g_dbus_method_invocation_return_value (g_steal_pointer (&call->invocation),
+                                         g_variant_new ("(s)", text));
+  call_free (call);
+}
+
+static void
+clarify_dbus_backend_ask (ClarifyDbusBackend    *self,
+                          GVariant              *parameters,
+                          GDBusMethodInvocation *invocation)
+{
+  g_autoptr(ClarifyRequest) request = NULL;
+  g_autoptr(GError) error = NULL;
+  const char *request_json = NULL;
+  const char *sender;
+  Call *call;
+
+  g_variant_get (parameters, "(&s)", &request_json);
+
+  request = clarify_request_new_from_data (request_json, -1, &error);
+  if (request == NULL)
+    {
+      g_dbus_method_invocation_return_error (invocation, G_DBUS_ERROR, G_DBUS_ERROR_INVALID_ARGS,
+                                             "Invalid request: %s", error->message);
+      return;
+    }
+
+  if (clarify_backend_lookup_request (CLARIFY_BACKEND (self), clarify_request_get_id (request)) != NULL)
+    {
+      g_dbus_method_invocation_return_error (invocation, G_DBUS_ERROR, G_DBUS_ERROR_INVALID_ARGS,
+                                             "A request with the id “%s” is already pending",
+                                             clarify_request_get_id (request));
+      return;
+    }
+
+  call = g_new0 (Call, 1);
+  call->invocation = g_object_ref (invocation);
+  call->cancellable = g_cancellable_new ();
+
+  sender = g_dbus_method_invocation_get_sender (invocation);
+  if (sender != NULL)
+    call->watch_id = g_bus_watch_name_on_connection (self->bus, sender,
+                                                     G_BUS_NAME_WATCHER_FLAGS_NONE,
+                                                     NULL, caller_vanished_cb,
+                                                     call, NULL);
+
+  clarify_local_backend_ask_async (CLARIFY_LOCAL_BACKEND (self), request, call->cancellable,
+                                   ask_cb, call);
+}
+
+static void
+method_call_cb (GDBusConnection       *bus,
+                const char            *sender,
+                const char            *object_path,
+                const char            *interface_name,
+                const char            *method_name,
+                GVariant              *parameters,
+                GDBusMethodInvocation *invocation,
+                gpointer               user_data)
+{
+  ClarifyDbusBackend *self = user_data;
+
+  if (g_strcmp0 (method_name, "Ask") == 0)
+    clarify_dbus_backend_ask (self, parameters, invocation);
+  else
+    g_dbus_method_invocation_return_error (invocation, G_DBUS_ERROR, G_DBUS_ERROR_UNKNOWN_METHOD,
+                                           "No such method %s", method_name);
+}
+
+static const GDBusInterfaceVTable interface_vtable = {
+  method_call_cb,
+  NULL,
+  NULL,
+  { NULL },
+};
+
+static GDBusInterfaceInfo *
+get_interface_info (void)
+{
+  static GDBusNodeInfo *node_info;
+
+  if (g_once_init_enter (&node_info))
+    {
+      GDBusNodeInfo *info = g_dbus_node_info_new_for_xml (introspection_xml, NULL);
+
+      g_assert (info != NULL);
+      g_once_init_leave (&node_info, info);
+    }
+
+  return node_info->interfaces[0];
+}
+
+static void
+clarify_dbus_backend_start (ClarifyBackend *backend)
+{
+  ClarifyDbusBackend *self = CLARIFY_DBUS_BACKEND (backend);
+  g_autoptr(GError) error = NULL;
+
+  if (self->registration_id != 0)
+    return;
+
+  self->registration_id = g_dbus_connection_register_object (self->bus, self->object_path,
+                                                             get_interface_info (),
+                                                             &interface_vtable,
+                                                             self, NULL,
+                                                             &error);
+  if (self->registration_id == 0)
+    {
+      g_autofree char *message = g_strdup_printf (_("Cannot offer the D-Bus API: %s"), error->message);
+
+      g_message ("%s", message);
+      clarify_backend_set_state (backend, CLARIFY_CONNECTION_STATE_FAILED, message);
+      return;
+    }
+
+  clarify_backend_set_state (backend, CLARIFY_CONNECTION_STATE_CONNECTED, NULL);
+}
+
+static void
+clarify_dbus_backend_stop (ClarifyBackend *backend)
+{
+  ClarifyDbusBackend *self = CLARIFY_DBUS_BACKEND (backend);
+
+  CLARIFY_BACKEND_CLASS (clarify_dbus_backend_parent_class)->stop (backend);
+
+  if (self->registration_id != 0)
+    {
+      g_dbus_connection_unregister_object (self->bus, self->registration_id);
+      self->registration_id = 0;
+    }
+
+  clarify_backend_set_state (backend, CLARIFY_CONNECTION_STATE_IDLE, NULL);
+}
+
+static void
+clarify_dbus_backend_dispose (GObject *object)
+{
+  ClarifyDbusBackend *self = CLARIFY_DBUS_BACKEND (object);
+
+  if (self->registration_id != 0 && self->bus != NULL)
+    {
+      g_dbus_connection_unregister_object (self->bus, self->registration_id);
+      self->registration_id = 0;
+    }
+
+  G_OBJECT_CLASS (clarify_dbus_backend_parent_class)->dispose (object);
+}
+
+static void
+clarify_dbus_backend_finalize (GObject *object)
+{
+  ClarifyDbusBackend *self = CLARIFY_DBUS_BACKEND (object);
+
+  g_clear_object (&self->bus);
+  g_clear_pointer (&self->object_path, g_free);
+
+  G_OBJECT_CLASS (clarify_dbus_backend_parent_class)->finalize (object);
+}
+
+static void
+clarify_dbus_backend_get_property (GObject    *object,
+                                   guint       prop_id,
+                                   GValue     *value,
+                                   GParamSpec *pspec)
+{
+  ClarifyDbusBackend *self = CLARIFY_DBUS_BACKEND (object);
+
+  switch (prop_id)
+    {
+    case PROP_BUS:
+      g_value_set_object (value, self->bus);
+      break;
+
+    case PROP_OBJECT_PATH:
+      g_value_set_string (value, self->object_path);
+      break;
+
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+clarify_dbus_backend_set_property (GObject      *object,
+                                   guint         prop_id,
+                                   const GValue *value,
+                                   GParamSpec   *pspec)
+{
+  ClarifyDbusBackend *self = CLARIFY_DBUS_BACKEND (object);
+
+  switch (prop_id)
+    {
+    case PROP_BUS:
+      self->bus = g_value_dup_object (value);
+      break;
+
+    case PROP_OBJECT_PATH:
+      g_free (self->object_path);
+      self->object_path = g_strdup (g_value_get_string (value) != NULL
+                                    ? g_value_get_string (value) : CLARIFY_DBUS_PATH);
+      break;
+
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+clarify_dbus_backend_class_init (ClarifyDbusBackendClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  ClarifyBackendClass *backend_class = CLARIFY_BACKEND_CLASS (klass);
+
+  object_class->dispose = clarify_dbus_backend_dispose;
+  object_class->finalize = clarify_dbus_backend_finalize;
+  object_class->get_property = clarify_dbus_backend_get_property;
+  object_class->set_property = clarify_dbus_backend_set_property;
+
+  backend_class->start = clarify_dbus_backend_start;
+  backend_class->stop = clarify_dbus_backend_stop;
+
+  properties[PROP_BUS] =
+    g_param_spec_object ("bus", NULL, NULL,
+                         G_TYPE_DBUS_CONNECTION,
+                         (G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS));
+
+  properties[PROP_OBJECT_PATH] =
+    g_param_spec_string ("object-path", NULL, NULL,
+                         CLARIFY_DBUS_PATH,
+                         (G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS));
+
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+}
+
+static void
+clarify_dbus_backend_init (ClarifyDbusBackend *self)
+{
+}
+
+ClarifyBackend *
+clarify_dbus_backend_new (GDBusConnection *bus,
+                          const char      *object_path)
+{
+  g_autoptr(ClarifyConnection) connection = NULL;
+
+  g_return_val_if_fail (G_IS_DBUS_CONNECTION (bus), NULL);
+
+  /* Shown in the dialog as who asks: a script on this machine. */
+  connection = clarify_connection_new ("D-Bus", "dbus", NULL);
+
+  return g_object_new (CLARIFY_TYPE_DBUS_BACKEND,
+                       "connection", connection,
+                       "bus", bus,
+                       "object-path", object_path,
+                       NULL);
+}

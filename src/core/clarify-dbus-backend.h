@@ -1,0 +1,33 @@
+/* clarify-dbus-backend.h: the D-Bus API for scripts, kind "dbus"
+ *
+ * Exports io.github.clarify.Clarify at /io/github/clarify/Clarify on the
+ * application's own bus name with one method:
+ *
+ *   Ask (s request_json) → (s response_json)
+ *
+ * in the JSON form of clarify-json.h. The reply is sent once the user
+ * answered, skipped or cancelled, or the request's timeout passed; a caller
+ * that leaves the bus withdraws its dialog. `clarify ask` and
+ * `clarify mcp-stdio` are its clients.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include "backends/clarify-local-backend.h"
+
+G_BEGIN_DECLS
+
+#define CLARIFY_DBUS_NAME      "io.github.clarify.Clarify"
+#define CLARIFY_DBUS_PATH      "/io/github/clarify/Clarify"
+#define CLARIFY_DBUS_INTERFACE "io.github.clarify.Clarify"
+
+#define CLARIFY_TYPE_DBUS_BACKEND (clarify_dbus_backend_get_type ())
+G_DECLARE_FINAL_TYPE (ClarifyDbusBackend, clarify_dbus_backend, CLARIFY, DBUS_BACKEND, ClarifyLocalBackend)
+
+/* clarify_backend_start() registers the object on @bus at @object_path
+ * (NULL: CLARIFY_DBUS_PATH); stop unregisters it. */
+ClarifyBackend *clarify_dbus_backend_new (GDBusConnection *bus,
+                                          const char      *object_path);
+
+G_END_DECLS

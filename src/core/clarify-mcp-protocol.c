@@ -1,0 +1,559 @@
+/* clarify-mcp-protocol.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <json-glib/json-glib.h>
+
+#include "clarify-ask-user.h"
+#include "clarify-error.h"
+#include "clarify-mcp-protocol.h"
+
+#define JSONRPC_PARSE_ERROR      -32700
+#define JSONRPC_INVALID_REQUEST  -32600
+#define JSONRPC_METHOD_NOT_FOUND -32601
+#define JSONRPC_INVALID_PARAMS   -32602
+
+struct _ClarifyMcpProtocol
+{
+  GObject                  parent_instance;
+
+  ClarifyMcpAskFunc        ask;
+  ClarifyMcpAskFinishFunc  ask_finish;
+  gpointer                 user_data;
+
+  /* "scope\nid" → GCancellable of a tools/call in flight */
+  GHashTable              *calls;
+  guint                    last_request_id;
+};
+
+G_DEFINE_FINAL_TYPE (ClarifyMcpProtocol, clarify_mcp_protocol, G_TYPE_OBJECT)
+
+/* The state of one message while its tools/call waits for the user. */
+typedef struct
+{
+  ClarifyMcpReplyFlags  flags;
+  JsonNode             *id;
+  char                 *call_key;
+  ClarifyRequest       *request;
+  GCancellable         *call_cancellable;
+  GCancellable         *caller_cancellable;
+  gulong                caller_cancelled_id;
+} Handling;
+
+static const char * const supported_versions[] = { CLARIFY_MCP_PROTOCOL_VERSIONS, NULL };
+
+static void
+handling_free (Handling *handling)
+{
+  if (handling->caller_cancellable != NULL && handling->caller_cancelled_id != 0)
+    g_cancellable_disconnect (handling->caller_cancellable, handling->caller_cancelled_id);
+  g_clear_object (&handling->caller_cancellable);
+  g_clear_object (&handling->call_cancellable);
+  g_clear_object (&handling->request);
+  g_clear_pointer (&handling->id, json_node_unref);
+  g_free (handling->call_key);
+  g_free (handling);
+}
+
+gboolean
+clarify_mcp_protocol_supports_version (const char *version)
+{
+  return version != NULL && g_strv_contains (supported_versions, version);
+}
+
+static void
+clarify_mcp_protocol_finalize (GObject *object)
+{
+  ClarifyMcpProtocol *self = CLARIFY_MCP_PROTOCOL (object);
+
+  g_clear_pointer (&self->calls, g_hash_table_unref);
+
+  G_OBJECT_CLASS (clarify_mcp_protocol_parent_class)->finalize (object);
+}
+
+static void
+clarify_mcp_protocol_class_init (ClarifyMcpProtocolClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->finalize = clarify_mcp_protocol_finalize;
+}
+
+static void
+clarify_mcp_protocol_init (ClarifyMcpProtocol *self)
+{
+  self->calls = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_object_unref);
+}
+
+ClarifyMcpProtocol *
+clarify_mcp_protocol_new (ClarifyMcpAskFunc       ask,
+                          ClarifyMcpAskFinishFunc ask_finish,
+                          gpointer                user_data)
+{
+  ClarifyMcpProtocol *self;
+
+  g_return_val_if_fail (ask != NULL, NULL);
+  g_return_val_if_fail (ask_finish != NULL, NULL);
+
+  self = g_object_new (CLARIFY_TYPE_MCP_PROTOCOL, NULL);
+  self->ask = ask;
+  self->ask_finish = ask_finish;
+  self->user_data = user_data;
+
+  return self;
+}
+
+static char *
+reply_to_string (JsonNode *id,
+                 JsonNode *result,
+                 int       error_code,
+                 const char *error_message)
+{
+  g_autoptr(JsonBuilder) builder = json_builder_new ();
+  g_autoptr(JsonNode) root = NULL;
+
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "jsonrpc");
+  json_builder_add_string_value (builder, "2.0");
+  json_builder_set_member_name (builder, "id");
+  if (id != NULL)
+    json_builder_add_value (builder, json_node_copy (id));
+  else
+    json_builder_add_null_value (builder);
+
+  if (result != NULL)
+    {
+      json_builder_set_member_name (builder, "result");
+      json_builder_add_value (builder, json_node_copy (result));
+    }
+  else
+    {
+      json_builder_set_member_name (builder, "error");
+      json_builder_begin_object (builder);
+      json_builder_set_member_name (builder, "code");
+      json_builder_add_int_value (builder, error_code);
+      json_builder_set_member_name (builder, "message");
+      json_builder_add_string_value (builder, error_message);
+      json_builder_end_object (builder);
+    }
+
+  json_builder_end_object (builder);
+  root = json_builder_get_root (builder);
+
+  return json_to_string (root, FALSE);
+}
+
+static void
+return_error (GTask      *task,
+              int         code,
+              const char *message)
+{
+  Handling *handling = g_task_get_task_data (task);
+
+  g_task_return_pointer (task, reply_to_string (handling->id, NULL, code, message), g_free);
+}
+
+static void
+return_result (GTask    *task,
+               JsonNode *result)
+{
+  Handling *handling = g_task_get_task_data (task);
+
+  g_task_return_pointer (task, reply_to_string (handling->id, result, 0, NULL), g_free);
+}
+
+static JsonNode *
+build_initialize_result (const char *version)
+{
+  g_autoptr(JsonBuilder) builder = json_builder_new ();
+
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "protocolVersion");
+  json_builder_add_string_value (builder, version);
+  json_builder_set_member_name (builder, "capabilities");
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "tools");
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "listChanged");
+  json_builder_add_boolean_value (builder, FALSE);
+  json_builder_end_object (builder);
+  json_builder_end_object (builder);
+  json_builder_set_member_name (builder, "serverInfo");
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "name");
+  json_builder_add_string_value (builder, "clarify");
+  json_builder_set_member_name (builder, "title");
+  json_builder_add_string_value (builder, "Clarify");
+  json_builder_set_member_name (builder, "version");
+  json_builder_add_string_value (builder, PACKAGE_VERSION);
+  json_builder_end_object (builder);
+  json_builder_set_member_name (builder, "instructions");
+  json_builder_add_string_value (builder,
+                                 "Call ask_user when you need the user's decision, a missing detail "
+                                 "or a confirmation. The user answers in a desktop dialog; the call "
+                                 "blocks until they answer, cancel, or the timeout passes.");
+  json_builder_end_object (builder);
+
+  return json_builder_get_root (builder);
+}
+
+static void
+handle_initialize (GTask      *task,
+                   JsonObject *params)
+{
+  Handling *handling = g_task_get_task_data (task);
+  g_autoptr(JsonNode) result = NULL;
+  const char *requested = NULL;
+
+  if (params != NULL)
+    requested = json_object_get_string_member_with_default (params, "protocolVersion", NULL);
+
+  if (requested == NULL)
+    {
+      return_error (task, JSONRPC_INVALID_PARAMS, "Invalid params: protocolVersion is required");
+      return;
+    }
+
+  /* Echo a version we speak; otherwise offer our newest and let the client decide. */
+  result = build_initialize_result (clarify_mcp_protocol_supports_version (requested)
+                                    ? requested : CLARIFY_MCP_LATEST_PROTOCOL_VERSION);
+
+  handling->flags |= CLARIFY_MCP_REPLY_INITIALIZED;
+  return_result (task, result);
+}
+
+static void
+handle_tools_list (GTask *task)
+{
+  g_autoptr(JsonBuilder) builder = json_builder_new ();
+  g_autoptr(JsonNode) result = NULL;
+
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "tools");
+  json_builder_begin_array (builder);
+  json_builder_add_value (builder, clarify_ask_user_get_tool ());
+  json_builder_end_array (builder);
+  json_builder_end_object (builder);
+  result = json_builder_get_root (builder);
+
+  return_result (task, result);
+}
+
+static void
+return_tool_result (GTask      *task,
+                    const char *text,
+                    gboolean    is_error)
+{
+  g_autoptr(JsonNode) result = clarify_ask_user_tool_result (text, is_error);
+
+  return_result (task, result);
+}
+
+static void
+caller_cancelled_cb (GCancellable *caller_cancellable,
+                     GCancellable *call_cancellable)
+{
+  g_cancellable_cancel (call_cancellable);
+}
+
+static void
+ask_cb (GObject      *object,
+        GAsyncResult *result,
+        gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  ClarifyMcpProtocol *self = g_task_get_source_object (task);
+  Handling *handling = g_task_get_task_data (task);
+  g_autoptr(ClarifyResponse) response = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonNode) output = NULL;
+  g_autofree char *text = NULL;
+
+  response = self->ask_finish (result, self->user_data, &error);
+
+  /* Only our own entry: a later call may have reused the id. */
+  if (handling->call_key != NULL &&
+      g_hash_table_lookup (self->calls, handling->call_key) == handling->call_cancellable)
+    g_hash_table_remove (self->calls, handling->call_key);
+
+  if (response == NULL)
+    {
+      g_autofree char *message = NULL;
+
+      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        message = g_strdup ("The request was cancelled before the user answered");
+      else
+        message = g_strdup_printf ("Clarify could not ask the user: %s", error->message);
+
+      return_tool_result (task, message, TRUE);
+      return;
+    }
+
+  output = clarify_ask_user_build_output (handling->request, response);
+  text = json_to_string (output, FALSE);
+  return_tool_result (task, text, FALSE);
+}
+
+static void
+handle_tools_call (GTask        *task,
+                   const char   *scope,
+                   JsonObject   *params,
+                   GCancellable *caller_cancellable)
+{
+  ClarifyMcpProtocol *self = g_task_get_source_object (task);
+  Handling *handling = g_task_get_task_data (task);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *request_id = NULL;
+  g_autofree char *id_text = NULL;
+  const char *name = NULL;
+  JsonNode *arguments;
+
+  if (params != NULL)
+    name = json_object_get_string_member_with_default (params, "name", NULL);
+
+  if (name == NULL)
+    {
+      return_error (task, JSONRPC_INVALID_PARAMS, "Invalid params: name is required");
+      return;
+    }
+
+  if (g_strcmp0 (name, CLARIFY_ASK_USER_TOOL_NAME) != 0)
+    {
+      g_autofree char *message = g_strdup_printf ("Unknown tool: %s", name);
+
+      return_error (task, JSONRPC_INVALID_PARAMS, message);
+      return;
+    }
+
+  request_id = g_strdup_printf ("ask-user-%u", ++self->last_request_id);
+  arguments = json_object_get_member (params, "arguments");
+  if (arguments == NULL)
+    {
+      /* Absent arguments are an empty object: "questions is required". */
+      g_autoptr(JsonNode) empty = json_node_init_object (json_node_alloc (), json_object_new ());
+
+      handling->request = clarify_ask_user_parse (empty, request_id, &error);
+    }
+  else
+    handling->request = clarify_ask_user_parse (arguments, request_id, &error);
+
+  if (handling->request == NULL)
+    {
+      g_autofree char *message = g_strdup_printf ("Validation error: %s", error->message);
+
+      return_tool_result (task, message, TRUE);
+      return;
+    }
+
+  handling->call_cancellable = g_cancellable_new ();
+  if (caller_cancellable != NULL)
+    {
+      handling->caller_cancellable = g_object_ref (caller_cancellable);
+      handling->caller_cancelled_id = g_cancellable_connect (caller_cancellable,
+                                                             G_CALLBACK (caller_cancelled_cb),
+                                                             handling->call_cancellable, NULL);
+    }
+
+  id_text = json_to_string (handling->id, FALSE);
+  handling->call_key = g_strdup_printf ("%s\n%s", scope != NULL ? scope : "", id_text);
+  g_hash_table_replace (self->calls, g_strdup (handling->call_key),
+                        g_object_ref (handling->call_cancellable));
+
+  self->ask (handling->request, handling->call_cancellable, ask_cb, g_object_ref (task), self->user_data);
+}
+
+static void
+handle_notification (ClarifyMcpProtocol *self,
+                     const char         *scope,
+                     const char         *method,
+                     JsonObject         *params)
+{
+  JsonNode *request_id;
+  g_autofree char *id_text = NULL;
+  g_autofree char *key = NULL;
+  GCancellable *cancellable;
+
+  /* notifications/initialized and unknown notifications need nothing. */
+  if (g_strcmp0 (method, "notifications/cancelled") != 0 || params == NULL)
+    return;
+
+  request_id = json_object_get_member (params, "requestId");
+  if (request_id == NULL)
+    return;
+
+  id_text = json_to_string (request_id, FALSE);
+  key = g_strdup_printf ("%s\n%s", scope != NULL ? scope : "", id_text);
+  cancellable = g_hash_table_lookup (self->calls, key);
+  if (cancellable != NULL)
+    g_cancellable_cancel (cancellable);
+}
+
+static gboolean
+is_valid_id (JsonNode *id)
+{
+  GType type;
+
+  if (!JSON_NODE_HOLDS_VALUE (id))
+    return FALSE;
+
+  type = json_node_get_value_type (id);
+
+  return type == G_TYPE_STRING || type == G_TYPE_INT64;
+}
+
+void
+clarify_mcp_protocol_handle_async (ClarifyMcpProtocol  *self,
+                                   const char          *scope,
+                                   const char          *data,
+                                   gsize                length,
+                                   GCancellable        *cancellable,
+                                   GAsyncReadyCallback  callback,
+                                   gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GError) error = NULL;
+  Handling *handling;
+  JsonObject *message;
+  JsonNode *root;
+  JsonNode *id;
+  JsonNode *params_node;
+  JsonObject *params = NULL;
+  const char *method;
+
+  g_return_if_fail (CLARIFY_IS_MCP_PROTOCOL (self));
+  g_return_if_fail (data != NULL || length == 0);
+
+  /* Never cancelled as a whole: a client that went away still gets an answer
+   * it will not read, and the pending dialog is withdrawn through the call. */
+  task = g_task_new (self, NULL, callback, user_data);
+  g_task_set_source_tag (task, clarify_mcp_protocol_handle_async);
+  handling = g_new0 (Handling, 1);
+  g_task_set_task_data (task, handling, (GDestroyNotify) handling_free);
+
+  if (length == 0 || !json_parser_load_from_data (parser, data, length, &error))
+    {
+      handling->flags |= CLARIFY_MCP_REPLY_INVALID;
+      return_error (task, JSONRPC_PARSE_ERROR, "Parse error");
+      return;
+    }
+
+  root = json_parser_get_root (parser);
+  if (JSON_NODE_HOLDS_ARRAY (root))
+    {
+      handling->flags |= CLARIFY_MCP_REPLY_INVALID;
+      return_error (task, JSONRPC_INVALID_REQUEST, "Invalid Request: batches are not supported");
+      return;
+    }
+  if (!JSON_NODE_HOLDS_OBJECT (root))
+    {
+      handling->flags |= CLARIFY_MCP_REPLY_INVALID;
+      return_error (task, JSONRPC_INVALID_REQUEST, "Invalid Request: not a JSON-RPC object");
+      return;
+    }
+
+  message = json_node_get_object (root);
+  id = json_object_get_member (message, "id");
+  if (id != NULL && is_valid_id (id))
+    handling->id = json_node_copy (id);
+
+  if (g_strcmp0 (json_object_get_string_member_with_default (message, "jsonrpc", NULL), "2.0") != 0)
+    {
+      handling->flags |= CLARIFY_MCP_REPLY_INVALID;
+      return_error (task, JSONRPC_INVALID_REQUEST, "Invalid Request: jsonrpc must be \"2.0\"");
+      return;
+    }
+
+  if (id != NULL && !is_valid_id (id))
+    {
+      handling->flags |= CLARIFY_MCP_REPLY_INVALID;
+      return_error (task, JSONRPC_INVALID_REQUEST, "Invalid Request: id must be a string or an integer");
+      return;
+    }
+
+  if (!json_object_has_member (message, "method"))
+    {
+      /* A client's response to a request of ours: we send none, so accept and drop it. */
+      if (id != NULL &&
+          (json_object_has_member (message, "result") || json_object_has_member (message, "error")))
+        {
+          g_task_return_pointer (task, NULL, NULL);
+          return;
+        }
+
+      handling->flags |= CLARIFY_MCP_REPLY_INVALID;
+      return_error (task, JSONRPC_INVALID_REQUEST, "Invalid Request: method is required");
+      return;
+    }
+
+  method = json_object_get_string_member_with_default (message, "method", NULL);
+  if (method == NULL)
+    {
+      handling->flags |= CLARIFY_MCP_REPLY_INVALID;
+      return_error (task, JSONRPC_INVALID_REQUEST, "Invalid Request: method must be a string");
+      return;
+    }
+
+  params_node = json_object_get_member (message, "params");
+  if (params_node != NULL && JSON_NODE_HOLDS_OBJECT (params_node))
+    params = json_node_get_object (params_node);
+
+  if (id == NULL)
+    {
+      handle_notification (self, scope, method, params);
+      g_task_return_pointer (task, NULL, NULL);
+      return;
+    }
+
+  if (params_node != NULL && !JSON_NODE_HOLDS_OBJECT (params_node) && !JSON_NODE_HOLDS_NULL (params_node))
+    {
+      return_error (task, JSONRPC_INVALID_PARAMS, "Invalid params: params must be an object");
+      return;
+    }
+
+  if (g_str_equal (method, "initialize"))
+    handle_initialize (task, params);
+  else if (g_str_equal (method, "ping"))
+    {
+      g_autoptr(JsonNode) empty = json_node_init_object (json_node_alloc (), json_object_new ());
+
+      return_result (task, empty);
+    }
+  else if (g_str_equal (method, "tools/list"))
+    handle_tools_list (task);
+  else if (g_str_equal (method, "tools/call"))
+    handle_tools_call (task, scope, params, cancellable);
+  else
+    {
+      g_autofree char *text = g_strdup_printf ("Method not found: %s", method);
+
+      return_error (task, JSONRPC_METHOD_NOT_FOUND, text);
+    }
+}
+
+char *
+clarify_mcp_protocol_handle_finish (ClarifyMcpProtocol   *self,
+                                    GAsyncResult         *result,
+                                    ClarifyMcpReplyFlags *flags)
+{
+  Handling *handling;
+
+  g_return_val_if_fail (CLARIFY_IS_MCP_PROTOCOL (self), NULL);
+  g_return_val_if_fail (g_task_is_valid (result, self), NULL);
+
+  handling = g_task_get_task_data (G_TASK (result));
+  if (flags != NULL)
+    *flags = handling->flags;
+
+  return g_task_propagate_pointer (G_TASK (result), NULL);
+}
+
+guint
+clarify_mcp_protocol_get_n_calls (ClarifyMcpProtocol *self)
+{
+  g_return_val_if_fail (CLARIFY_IS_MCP_PROTOCOL (self), 0);
+
+  return g_hash_table_size (self->calls);
+}

@@ -1,0 +1,659 @@
+/* clarify-mcp-server.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <glib/gi18n.h>
+#include <libsoup/soup.h>
+#include <string.h>
+#include <sys/random.h>
+#include <sys/socket.h>
+
+#include "clarify-mcp-protocol.h"
+#include "clarify-mcp-server.h"
+#include "clarify-secret.h"
+
+/* Sessions are cheap markers; the oldest are forgotten past this many
+ * (their clients get 404 and simply initialize again). */
+#define MAX_SESSIONS 256
+#define MAX_BODY_BYTES (1024 * 1024)
+
+struct _ClarifyMcpServer
+{
+  ClarifyLocalBackend  parent_instance;
+
+  SoupServer          *server;
+  ClarifyMcpProtocol  *protocol;
+  char                *token;
+  guint                port;
+
+  GHashTable          *sessions;
+  GQueue               session_order;
+};
+
+G_DEFINE_FINAL_TYPE (ClarifyMcpServer, clarify_mcp_server, CLARIFY_TYPE_LOCAL_BACKEND)
+
+/* One HTTP request waiting for its reply. */
+typedef struct
+{
+  ClarifyMcpServer  *server;
+  SoupServerMessage *msg;
+  GCancellable      *cancellable;
+  GSource           *socket_source;
+  gulong             finished_id;
+  gboolean           finished;
+  char              *session_id;
+} Exchange;
+
+static void
+exchange_free (Exchange *exchange)
+{
+  if (exchange->socket_source != NULL)
+    {
+      g_source_destroy (exchange->socket_source);
+      g_clear_pointer (&exchange->socket_source, g_source_unref);
+    }
+  g_clear_signal_handler (&exchange->finished_id, exchange->msg);
+  g_clear_object (&exchange->msg);
+  g_clear_object (&exchange->cancellable);
+  g_free (exchange->session_id);
+  g_free (exchange);
+}
+
+static void
+exchange_client_gone (Exchange *exchange)
+{
+  exchange->finished = TRUE;
+  if (exchange->socket_source != NULL)
+    {
+      g_source_destroy (exchange->socket_source);
+      g_clear_pointer (&exchange->socket_source, g_source_unref);
+    }
+  g_cancellable_cancel (exchange->cancellable);
+}
+
+static void
+exchange_finished_cb (SoupServerMessage *msg,
+                      Exchange          *exchange)
+{
+  /* Before our reply: the connection closed or the server went down. */
+  exchange_client_gone (exchange);
+}
+
+/* A paused message is not read, so libsoup would not notice the client
+ * closing its end; the socket tells us. */
+static gboolean
+exchange_socket_cb (GSocket      *socket,
+                    GIOCondition  condition,
+                    gpointer      data)
+{
+  Exchange *exchange = data;
+  char byte;
+  gssize n;
+
+  if (condition & (G_IO_HUP | G_IO_ERR))
+    {
+      g_clear_pointer (&exchange->socket_source, g_source_unref);
+      exchange_client_gone (exchange);
+      return G_SOURCE_REMOVE;
+    }
+
+  n = recv (g_socket_get_fd (socket), &byte, 1, MSG_PEEK | MSG_DONTWAIT);
+  if (n == 0 || (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR))
+    {
+      g_clear_pointer (&exchange->socket_source, g_source_unref);
+      exchange_client_gone (exchange);
+      return G_SOURCE_REMOVE;
+    }
+
+  if (n > 0)
+    {
+      /* A pipelined request: the client is alive, and the bytes are libsoup's. */
+      g_clear_pointer (&exchange->socket_source, g_source_unref);
+      return G_SOURCE_REMOVE;
+    }
+
+  return G_SOURCE_CONTINUE;
+}
+
+static char *
+random_base64url (gsize n_bytes)
+{
+  g_autofree guchar *bytes = g_malloc (n_bytes);
+  g_autofree char *encoded = NULL;
+  gsize filled = 0;
+
+  while (filled < n_bytes)
+    {
+      gssize got = getrandom (bytes + filled, n_bytes - filled, 0);
+
+      if (got < 0)
+        {
+          if (errno == EINTR)
+            continue;
+          g_error ("getrandom() failed: %s", g_strerror (errno));
+        }
+      filled += got;
+    }
+
+  encoded = g_base64_encode (bytes, n_bytes);
+  memset (bytes, 0, n_bytes);
+
+  g_strdelimit (encoded, "+", '-');
+  g_strdelimit (encoded, "/", '_');
+  for (char *p = encoded + strlen (encoded); p > encoded && p[-1] == '='; p--)
+    p[-1] = '\0';
+
+  return g_steal_pointer (&encoded);
+}
+
+char *
+clarify_mcp_server_ensure_token (GError **error)
+{
+  g_autoptr(GError) local_error = NULL;
+  char *token;
+
+  token = clarify_secret_lookup (CLARIFY_MCP_TOKEN_KEY, &local_error);
+  if (local_error != NULL)
+    {
+      g_propagate_error (error, g_steal_pointer (&local_error));
+      return NULL;
+    }
+
+  if (token != NULL && *token != '\0')
+    return token;
+
+  g_free (token);
+  token = random_base64url (32);
+
+  if (!clarify_secret_store (CLARIFY_MCP_TOKEN_KEY, _("Clarify MCP access token"), token, error))
+    {
+      g_free (token);
+      return NULL;
+    }
+
+  return token;
+}
+
+guint
+clarify_mcp_server_get_configured_port (void)
+{
+  g_autoptr(GKeyFile) keyfile = g_key_file_new ();
+  g_autofree char *path = g_build_filename (g_get_user_config_dir (), "clarify", "mcp.ini", NULL);
+  g_autoptr(GError) error = NULL;
+  gint port;
+
+  if (!g_key_file_load_from_file (keyfile, path, G_KEY_FILE_NONE, NULL))
+    return CLARIFY_MCP_DEFAULT_PORT;
+
+  port = g_key_file_get_integer (keyfile, "mcp", "port", &error);
+  if (error != NULL || port <= 0 || port > 65535)
+    return CLARIFY_MCP_DEFAULT_PORT;
+
+  return (guint) port;
+}
+
+/* Equal-time comparison: how long it takes says nothing about the token. */
+static gboolean
+token_equal (const char *given,
+             const char *expected)
+{
+  gsize given_len = strlen (given);
+  gsize expected_len = strlen (expected);
+  guchar diff = given_len != expected_len;
+
+  for (gsize i = 0; i < expected_len; i++)
+    diff |= (guchar) expected[i] ^ (guchar) (i < given_len ? given[i] : 0);
+
+  return diff == 0;
+}
+
+static gboolean
+clarify_mcp_server_check_auth (ClarifyMcpServer  *self,
+                               SoupServerMessage *msg)
+{
+  SoupMessageHeaders *headers = soup_server_message_get_request_headers (msg);
+  const char *authorization = soup_message_headers_get_one (headers, "Authorization");
+
+  if (self->token == NULL || authorization == NULL ||
+      g_ascii_strncasecmp (authorization, "Bearer ", 7) != 0)
+    return FALSE;
+
+  authorization += 7;
+  while (*authorization == ' ')
+    authorization++;
+
+  return token_equal (authorization, self->token);
+}
+
+/* Only pages served from this machine's loopback may talk to us; anything
+ * else is a web page that resolved its own name to 127.0.0.1. */
+static gboolean
+origin_allowed (const char *origin)
+{
+  g_autoptr(GUri) uri = NULL;
+  const char *scheme;
+  const char *host;
+
+  if (origin == NULL)
+    return TRUE;
+
+  uri = g_uri_parse (origin, G_URI_FLAGS_NONE, NULL);
+  if (uri == NULL)
+    return FALSE;
+
+  scheme = g_uri_get_scheme (uri);
+  host = g_uri_get_host (uri);
+  if (host == NULL ||
+      (g_ascii_strcasecmp (scheme, "http") != 0 && g_ascii_strcasecmp (scheme, "https") != 0))
+    return FALSE;
+
+  return g_str_equal (host, "127.0.0.1") ||
+         g_ascii_strcasecmp (host, "localhost") == 0 ||
+         g_str_equal (host, "::1") ||
+         g_str_equal (host, "[::1]");
+}
+
+static void
+set_plain_reply (SoupServerMessage *msg,
+                 guint              status,
+                 const char        *text)
+{
+  soup_server_message_set_status (msg, status, NULL);
+  soup_server_message_set_response (msg, "text/plain; charset=utf-8", SOUP_MEMORY_COPY,
+                                    text, strlen (text));
+}
+
+static void
+clarify_mcp_server_add_session (ClarifyMcpServer *self,
+                                const char       *session_id)
+{
+  g_hash_table_add (self->sessions, g_strdup (session_id));
+  g_queue_push_tail (&self->session_order, g_strdup (session_id));
+
+  while (g_queue_get_length (&self->session_order) > MAX_SESSIONS)
+    {
+      g_autofree char *oldest = g_queue_pop_head (&self->session_order);
+
+      g_hash_table_remove (self->sessions, oldest);
+    }
+}
+
+static void
+clarify_mcp_server_remove_session (ClarifyMcpServer *self,
+                                   const char       *session_id)
+{
+  GList *link = g_queue_find_custom (&self->session_order, session_id, (GCompareFunc) g_strcmp0);
+
+  if (link != NULL)
+    {
+      g_free (link->data);
+      g_queue_delete_link (&self->session_order, link);
+    }
+  g_hash_table_remove (self->sessions, session_id);
+}
+
+static void
+handle_cb (GObject      *object,
+           GAsyncResult *result,
+           gpointer      user_data)
+{
+  Exchange *exchange = user_data;
+  ClarifyMcpServer *self = exchange->server;
+  ClarifyMcpReplyFlags flags = CLARIFY_MCP_REPLY_NONE;
+  g_autofree char *reply = NULL;
+
+  reply = clarify_mcp_protocol_handle_finish (CLARIFY_MCP_PROTOCOL (object), result, &flags);
+
+  if (!exchange->finished)
+    {
+      SoupMessageHeaders *headers = soup_server_message_get_response_headers (exchange->msg);
+
+      if (flags & CLARIFY_MCP_REPLY_INITIALIZED)
+        {
+          g_autofree char *session_id = random_base64url (18);
+
+          clarify_mcp_server_add_session (self, session_id);
+          soup_message_headers_replace (headers, "Mcp-Session-Id", session_id);
+        }
+
+      if (reply == NULL)
+        soup_server_message_set_status (exchange->msg, SOUP_STATUS_ACCEPTED, NULL);
+      else
+        {
+          gsize length = strlen (reply);
+
+          soup_server_message_set_status (exchange->msg,
+                                          (flags & CLARIFY_MCP_REPLY_INVALID) ? SOUP_STATUS_BAD_REQUEST : SOUP_STATUS_OK,
+                                          NULL);
+          soup_server_message_set_response (exchange->msg, "application/json", SOUP_MEMORY_TAKE,
+                                            g_steal_pointer (&reply), length);
+        }
+
+      soup_server_message_unpause (exchange->msg);
+    }
+
+  exchange_free (exchange);
+  g_object_unref (self);
+}
+
+static void
+clarify_mcp_server_handle_post (ClarifyMcpServer  *self,
+                                SoupServerMessage *msg)
+{
+  SoupMessageHeaders *headers = soup_server_message_get_request_headers (msg);
+  const char *session_id = soup_message_headers_get_one (headers, "Mcp-Session-Id");
+  const char *version = soup_message_headers_get_one (headers, "MCP-Protocol-Version");
+  g_autoptr(GBytes) body = NULL;
+  Exchange *exchange;
+  GSocket *socket;
+
+  if (version != NULL && !clarify_mcp_protocol_supports_version (version))
+    {
+      set_plain_reply (msg, SOUP_STATUS_BAD_REQUEST, "Unsupported MCP-Protocol-Version\n");
+      return;
+    }
+
+  if (session_id != NULL && !g_hash_table_contains (self->sessions, session_id))
+    {
+      set_plain_reply (msg, SOUP_STATUS_NOT_FOUND, "Unknown or expired session\n");
+      return;
+    }
+
+  body = soup_message_body_flatten (soup_server_message_get_request_body (msg));
+  if (g_bytes_get_size (body) > MAX_BODY_BYTES)
+    {
+      set_plain_reply (msg, SOUP_STATUS_REQUEST_ENTITY_TOO_LARGE, "Request too large\n");
+      return;
+    }
+
+  exchange = g_new0 (Exchange, 1);
+  exchange->server = g_object_ref (self);
+  exchange->msg = g_object_ref (msg);
+  exchange->cancellable = g_cancellable_new ();
+  exchange->session_id = g_strdup (session_id);
+  exchange->finished_id = g_signal_connect (msg, "finished", G_CALLBACK (exchange_finished_cb), exchange);
+
+  socket = soup_server_message_get_socket (msg);
+  if (socket != NULL)
+    {
+      exchange->socket_source = g_socket_create_source (socket, G_IO_IN | G_IO_HUP | G_IO_ERR, NULL);
+      g_source_set_callback (exchange->socket_source, (GSourceFunc) (GCallback) exchange_socket_cb,
+                             exchange, NULL);
+      g_source_attach (exchange->socket_source, g_main_context_get_thread_default ());
+    }
+
+  soup_server_message_pause (msg);
+
+  clarify_mcp_protocol_handle_async (self->protocol, session_id,
+                                     g_bytes_get_data (body, NULL), g_bytes_get_size (body),
+                                     exchange->cancellable, handle_cb, exchange);
+}
+
+static void
+clarify_mcp_server_handler (SoupServer        *server,
+                            SoupServerMessage *msg,
+                            const char        *path,
+                            GHashTable        *query,
+                            gpointer           user_data)
+{
+  ClarifyMcpServer *self = user_data;
+  SoupMessageHeaders *headers = soup_server_message_get_request_headers (msg);
+  SoupMessageHeaders *response_headers = soup_server_message_get_response_headers (msg);
+  const char *method = soup_server_message_get_method (msg);
+
+  if (g_strcmp0 (path, CLARIFY_MCP_PATH) != 0)
+    {
+      set_plain_reply (msg, SOUP_STATUS_NOT_FOUND, "Not found\n");
+      return;
+    }
+
+  if (!origin_allowed (soup_message_headers_get_one (headers, "Origin")))
+    {
+      set_plain_reply (msg, SOUP_STATUS_FORBIDDEN, "Origin not allowed\n");
+      return;
+    }
+
+  if (!clarify_mcp_server_check_auth (self, msg))
+    {
+      soup_message_headers_replace (response_headers, "WWW-Authenticate", "Bearer realm=\"clarify\"");
+      set_plain_reply (msg, SOUP_STATUS_UNAUTHORIZED, "Missing or wrong bearer token\n");
+      return;
+    }
+
+  if (g_str_equal (method, "POST"))
+    clarify_mcp_server_handle_post (self, msg);
+  else if (g_str_equal (method, "DELETE"))
+    {
+      const char *session_id = soup_message_headers_get_one (headers, "Mcp-Session-Id");
+
+      if (session_id == NULL)
+        set_plain_reply (msg, SOUP_STATUS_BAD_REQUEST, "Mcp-Session-Id required\n");
+      else if (!g_hash_table_contains (self->sessions, session_id))
+        set_plain_reply (msg, SOUP_STATUS_NOT_FOUND, "Unknown or expired session\n");
+      else
+        {
+          clarify_mcp_server_remove_session (self, session_id);
+          soup_server_message_set_status (msg, SOUP_STATUS_NO_CONTENT, NULL);
+        }
+    }
+  else
+    {
+      /* No server-initiated stream (GET): every reply travels with its request. */
+      soup_message_headers_replace (response_headers, "Allow", "POST, DELETE");
+      set_plain_reply (msg, SOUP_STATUS_METHOD_NOT_ALLOWED, "Method not allowed\n");
+    }
+}
+
+static void
+ask_func (ClarifyRequest      *request,
+          GCancellable        *cancellable,
+          GAsyncReadyCallback  callback,
+          gpointer             callback_data,
+          gpointer             user_data)
+{
+  clarify_local_backend_ask_async (CLARIFY_LOCAL_BACKEND (user_data), request, cancellable,
+                                   callback, callback_data);
+}
+
+static ClarifyResponse *
+ask_finish_func (GAsyncResult  *result,
+                 gpointer       user_data,
+                 GError       **error)
+{
+  return clarify_local_backend_ask_finish (CLARIFY_LOCAL_BACKEND (user_data), result, error);
+}
+
+static guint
+clarify_mcp_server_get_wanted_port (ClarifyMcpServer  *self,
+                                    GError           **error)
+{
+  ClarifyConnection *connection = clarify_backend_get_connection (CLARIFY_BACKEND (self));
+  g_autoptr(GUri) uri = NULL;
+  const char *url = connection != NULL ? clarify_connection_get_url (connection) : NULL;
+  gint port;
+
+  if (url == NULL)
+    return CLARIFY_MCP_DEFAULT_PORT;
+
+  uri = g_uri_parse (url, G_URI_FLAGS_NONE, error);
+  if (uri == NULL)
+    return G_MAXUINT;
+
+  port = g_uri_get_port (uri);
+
+  return port < 0 ? CLARIFY_MCP_DEFAULT_PORT : (guint) port;
+}
+
+static void
+clarify_mcp_server_start (ClarifyBackend *backend)
+{
+  ClarifyMcpServer *self = CLARIFY_MCP_SERVER (backend);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *message = NULL;
+  g_autofree char *url = NULL;
+  GSList *uris;
+  guint wanted_port;
+
+  if (self->server != NULL)
+    return;
+
+  wanted_port = clarify_mcp_server_get_wanted_port (self, &error);
+  if (wanted_port == G_MAXUINT)
+    {
+      message = g_strdup_printf (_("Invalid MCP address: %s"), error->message);
+      clarify_backend_set_state (backend, CLARIFY_CONNECTION_STATE_FAILED, message);
+      return;
+    }
+
+  g_clear_pointer (&self->token, g_free);
+  self->token = clarify_mcp_server_ensure_token (&error);
+  if (self->token == NULL)
+    {
+      message = g_strdup_printf (_("Cannot create the MCP access token: %s"), error->message);
+      g_message ("%s", message);
+      clarify_backend_set_state (backend, CLARIFY_CONNECTION_STATE_FAILED, message);
+      return;
+    }
+
+  self->server = soup_server_new ("server-header", "clarify ", NULL);
+  soup_server_add_handler (self->server, CLARIFY_MCP_PATH, clarify_mcp_server_handler, self, NULL);
+
+  /* Loopback and IPv4 only: the URL clients are given is 127.0.0.1. */
+  if (!soup_server_listen_local (self->server, wanted_port, SOUP_SERVER_LISTEN_IPV4_ONLY, &error))
+    {
+      g_clear_object (&self->server);
+      message = g_strdup_printf (_("Cannot listen on 127.0.0.1:%u for MCP clients: %s"),
+                                 wanted_port, error->message);
+      g_message ("%s", message);
+      clarify_backend_set_state (backend, CLARIFY_CONNECTION_STATE_FAILED, message);
+      return;
+    }
+
+  uris = soup_server_get_uris (self->server);
+  self->port = uris != NULL ? (guint) g_uri_get_port (uris->data) : wanted_port;
+  g_slist_free_full (uris, (GDestroyNotify) g_uri_unref);
+
+  url = clarify_mcp_server_get_url (self);
+  message = g_strdup_printf (_("Listening on %s"), url);
+  clarify_backend_set_state (backend, CLARIFY_CONNECTION_STATE_CONNECTED, message);
+}
+
+static void
+clarify_mcp_server_stop (ClarifyBackend *backend)
+{
+  ClarifyMcpServer *self = CLARIFY_MCP_SERVER (backend);
+
+  /* Waiting callers get their (error) replies first, then the sockets close. */
+  CLARIFY_BACKEND_CLASS (clarify_mcp_server_parent_class)->stop (backend);
+
+  if (self->server != NULL)
+    {
+      soup_server_disconnect (self->server);
+      g_clear_object (&self->server);
+    }
+  self->port = 0;
+
+  clarify_backend_set_state (backend, CLARIFY_CONNECTION_STATE_IDLE, NULL);
+}
+
+static void
+clarify_mcp_server_dispose (GObject *object)
+{
+  ClarifyMcpServer *self = CLARIFY_MCP_SERVER (object);
+
+  if (self->server != NULL)
+    {
+      soup_server_disconnect (self->server);
+      g_clear_object (&self->server);
+    }
+
+  G_OBJECT_CLASS (clarify_mcp_server_parent_class)->dispose (object);
+}
+
+static void
+clarify_mcp_server_finalize (GObject *object)
+{
+  ClarifyMcpServer *self = CLARIFY_MCP_SERVER (object);
+
+  if (self->token != NULL)
+    memset (self->token, 0, strlen (self->token));
+  g_clear_pointer (&self->token, g_free);
+  g_clear_object (&self->protocol);
+  g_clear_pointer (&self->sessions, g_hash_table_unref);
+  g_queue_clear_full (&self->session_order, g_free);
+
+  G_OBJECT_CLASS (clarify_mcp_server_parent_class)->finalize (object);
+}
+
+static void
+clarify_mcp_server_class_init (ClarifyMcpServerClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  ClarifyBackendClass *backend_class = CLARIFY_BACKEND_CLASS (klass);
+
+  object_class->dispose = clarify_mcp_server_dispose;
+  object_class->finalize = clarify_mcp_server_finalize;
+
+  backend_class->start = clarify_mcp_server_start;
+  backend_class->stop = clarify_mcp_server_stop;
+}
+
+static void
+clarify_mcp_server_init (ClarifyMcpServer *self)
+{
+  self->protocol = clarify_mcp_protocol_new (ask_func, ask_finish_func, self);
+  self->sessions = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_queue_init (&self->session_order);
+}
+
+ClarifyConnection *
+clarify_mcp_server_new_connection (guint port)
+{
+  g_autofree char *url = g_strdup_printf ("http://127.0.0.1:%u" CLARIFY_MCP_PATH, port);
+
+  return clarify_connection_new ("MCP", "mcp", url);
+}
+
+ClarifyBackend *
+clarify_mcp_server_new (ClarifyConnection *connection)
+{
+  g_return_val_if_fail (CLARIFY_IS_CONNECTION (connection), NULL);
+
+  return g_object_new (CLARIFY_TYPE_MCP_SERVER,
+                       "connection", connection,
+                       NULL);
+}
+
+ClarifyBackend *
+clarify_mcp_server_new_default (guint port_override)
+{
+  g_autoptr(ClarifyConnection) connection = NULL;
+
+  connection = clarify_mcp_server_new_connection (port_override != 0
+                                                  ? port_override
+                                                  : clarify_mcp_server_get_configured_port ());
+
+  return clarify_mcp_server_new (connection);
+}
+
+guint
+clarify_mcp_server_get_port (ClarifyMcpServer *self)
+{
+  g_return_val_if_fail (CLARIFY_IS_MCP_SERVER (self), 0);
+
+  return self->port;
+}
+
+char *
+clarify_mcp_server_get_url (ClarifyMcpServer *self)
+{
+  g_return_val_if_fail (CLARIFY_IS_MCP_SERVER (self), NULL);
+
+  if (self->port == 0)
+    return NULL;
+
+  return g_strdup_printf ("http://127.0.0.1:%u" CLARIFY_MCP_PATH, self->port);
+}

@@ -1,0 +1,51 @@
+/* clarify-mcp-server.h: the MCP endpoint, kind "mcp"
+ *
+ * Streamable HTTP on http://127.0.0.1:PORT/mcp serving the tool ask_user
+ * (seed 001). It is a backend like any agent's: each valid tools/call
+ * becomes a pending ClarifyRequest (::request-added), and
+ * clarify_backend_respond_async() sends the HTTP reply the client has been
+ * waiting for. Every request must carry "Authorization: Bearer TOKEN"; a
+ * foreign Origin is refused (DNS rebinding).
+ *
+ * Replies are application/json only (no SSE streams, so GET /mcp is 405).
+ * A session id is issued on initialize; requests without one are accepted,
+ * requests with an unknown one get 404 so that the client re-initializes.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include "backends/clarify-local-backend.h"
+
+G_BEGIN_DECLS
+
+/* Above 1024, below Linux's ephemeral range (32768+), and clear of the
+ * agents' own ports (OpenCode 4096, CodeNomad 9899, MCP Inspector 6274/6277)
+ * and of common dev servers (3000, 5173, 8000, 8080). */
+#define CLARIFY_MCP_DEFAULT_PORT 7111
+#define CLARIFY_MCP_PATH         "/mcp"
+#define CLARIFY_MCP_TOKEN_KEY    "mcp-token"
+
+#define CLARIFY_TYPE_MCP_SERVER (clarify_mcp_server_get_type ())
+G_DECLARE_FINAL_TYPE (ClarifyMcpServer, clarify_mcp_server, CLARIFY, MCP_SERVER, ClarifyLocalBackend)
+
+/* The port comes from @connection's URL (0 picks a free one, for tests). */
+ClarifyBackend    *clarify_mcp_server_new                 (ClarifyConnection *connection);
+/* The endpoint as configured: port @port_override when non-zero, else the
+ * configured one (clarify_mcp_server_get_configured_port). */
+ClarifyBackend    *clarify_mcp_server_new_default         (guint              port_override);
+/* "MCP", kind "mcp", http://127.0.0.1:@port/mcp */
+ClarifyConnection *clarify_mcp_server_new_connection      (guint              port);
+
+/* The port actually listened on, or 0 while not listening. */
+guint              clarify_mcp_server_get_port            (ClarifyMcpServer  *self);
+/* http://127.0.0.1:PORT/mcp while listening, else NULL. */
+char              *clarify_mcp_server_get_url             (ClarifyMcpServer  *self);
+
+/* [mcp] port= in g_get_user_config_dir()/clarify/mcp.ini, else the default. */
+guint              clarify_mcp_server_get_configured_port (void);
+/* The bearer token clients must send; made (32 random bytes, base64url) and
+ * stored with clarify_secret_store() the first time. Never log it. */
+char              *clarify_mcp_server_ensure_token        (GError           **error);
+
+G_END_DECLS
