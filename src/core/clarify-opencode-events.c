@@ -915,7 +915,7 @@ JsonNode *
 clarify_opencode_call_finish (GAsyncResult  *result,
                               GError       **error)
 {
-  g_return_val_if_fail (g_task_is_valid (result, NULL), NULL);
+  g_return_val_if_fail (G_IS_TASK (result), NULL);
 
   return g_task_propagate_pointer (G_TASK (result), error);
 }
@@ -934,4 +934,28 @@ clarify_opencode_post_new (const char *url,
   soup_message_set_request_body_from_bytes (message, body != NULL ? "application/json" : NULL, bytes);
 
   return message;
+}
+
+char *
+clarify_opencode_describe_state (ClarifySseClient *client)
+{
+  const char *reason = clarify_sse_client_get_state_reason (client);
+
+  if (reason == NULL)
+    return NULL;
+
+  switch (clarify_sse_client_get_state (client))
+    {
+    case CLARIFY_CONNECTION_STATE_FAILED:
+      /* Translators: %s says why, e.g. "Connection refused" */
+      return g_strdup_printf (_("Failed: %s"), reason);
+    case CLARIFY_CONNECTION_STATE_RECONNECTING:
+      /* Translators: %s says why, e.g. "Connection refused" */
+      return g_strdup_printf (_("Reconnecting: %s"), reason);
+    case CLARIFY_CONNECTION_STATE_IDLE:
+    case CLARIFY_CONNECTION_STATE_CONNECTING:
+    case CLARIFY_CONNECTION_STATE_CONNECTED:
+    default:
+      return NULL;
+    }
 }

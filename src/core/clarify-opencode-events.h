@@ -9,6 +9,7 @@
 #include <libsoup/soup.h>
 
 #include "clarify-backend.h"
+#include "clarify-sse-client.h"
 
 G_BEGIN_DECLS
 
@@ -113,6 +114,9 @@ void            clarify_opencode_call_async     (SoupSession         *session,
                                                  gpointer             user_data);
 JsonNode       *clarify_opencode_call_finish    (GAsyncResult        *result,
                                                  GError             **error);
+/* What to show for the stream's state (NULL when nothing needs saying). */
+char           *clarify_opencode_describe_state (ClarifySseClient    *client);
+
 /* A JSON POST (@body NULL: an empty one). */
 SoupMessage    *clarify_opencode_post_new       (const char          *url,
                                                  const char          *body);

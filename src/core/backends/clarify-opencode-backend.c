@@ -471,32 +471,12 @@ on_sse_state_changed (ClarifySseClient       *client,
                       ClarifyOpencodeBackend *self)
 {
   ClarifyConnectionState state = clarify_sse_client_get_state (client);
-  const char *reason = clarify_sse_client_get_state_reason (client);
-  g_autofree char *message = NULL;
+  g_autofree char *message = clarify_opencode_describe_state (client);
 
-  switch (state)
-    {
-    case CLARIFY_CONNECTION_STATE_RECONNECTING:
-    case CLARIFY_CONNECTION_STATE_FAILED:
-      probe_global_stream (self);
-      if (reason != NULL)
-        message = state == CLARIFY_CONNECTION_STATE_FAILED
-                    /* Translators: %s says why, e.g. "Connection refused" */
-                    ? g_strdup_printf (_("Failed: %s"), reason)
-                    /* Translators: %s says why, e.g. "Connection refused" */
-                    : g_strdup_printf (_("Reconnecting: %s"), reason);
-      break;
-
-    case CLARIFY_CONNECTION_STATE_CONNECTED:
-      if (self->fallback)
-        message = g_strdup (_("Connected (one directory only: the server is older)"));
-      break;
-
-    case CLARIFY_CONNECTION_STATE_IDLE:
-    case CLARIFY_CONNECTION_STATE_CONNECTING:
-    default:
-      break;
-    }
+  if (state == CLARIFY_CONNECTION_STATE_RECONNECTING || state == CLARIFY_CONNECTION_STATE_FAILED)
+    probe_global_stream (self);
+  else if (state == CLARIFY_CONNECTION_STATE_CONNECTED && self->fallback)
+    message = g_strdup (_("Connected (one directory only: the server is older)"));
 
   clarify_backend_set_state (CLARIFY_BACKEND (self), state, message);
 }

@@ -1,0 +1,924 @@
+/* test-opencode.c: the "opencode" backend against a fake `opencode serve`
+ * that replays the frames of shared/protocols/opencode-mcp-claude.md
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include "clarify-error.h"
+#include "clarify-opencode-events.h"
+#include "clarify-secret.h"
+#include "backends/clarify-opencode-backend.h"
+
+#include "clarify-test-opencode.h"
+
+#define NOTES "protocols/opencode-mcp-claude.md"
+#define DIR "/home/dev/project"
+#define DIR_QUERY "directory=%2Fhome%2Fdev%2Fproject"
+#define QUESTION_ID "que_2002871fe001Lqadf0jbNBl4s6"
+#define PERMISSION_ID "per_2002877d9001iW7A5dIz75kfpK"
+#define WAIT_MS 5000
+
+/* Everything the backend logs, to check what a refused answer left behind. */
+static GPtrArray *logged;
+
+static GLogWriterOutput
+record_log (GLogLevelFlags   level,
+            const GLogField *fields,
+            gsize            n_fields,
+            gpointer         user_data)
+{
+  for (gsize i = 0; i < n_fields; i++)
+    if (g_str_equal (fields[i].key, "MESSAGE"))
+      g_ptr_array_add (logged, g_strdup (fields[i].value));
+
+  return g_log_writer_default (level, fields, n_fields, user_data);
+}
+
+static gboolean
+logged_contains (const char *needle)
+{
+  for (guint i = 0; i < logged->len; i++)
+    if (strstr (logged->pdata[i], needle) != NULL)
+      return TRUE;
+  return FALSE;
+}
+
+typedef struct
+{
+  ClarifyTestServer *server;
+  ClarifyConnection *connection;
+  ClarifyBackend    *backend;
+  GPtrArray         *added;     /* ClarifyRequest, every ::request-added */
+  guint              resynced;
+  GMutex             mutex;
+  char              *questions; /* what GET /question lists (server thread) */
+  char              *permissions;
+  char              *projects;
+  GAsyncResult      *result;
+} Fixture;
+
+static void
+list_handler (const ClarifyTestRequest *request,
+              guint                    *status,
+              char                    **content_type,
+              char                    **body,
+              gpointer                  user_data)
+{
+  Fixture *fixture = user_data;
+
+  g_mutex_lock (&fixture->mutex);
+  *status = 200;
+  *content_type = g_strdup ("application/json");
+  *body = g_strdup (g_str_equal (request->path, "/question") ? fixture->questions
+                    : g_str_equal (request->path, "/project") ? fixture->projects
+                                                             : fixture->permissions);
+  g_mutex_unlock (&fixture->mutex);
+}
+
+static void
+set_listing (Fixture    *fixture,
+             const char *questions,
+             const char *permissions)
+{
+  g_mutex_lock (&fixture->mutex);
+  g_free (fixture->questions);
+  g_free (fixture->permissions);
+  fixture->questions = g_strdup (questions);
+  fixture->permissions = g_strdup (permissions);
+  g_mutex_unlock (&fixture->mutex);
+}
+
+static void
+on_request_added (ClarifyBackend *backend,
+                  ClarifyRequest *request,
+                  Fixture        *fixture)
+{
+  g_ptr_array_add (fixture->added, g_object_ref (request));
+}
+
+static void
+on_resynced (ClarifyBackend *backend,
+             Fixture        *fixture)
+{
+  fixture->resynced++;
+}
+
+static void
+fixture_set_up (Fixture       *fixture,
+                gconstpointer  data)
+{
+  g_autofree char *url = NULL;
+
+  g_mutex_init (&fixture->mutex);
+  fixture->server = clarify_test_server_new ();
+  fixture->added = g_ptr_array_new_with_free_func (g_object_unref);
+  set_listing (fixture, "[]", "[]");
+
+  clarify_test_server_add_sse (fixture->server, "/global/event");
+  clarify_test_server_set_sse_greeting (fixture->server, "/global/event",
+                                        "data: {\"payload\":{\"id\":\"evt_2001085ae001SEvYPWBBs2qQ2Z\",\"type\":\"server.connected\",\"properties\":{}}}\n\n");
+  clarify_test_server_add_sse (fixture->server, "/event");
+  clarify_test_server_add_handler (fixture->server, "GET", "/question", list_handler, fixture);
+  clarify_test_server_add_handler (fixture->server, "GET", "/permission", list_handler, fixture);
+  fixture->projects = g_strdup ("[]");
+  clarify_test_server_add_handler (fixture->server, "GET", "/project", list_handler, fixture);
+  clarify_test_server_add_json (fixture->server, "GET", "/path", 200, "application/json",
+                                "{\"home\":\"/home/dev\",\"state\":\"/s\",\"config\":\"/c\",\"worktree\":\"" DIR "\",\"directory\":\"" DIR "\"}");
+
+  url = clarify_test_server_get_url (fixture->server, "/");
+  fixture->connection = clarify_connection_new ("work", "opencode", url);
+}
+
+static void
+fixture_start (Fixture *fixture)
+{
+  fixture->backend = clarify_opencode_backend_new (fixture->connection);
+  clarify_sse_client_set_backoff (clarify_opencode_backend_get_sse_client (CLARIFY_OPENCODE_BACKEND (fixture->backend)),
+                                  20, 100);
+  g_signal_connect (fixture->backend, "request-added", G_CALLBACK (on_request_added), fixture);
+  g_signal_connect (fixture->backend, "resynced", G_CALLBACK (on_resynced), fixture);
+  clarify_backend_start (fixture->backend);
+}
+
+typedef struct
+{
+  Fixture *fixture;
+  guint    n;
+} ResyncWait;
+
+static gboolean
+has_resynced (gpointer data)
+{
+  ResyncWait *wait = data;
+
+  return wait->fixture->resynced >= wait->n;
+}
+
+static void
+fixture_wait_resynced (Fixture *fixture,
+                       guint    n)
+{
+  ResyncWait wait = { fixture, n };
+
+  g_assert_true (clarify_test_loop_until (has_resynced, &wait, WAIT_MS));
+}
+
+static void
+fixture_tear_down (Fixture       *fixture,
+                   gconstpointer  data)
+{
+  if (fixture->backend != NULL)
+    {
+      clarify_backend_stop (fixture->backend);
+      g_signal_handlers_disconnect_by_data (fixture->backend, fixture);
+    }
+  g_clear_object (&fixture->backend);
+  g_clear_object (&fixture->connection);
+  g_clear_object (&fixture->result);
+  g_clear_pointer (&fixture->server, clarify_test_server_free);
+  g_clear_pointer (&fixture->added, g_ptr_array_unref);
+  g_free (fixture->questions);
+  g_free (fixture->permissions);
+  g_free (fixture->projects);
+  g_mutex_clear (&fixture->mutex);
+}
+
+typedef struct
+{
+  Fixture *fixture;
+  guint    n;
+} AddedWait;
+
+static gboolean
+has_added (gpointer data)
+{
+  AddedWait *wait = data;
+
+  return wait->fixture->added->len >= wait->n;
+}
+
+static ClarifyRequest *
+wait_for_request (Fixture *fixture,
+                  guint    n)
+{
+  AddedWait wait = { fixture, n };
+
+  g_assert_true (clarify_test_loop_until (has_added, &wait, WAIT_MS));
+
+  return fixture->added->pdata[n - 1];
+}
+
+static gboolean
+has_result (gpointer data)
+{
+  return ((Fixture *) data)->result != NULL;
+}
+
+static void
+respond_cb (GObject      *object,
+            GAsyncResult *result,
+            gpointer      user_data)
+{
+  Fixture *fixture = user_data;
+
+  fixture->result = g_object_ref (result);
+}
+
+/* Answers through the backend and waits for the outcome. */
+static gboolean
+respond (Fixture          *fixture,
+         ClarifyRequest   *request,
+         ClarifyResponse  *response,
+         GError          **error)
+{
+  gboolean ok;
+
+  g_clear_object (&fixture->result);
+  clarify_backend_respond_async (fixture->backend, request, response, NULL, respond_cb, fixture);
+  g_assert_true (clarify_test_loop_until (has_result, fixture, WAIT_MS));
+  ok = clarify_backend_respond_finish (fixture->backend, fixture->result, error);
+  g_clear_object (&fixture->result);
+
+  return ok;
+}
+
+static void
+send_global (Fixture    *fixture,
+             const char *payload)
+{
+  g_autofree char *frame = clarify_test_global_frame (DIR, payload);
+
+  clarify_test_server_sse_send (fixture->server, "/global/event", frame, -1);
+}
+
+static void
+connect_and_resync (Fixture *fixture)
+{
+  fixture_start (fixture);
+  g_assert_true (clarify_test_server_wait_for_n_streams (fixture->server, "/global/event", 1, WAIT_MS));
+  fixture_wait_resynced (fixture, 1);
+}
+
+static char *
+question_payload (void)
+{
+  return clarify_test_shared_block (NOTES, "### A2.", 0);
+}
+
+static char *
+permission_payload (void)
+{
+  return clarify_test_shared_block (NOTES, "### A5.", 0);
+}
+
+/* A3's "Events:" block: 0 question.replied, 1 question.rejected. */
+static char *
+event_line (guint n)
+{
+  g_autofree char *block = clarify_test_shared_block (NOTES, "Events:\n```json", 0);
+
+  return clarify_test_line (block, n);
+}
+
+static void
+assert_notes_contain (const char *text)
+{
+  g_autofree char *doc = clarify_test_load_shared_file (NOTES);
+
+  g_assert_nonnull (strstr (doc, text));
+}
+
+static void
+assert_option (ClarifyQuestion *question,
+               guint            position,
+               const char      *label,
+               const char      *description)
+{
+  ClarifyOption *option = clarify_question_get_option (question, position);
+
+  g_assert_cmpstr (clarify_option_get_label (option), ==, label);
+  g_assert_cmpstr (clarify_option_get_value (option), ==, label);
+  g_assert_cmpstr (clarify_option_get_description (option), ==, description);
+}
+
+static void
+assert_post (Fixture    *fixture,
+             const char *path,
+             const char *query,
+             const char *body)
+{
+  g_autoptr(ClarifyTestRequest) request = clarify_test_server_wait_for_request (fixture->server, "POST", path, WAIT_MS);
+
+  g_assert_nonnull (request);
+  g_assert_cmpstr (request->query, ==, query);
+  g_assert_cmpstr (request->body, ==, body);
+  if (*body != '\0')
+    g_assert_cmpstr (clarify_test_request_get_header (request, "Content-Type"), ==, "application/json");
+}
+
+/* The global stream: question.asked decoded exactly, the answer posted
+ * with labels (custom text last) and ?directory=. */
+static void
+test_question_global (Fixture       *fixture,
+                      gconstpointer  data)
+{
+  g_autofree char *payload = question_payload ();
+  g_autofree char *replied = event_line (0);
+  g_autoptr(ClarifyResponse) response = clarify_response_new (QUESTION_ID, CLARIFY_OUTCOME_ANSWERED);
+  const char *database[] = { "PostgreSQL", NULL };
+  const char *extras[] = { "Docker", "CI", NULL };
+  g_autoptr(GError) error = NULL;
+  ClarifyRequest *request;
+  ClarifyQuestion *question;
+
+  clarify_test_server_add_json (fixture->server, "POST", "/question/" QUESTION_ID "/reply", 200, "application/json", "true");
+  connect_and_resync (fixture);
+  send_global (fixture, payload);
+  request = wait_for_request (fixture, 1);
+
+  g_assert_cmpstr (clarify_request_get_id (request), ==, QUESTION_ID);
+  g_assert_cmpstr (clarify_request_get_project (request), ==, DIR);
+  g_assert_cmpstr (clarify_request_get_session (request), ==, "ses_dffd799eaffeGncNzFSIPjwM93");
+  g_assert_cmpstr (clarify_request_get_connection_name (request), ==, "work");
+  g_assert_cmpstr (g_object_get_data (G_OBJECT (request), CLARIFY_REQUEST_DATA_KIND), ==, "question");
+  g_assert_true (clarify_request_get_cancellable (request));
+  g_assert_cmpuint (clarify_request_get_n_questions (request), ==, 2);
+
+  question = clarify_request_get_question (request, 0);
+  g_assert_cmpint (clarify_question_get_kind (question), ==, CLARIFY_QUESTION_KIND_SINGLE);
+  g_assert_cmpstr (clarify_question_get_text (question), ==, "Which database should I use for the new service?");
+  g_assert_cmpstr (clarify_question_get_header (question), ==, "Database");
+  g_assert_true (clarify_question_get_allow_other (question));
+  g_assert_cmpuint (clarify_question_get_n_options (question), ==, 2);
+  assert_option (question, 0, "PostgreSQL", "Relational, robust, default choice");
+  assert_option (question, 1, "SQLite", "Embedded, zero-config");
+
+  question = clarify_request_get_question (request, 1);
+  g_assert_cmpint (clarify_question_get_kind (question), ==, CLARIFY_QUESTION_KIND_MULTI);
+  g_assert_cmpstr (clarify_question_get_header (question), ==, "Extras");
+  assert_option (question, 1, "CI", "Add a CI workflow");
+
+  clarify_response_add_answer (response, clarify_question_get_id (clarify_request_get_question (request, 0)),
+                               database, NULL, FALSE);
+  clarify_response_add_answer (response, clarify_question_get_id (question), extras, NULL, FALSE);
+  g_assert_true (respond (fixture, request, response, &error));
+  g_assert_no_error (error);
+
+  /* The notes' own reply, byte for byte. */
+  assert_notes_contain ("`{\"answers\":[[\"PostgreSQL\"],[\"Docker\",\"CI\"]]}`");
+  assert_post (fixture, "/question/" QUESTION_ID "/reply", DIR_QUERY,
+               "{\"answers\":[[\"PostgreSQL\"],[\"Docker\",\"CI\"]]}");
+  g_assert_null (clarify_backend_lookup_request (fixture->backend, QUESTION_ID));
+  g_assert_false (clarify_request_is_withdrawn (request));
+
+  /* Our own echo neither withdraws nor shows anything. */
+  send_global (fixture, replied);
+  clarify_test_loop_for (100);
+  g_assert_false (clarify_request_is_withdrawn (request));
+  g_assert_cmpuint (fixture->added->len, ==, 1);
+}
+
+/* Custom text goes after the labels; Dismiss rejects with no body. */
+static void
+test_question_custom_and_dismiss (Fixture       *fixture,
+                                  gconstpointer  data)
+{
+  g_autofree char *payload = question_payload ();
+  g_autoptr(ClarifyResponse) answer = clarify_response_new (QUESTION_ID, CLARIFY_OUTCOME_ANSWERED);
+  g_autoptr(ClarifyResponse) dismiss = clarify_response_new (QUESTION_ID, CLARIFY_OUTCOME_CANCELLED);
+  const char *extras[] = { "Docker", NULL };
+  g_autoptr(GError) error = NULL;
+  ClarifyRequest *request;
+
+  clarify_test_server_add_json (fixture->server, "POST", "/question/" QUESTION_ID "/reply", 500, "application/json", "{}");
+  clarify_test_server_add_json (fixture->server, "POST", "/question/" QUESTION_ID "/reject", 200, "application/json", "true");
+  connect_and_resync (fixture);
+  send_global (fixture, payload);
+  request = wait_for_request (fixture, 1);
+
+  clarify_response_add_answer (answer, "q1", NULL, "MariaDB, please", FALSE);
+  clarify_response_add_answer (answer, "q2", extras, "A Makefile", FALSE);
+  /* A 500 is worth retrying: the request stays pending. */
+  g_assert_false (respond (fixture, request, answer, &error));
+  g_assert_error (error, CLARIFY_ERROR, CLARIFY_ERROR_TRANSIENT);
+  g_clear_error (&error);
+  assert_post (fixture, "/question/" QUESTION_ID "/reply", DIR_QUERY,
+               "{\"answers\":[[\"MariaDB, please\"],[\"Docker\",\"A Makefile\"]]}");
+  g_assert_true (clarify_backend_lookup_request (fixture->backend, QUESTION_ID) == request);
+
+  g_assert_true (respond (fixture, request, dismiss, &error));
+  g_assert_no_error (error);
+  assert_post (fixture, "/question/" QUESTION_ID "/reject", DIR_QUERY, "");
+}
+
+/* question.replied / question.rejected from another client close the dialog. */
+static void
+test_answered_elsewhere (Fixture       *fixture,
+                         gconstpointer  data)
+{
+  g_autofree char *payload = question_payload ();
+  g_autofree char *replied = event_line (0);
+  g_autofree char *rejected = event_line (1);
+  g_autofree char *permission = permission_payload ();
+  g_autofree char *rejected_payload = NULL;
+  ClarifyRequest *request;
+
+  connect_and_resync (fixture);
+  send_global (fixture, payload);
+  request = wait_for_request (fixture, 1);
+  send_global (fixture, replied);
+  g_assert_true (clarify_test_loop_until ((gboolean (*) (gpointer)) clarify_request_is_withdrawn, request, WAIT_MS));
+  g_assert_cmpstr (clarify_request_get_withdraw_reason (request), ==, "Answered elsewhere");
+  g_assert_null (clarify_backend_lookup_request (fixture->backend, QUESTION_ID));
+
+  /* The notes' question.rejected names another request: point it at a fresh one. */
+  rejected_payload = g_strdup (payload);
+  memcpy (strstr (rejected_payload, "que_2002871fe001"), "que_20011caa8001iWDS14IheDBl5t", strlen ("que_20011caa8001iWDS14IheDBl5t"));
+  send_global (fixture, rejected_payload);
+  request = wait_for_request (fixture, 2);
+  g_assert_cmpstr (clarify_request_get_id (request), ==, "que_20011caa8001iWDS14IheDBl5t");
+  send_global (fixture, rejected);
+  g_assert_true (clarify_test_loop_until ((gboolean (*) (gpointer)) clarify_request_is_withdrawn, request, WAIT_MS));
+
+  send_global (fixture, permission);
+  request = wait_for_request (fixture, 3);
+  send_global (fixture, "{\"type\":\"permission.replied\",\"properties\":{\"sessionID\":\"ses_dffd78a34ffeVp29E8GMwyMs4j\",\"requestID\":\"" PERMISSION_ID "\",\"reply\":\"once\"}}");
+  g_assert_true (clarify_test_loop_until ((gboolean (*) (gpointer)) clarify_request_is_withdrawn, request, WAIT_MS));
+  g_assert_cmpuint (g_list_model_get_n_items (clarify_backend_get_requests (fixture->backend)), ==, 0);
+}
+
+/* permission.asked: what it is, then once / always / reject (+ message). */
+static void
+test_permission (Fixture       *fixture,
+                 gconstpointer  data)
+{
+  g_autofree char *payload = permission_payload ();
+  g_autoptr(ClarifyResponse) once = clarify_response_new (PERMISSION_ID, CLARIFY_OUTCOME_ANSWERED);
+  g_autoptr(ClarifyResponse) reject = clarify_response_new (PERMISSION_ID, CLARIFY_OUTCOME_ANSWERED);
+  g_autoptr(ClarifyResponse) cancel = clarify_response_new (PERMISSION_ID, CLARIFY_OUTCOME_CANCELLED);
+  const char *once_value[] = { "once", NULL };
+  const char *reject_value[] = { "reject", NULL };
+  const char *message[] = { "Use printf instead", NULL };
+  const char *blank[] = { "  ", NULL };
+  g_autoptr(GError) error = NULL;
+  ClarifyRequest *request;
+  ClarifyQuestion *question;
+  const char *context;
+
+  clarify_test_server_add_json (fixture->server, "POST", "/permission/" PERMISSION_ID "/reply", 200, "application/json", "true");
+  connect_and_resync (fixture);
+  send_global (fixture, payload);
+  request = wait_for_request (fixture, 1);
+
+  g_assert_cmpstr (clarify_request_get_id (request), ==, PERMISSION_ID);
+  g_assert_cmpstr (g_object_get_data (G_OBJECT (request), CLARIFY_REQUEST_DATA_KIND), ==, "permission");
+  g_assert_cmpstr (clarify_request_get_title (request), ==, "Allow “bash”?");
+  context = clarify_request_get_context (request);
+  g_assert_cmpstr (context, ==, "Patterns:\necho hello-from-fake\ncommand: echo hello-from-fake");
+  g_assert_cmpuint (clarify_request_get_n_questions (request), ==, 2);
+  question = clarify_request_get_question (request, 0);
+  g_assert_cmpint (clarify_question_get_kind (question), ==, CLARIFY_QUESTION_KIND_SINGLE);
+  g_assert_false (clarify_question_get_allow_other (question));
+  g_assert_cmpuint (clarify_question_get_n_options (question), ==, 3);
+  g_assert_cmpstr (clarify_option_get_label (clarify_question_get_option (question, 0)), ==, "Allow once");
+  g_assert_cmpstr (clarify_option_get_value (clarify_question_get_option (question, 0)), ==, "once");
+  g_assert_cmpstr (clarify_option_get_label (clarify_question_get_option (question, 1)), ==, "Always allow");
+  g_assert_cmpstr (clarify_option_get_value (clarify_question_get_option (question, 1)), ==, "always");
+  g_assert_cmpstr (clarify_option_get_description (clarify_question_get_option (question, 1)), ==, "Also allow echo * from now on");
+  g_assert_cmpstr (clarify_option_get_label (clarify_question_get_option (question, 2)), ==, "Reject");
+  g_assert_cmpstr (clarify_option_get_value (clarify_question_get_option (question, 2)), ==, "reject");
+  question = clarify_request_get_question (request, 1);
+  g_assert_cmpint (clarify_question_get_kind (question), ==, CLARIFY_QUESTION_KIND_TEXT);
+  g_assert_cmpstr (clarify_question_get_text (question), ==, "Message for the agent");
+  g_assert_true (clarify_question_get_skippable (question));
+
+  clarify_response_add_answer (once, CLARIFY_OPENCODE_PERMISSION_REPLY, once_value, NULL, FALSE);
+  clarify_response_add_answer (once, CLARIFY_OPENCODE_PERMISSION_MESSAGE, blank, NULL, FALSE);
+  g_assert_true (respond (fixture, request, once, &error));
+  g_assert_no_error (error);
+  assert_post (fixture, "/permission/" PERMISSION_ID "/reply", DIR_QUERY, "{\"reply\":\"once\"}");
+
+  clarify_response_add_answer (reject, CLARIFY_OPENCODE_PERMISSION_REPLY, reject_value, NULL, FALSE);
+  clarify_response_add_answer (reject, CLARIFY_OPENCODE_PERMISSION_MESSAGE, message, NULL, FALSE);
+  g_assert_true (respond (fixture, request, reject, &error));
+  assert_post (fixture, "/permission/" PERMISSION_ID "/reply", DIR_QUERY,
+               "{\"reply\":\"reject\",\"message\":\"Use printf instead\"}");
+
+  g_assert_true (respond (fixture, request, cancel, &error));
+  assert_post (fixture, "/permission/" PERMISSION_ID "/reply", DIR_QUERY, "{\"reply\":\"reject\"}");
+}
+
+/* The permission.updated of older servers answers through the session route. */
+static void
+test_legacy_permission (Fixture       *fixture,
+                        gconstpointer  data)
+{
+  g_autoptr(ClarifyResponse) always = clarify_response_new ("per_old1", CLARIFY_OUTCOME_ANSWERED);
+  const char *always_value[] = { "always", NULL };
+  g_autoptr(GError) error = NULL;
+  ClarifyRequest *request;
+
+  clarify_test_server_add_json (fixture->server, "POST", "/session/ses_old/permissions/per_old1", 200, "application/json", "true");
+  connect_and_resync (fixture);
+  send_global (fixture, "{\"id\":\"evt_1\",\"type\":\"permission.updated\",\"properties\":{\"id\":\"per_old1\",\"type\":\"edit\",\"pattern\":[\"src/*.c\"],\"sessionID\":\"ses_old\",\"messageID\":\"msg_1\",\"title\":\"Edit src/main.c\",\"metadata\":{\"filepath\":\"src/main.c\"},\"time\":{\"created\":1}}}");
+  request = wait_for_request (fixture, 1);
+  g_assert_cmpstr (clarify_request_get_title (request), ==, "Allow “edit”?");
+  g_assert_cmpstr (clarify_request_get_context (request), ==, "Edit src/main.c\nPatterns:\nsrc/*.c\nfilepath: src/main.c");
+  g_assert_cmpuint (clarify_request_get_n_questions (request), ==, 1);
+
+  clarify_response_add_answer (always, CLARIFY_OPENCODE_PERMISSION_REPLY, always_value, NULL, FALSE);
+  g_assert_true (respond (fixture, request, always, &error));
+  g_assert_no_error (error);
+  assert_post (fixture, "/session/ses_old/permissions/per_old1", DIR_QUERY, "{\"response\":\"always\"}");
+
+  /* Its reply event names the permission "permissionID". */
+  send_global (fixture, "{\"id\":\"evt_2\",\"type\":\"permission.updated\",\"properties\":{\"id\":\"per_old2\",\"type\":\"bash\",\"sessionID\":\"ses_old\",\"messageID\":\"msg_1\",\"title\":\"Run ls\",\"metadata\":{},\"time\":{\"created\":2}}}");
+  request = wait_for_request (fixture, 2);
+  send_global (fixture, "{\"id\":\"evt_3\",\"type\":\"permission.replied\",\"properties\":{\"sessionID\":\"ses_old\",\"permissionID\":\"per_old2\",\"response\":\"once\"}}");
+  g_assert_true (clarify_test_loop_until ((gboolean (*) (gpointer)) clarify_request_is_withdrawn, request, WAIT_MS));
+}
+
+/* An abort leaves the question listed with no event but session.error and
+ * session.idle: the dialog goes, and a resync does not bring it back. */
+static void
+test_aborted_session (Fixture       *fixture,
+                      gconstpointer  data)
+{
+  g_autofree char *payload = question_payload ();
+  g_autofree char *listing = g_strdup_printf ("[%s]", strstr (payload, "\"properties\":") + strlen ("\"properties\":"));
+  ClarifyRequest *request;
+
+  /* The listing item is question.asked's properties: cut the event's closing brace. */
+  listing[strlen (listing) - 2] = ']';
+  listing[strlen (listing) - 1] = '\0';
+
+  connect_and_resync (fixture);
+  send_global (fixture, payload);
+  request = wait_for_request (fixture, 1);
+  set_listing (fixture, listing, "[]");
+
+  send_global (fixture, "{\"id\":\"evt_a\",\"type\":\"session.error\",\"properties\":{\"sessionID\":\"ses_dffd799eaffeGncNzFSIPjwM93\",\"error\":{\"name\":\"MessageAbortedError\",\"data\":{\"message\":\"Aborted\"}}}}");
+  send_global (fixture, "{\"id\":\"evt_b\",\"type\":\"session.idle\",\"properties\":{\"sessionID\":\"ses_dffd799eaffeGncNzFSIPjwM93\"}}");
+  g_assert_true (clarify_test_loop_until ((gboolean (*) (gpointer)) clarify_request_is_withdrawn, request, WAIT_MS));
+  g_assert_cmpstr (clarify_request_get_withdraw_reason (request), ==, "The session ended");
+
+  clarify_test_server_sse_close (fixture->server, "/global/event");
+  fixture_wait_resynced (fixture, 2);
+  g_assert_cmpuint (fixture->added->len, ==, 1);
+  g_assert_cmpuint (g_list_model_get_n_items (clarify_backend_get_requests (fixture->backend)), ==, 0);
+}
+
+/* session.status idle ends a session as well. */
+static void
+test_session_status_idle (Fixture       *fixture,
+                          gconstpointer  data)
+{
+  g_autofree char *payload = permission_payload ();
+  ClarifyRequest *request;
+
+  connect_and_resync (fixture);
+  send_global (fixture, payload);
+  request = wait_for_request (fixture, 1);
+  send_global (fixture, "{\"id\":\"evt_s\",\"type\":\"session.status\",\"properties\":{\"sessionID\":\"ses_other\",\"status\":{\"type\":\"idle\"}}}");
+  send_global (fixture, "{\"id\":\"evt_t\",\"type\":\"session.status\",\"properties\":{\"sessionID\":\"ses_dffd78a34ffeVp29E8GMwyMs4j\",\"status\":{\"type\":\"busy\"}}}");
+  clarify_test_loop_for (100);
+  g_assert_false (clarify_request_is_withdrawn (request));
+  send_global (fixture, "{\"id\":\"evt_u\",\"type\":\"session.status\",\"properties\":{\"sessionID\":\"ses_dffd78a34ffeVp29E8GMwyMs4j\",\"status\":{\"type\":\"idle\"}}}");
+  g_assert_true (clarify_test_loop_until ((gboolean (*) (gpointer)) clarify_request_is_withdrawn, request, WAIT_MS));
+}
+
+/* 404: answered elsewhere (GONE, forgotten); 400: our bug, logged;
+ * 200 text/html: the web UI's catch-all, a protocol error. */
+static void
+test_reply_errors (Fixture       *fixture,
+                   gconstpointer  data)
+{
+  g_autofree char *payload = question_payload ();
+  g_autoptr(ClarifyResponse) response = clarify_response_new (QUESTION_ID, CLARIFY_OUTCOME_ANSWERED);
+  const char *database[] = { "PostgreSQL", NULL };
+  g_autoptr(GError) error = NULL;
+  ClarifyRequest *request;
+
+  clarify_test_server_add_json (fixture->server, "POST", "/question/" QUESTION_ID "/reply", 200, "text/html", "<!doctype html><html></html>");
+  clarify_test_server_add_json (fixture->server, "POST", "/question/" QUESTION_ID "/reply", 400, "application/json",
+                                "{\"name\":\"BadRequest\",\"data\":{\"message\":\"Expected array, got \\\"PostgreSQL\\\"\\n  at [\\\"answers\\\"]\",\"kind\":\"Payload\"}}");
+  clarify_test_server_add_json (fixture->server, "POST", "/question/" QUESTION_ID "/reply", 404, "application/json",
+                                "{\"_tag\":\"QuestionNotFoundError\",\"requestID\":\"" QUESTION_ID "\",\"message\":\"Question request not found: " QUESTION_ID "\"}");
+  connect_and_resync (fixture);
+  send_global (fixture, payload);
+  request = wait_for_request (fixture, 1);
+  clarify_response_add_answer (response, "q1", database, NULL, FALSE);
+
+  g_assert_false (respond (fixture, request, response, &error));
+  g_assert_error (error, CLARIFY_ERROR, CLARIFY_ERROR_PROTOCOL);
+  g_clear_error (&error);
+
+  g_assert_false (respond (fixture, request, response, &error));
+  g_assert_error (error, CLARIFY_ERROR, CLARIFY_ERROR_REJECTED);
+  g_clear_error (&error);
+  g_assert_true (logged_contains ("Expected array, got \\\"PostgreSQL\\\""));
+  g_assert_true (clarify_backend_lookup_request (fixture->backend, QUESTION_ID) == request);
+
+  g_assert_false (respond (fixture, request, response, &error));
+  g_assert_error (error, CLARIFY_ERROR, CLARIFY_ERROR_GONE);
+  g_assert_null (clarify_backend_lookup_request (fixture->backend, QUESTION_ID));
+  g_assert_cmpuint (clarify_test_server_get_n_requests (fixture->server, "POST", "/question/" QUESTION_ID "/reply"), ==, 3);
+}
+
+/* Kill the stream while a question is pending: the reconnect lists it again,
+ * it is shown once, and the answer reaches the server once. A request that
+ * vanished from the listing meanwhile is withdrawn. */
+static void
+test_resync (Fixture       *fixture,
+             gconstpointer  data)
+{
+  g_autofree char *payload = question_payload ();
+  g_autofree char *permission = permission_payload ();
+  g_autofree char *listing = g_strdup_printf ("[%s]", strstr (payload, "\"properties\":") + strlen ("\"properties\":"));
+  g_autoptr(ClarifyResponse) response = clarify_response_new (QUESTION_ID, CLARIFY_OUTCOME_ANSWERED);
+  const char *database[] = { "SQLite", NULL };
+  const char *extras[] = { "CI", NULL };
+  g_autoptr(ClarifyTestRequest) list = NULL;
+  g_autoptr(GError) error = NULL;
+  ClarifyRequest *request;
+  ClarifyRequest *gone;
+
+  listing[strlen (listing) - 2] = ']';
+  listing[strlen (listing) - 1] = '\0';
+  set_listing (fixture, listing, "[]");
+  clarify_test_server_add_json (fixture->server, "POST", "/question/" QUESTION_ID "/reply", 200, "application/json", "true");
+
+  /* Pending before we connected: only the listing knows it. */
+  connect_and_resync (fixture);
+  request = wait_for_request (fixture, 1);
+  g_assert_cmpstr (clarify_request_get_id (request), ==, QUESTION_ID);
+  g_assert_cmpstr (clarify_request_get_project (request), ==, DIR);
+  list = clarify_test_server_wait_for_request (fixture->server, "GET", "/question", WAIT_MS);
+  g_assert_cmpstr (list->query, ==, DIR_QUERY);
+
+  /* A permission arrives by event; the server forgets it while we are away. */
+  send_global (fixture, permission);
+  gone = wait_for_request (fixture, 2);
+
+  clarify_test_server_sse_close (fixture->server, "/global/event");
+  g_assert_true (clarify_test_server_wait_for_n_requests (fixture->server, "GET", "/global/event", 2, WAIT_MS));
+  fixture_wait_resynced (fixture, 2);
+
+  g_assert_cmpuint (fixture->added->len, ==, 2);
+  g_assert_false (clarify_request_is_withdrawn (request));
+  g_assert_true (clarify_request_is_withdrawn (gone));
+  g_assert_cmpstr (clarify_request_get_withdraw_reason (gone), ==, "Answered elsewhere");
+
+  clarify_response_add_answer (response, "q1", database, NULL, FALSE);
+  clarify_response_add_answer (response, "q2", extras, NULL, FALSE);
+  g_assert_true (respond (fixture, request, response, &error));
+  g_assert_no_error (error);
+
+  /* Still listed by a slow server after our answer: never shown again. */
+  clarify_test_server_sse_close (fixture->server, "/global/event");
+  fixture_wait_resynced (fixture, 3);
+  g_assert_cmpuint (fixture->added->len, ==, 2);
+  g_assert_cmpuint (clarify_test_server_get_n_requests (fixture->server, "POST", "/question/" QUESTION_ID "/reply"), ==, 1);
+  assert_post (fixture, "/question/" QUESTION_ID "/reply", DIR_QUERY,
+               "{\"answers\":[[\"SQLite\"],[\"CI\"]]}");
+}
+
+static gboolean
+request_has_query (Fixture    *fixture,
+                   const char *path,
+                   const char *query)
+{
+  guint n = clarify_test_server_get_n_requests (fixture->server, "GET", path);
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(ClarifyTestRequest) request = clarify_test_server_get_request (fixture->server, "GET", path, i);
+
+      if (g_strcmp0 (request->query, query) == 0)
+        return TRUE;
+    }
+  return FALSE;
+}
+
+/* Directories come from GET /project (worktrees and sandboxes), GET /path
+ * and the frames; each is listed on every connect. */
+static void
+test_directories (Fixture       *fixture,
+                  gconstpointer  data)
+{
+  g_free (fixture->projects);
+  fixture->projects = g_strdup ("[{\"id\":\"global\",\"worktree\":\"/\",\"sandboxes\":[],\"time\":{\"created\":1}},"
+                                "{\"id\":\"p1\",\"worktree\":\"/srv/app\",\"sandboxes\":[\"/srv/app-sandbox\"],\"time\":{\"created\":1}}]");
+  connect_and_resync (fixture);
+
+  g_assert_true (request_has_query (fixture, "/question", "directory=%2Fsrv%2Fapp"));
+  g_assert_true (request_has_query (fixture, "/permission", "directory=%2Fsrv%2Fapp"));
+  g_assert_true (request_has_query (fixture, "/question", "directory=%2Fsrv%2Fapp-sandbox"));
+  g_assert_true (request_has_query (fixture, "/question", DIR_QUERY));
+  g_assert_false (request_has_query (fixture, "/question", "directory=%2F"));
+
+  /* A new directory in a frame is listed at once. */
+  {
+    g_autofree char *frame = clarify_test_global_frame ("/tmp/other", "{\"id\":\"evt_x\",\"type\":\"session.updated\",\"properties\":{}}");
+
+    clarify_test_server_sse_send (fixture->server, "/global/event", frame, -1);
+  }
+  g_assert_true (clarify_test_server_wait_for_n_requests (fixture->server, "GET", "/permission", 4, WAIT_MS));
+  g_assert_true (request_has_query (fixture, "/permission", "directory=%2Ftmp%2Fother"));
+}
+
+/* Heartbeats keep the stream; silence past the stall limit reconnects. */
+static void
+test_heartbeats (Fixture       *fixture,
+                 gconstpointer  data)
+{
+  g_autofree char *block = clarify_test_shared_block (NOTES, "### A1.", 0);
+  g_autofree char *heartbeat = g_strdup_printf ("%s\n\n", strstr (block, "data: {\"payload\""));
+
+  clarify_connection_set_option (fixture->connection, "stall-limit", "0.4");
+  connect_and_resync (fixture);
+
+  for (guint i = 0; i < 12; i++)
+    {
+      clarify_test_server_sse_send (fixture->server, "/global/event", heartbeat, -1);
+      clarify_test_loop_for (100);
+    }
+  g_assert_cmpuint (clarify_test_server_get_n_requests (fixture->server, "GET", "/global/event"), ==, 1);
+
+  /* No more heartbeats: a second stream. */
+  g_assert_true (clarify_test_server_wait_for_n_requests (fixture->server, "GET", "/global/event", 2, WAIT_MS));
+  fixture_wait_resynced (fixture, 2);
+}
+
+/* A server without /global/event (404, or the web UI's text/html) is
+ * streamed per directory through /event?directory=. */
+static void
+test_fallback (Fixture       *fixture,
+               gconstpointer  data)
+{
+  g_autofree char *block = clarify_test_shared_block (NOTES, "### A1.", 0);
+  g_autofree char *first_line = clarify_test_line (block, 0);
+  g_autofree char *connected = g_strdup_printf ("%s\n\n", first_line);
+  g_autofree char *payload = question_payload ();
+  g_autofree char *frame = clarify_test_sse_frame (payload);
+  g_autoptr(ClarifyTestRequest) stream = NULL;
+  g_autoptr(ClarifyResponse) response = clarify_response_new (QUESTION_ID, CLARIFY_OUTCOME_CANCELLED);
+  g_autoptr(GError) error = NULL;
+  ClarifyRequest *request;
+  guint status = GPOINTER_TO_UINT (data);
+
+  clarify_test_server_set_sse_response (fixture->server, "/global/event", status,
+                                        status == 404 ? "application/json" : "text/html");
+  clarify_test_server_set_sse_greeting (fixture->server, "/event", connected);
+  clarify_test_server_add_json (fixture->server, "POST", "/question/" QUESTION_ID "/reject", 200, "application/json", "true");
+  clarify_connection_set_option (fixture->connection, "directory", DIR);
+  fixture_start (fixture);
+
+  stream = clarify_test_server_wait_for_request (fixture->server, "GET", "/event", WAIT_MS);
+  g_assert_nonnull (stream);
+  g_assert_cmpstr (stream->query, ==, DIR_QUERY);
+  g_assert_true (clarify_opencode_backend_is_fallback (CLARIFY_OPENCODE_BACKEND (fixture->backend)));
+  g_assert_true (clarify_test_server_wait_for_n_streams (fixture->server, "/event", 1, WAIT_MS));
+  fixture_wait_resynced (fixture, 1);
+
+  clarify_test_server_sse_send (fixture->server, "/event", frame, -1);
+  request = wait_for_request (fixture, 1);
+  g_assert_cmpstr (clarify_request_get_project (request), ==, DIR);
+  g_assert_true (respond (fixture, request, response, &error));
+  g_assert_no_error (error);
+  assert_post (fixture, "/question/" QUESTION_ID "/reject", DIR_QUERY, "");
+}
+
+/* HTTP Basic with the stored password, on the stream and on every call. */
+static void
+test_basic_auth (Fixture       *fixture,
+                 gconstpointer  data)
+{
+  g_autofree char *payload = question_payload ();
+  g_autoptr(ClarifyResponse) response = clarify_response_new (QUESTION_ID, CLARIFY_OUTCOME_CANCELLED);
+  g_autoptr(ClarifyTestRequest) stream = NULL;
+  g_autoptr(ClarifyTestRequest) post = NULL;
+  g_autoptr(ClarifyTestRequest) list = NULL;
+  g_autoptr(GError) error = NULL;
+  ClarifyRequest *request;
+  const char *expected = data;
+
+  if (g_str_equal (expected, "Basic bWU6czNjcmV0"))
+    clarify_connection_set_option (fixture->connection, "username", "me");
+  g_assert_true (clarify_secret_store ("connection:work", "test", "s3cret", &error));
+  g_assert_no_error (error);
+  clarify_test_server_add_json (fixture->server, "POST", "/question/" QUESTION_ID "/reject", 200, "application/json", "true");
+
+  connect_and_resync (fixture);
+  send_global (fixture, payload);
+  request = wait_for_request (fixture, 1);
+  g_assert_true (respond (fixture, request, response, &error));
+
+  stream = clarify_test_server_get_request (fixture->server, "GET", "/global/event", 0);
+  list = clarify_test_server_get_request (fixture->server, "GET", "/question", 0);
+  post = clarify_test_server_get_request (fixture->server, "POST", "/question/" QUESTION_ID "/reject", 0);
+  g_assert_cmpstr (clarify_test_request_get_header (stream, "Authorization"), ==, expected);
+  g_assert_cmpstr (clarify_test_request_get_header (list, "Authorization"), ==, expected);
+  g_assert_cmpstr (clarify_test_request_get_header (post, "Authorization"), ==, expected);
+  /* The password never reaches the log. */
+  g_assert_false (logged_contains ("s3cret"));
+  g_assert_true (clarify_secret_clear ("connection:work", NULL));
+}
+
+/* Without a password nothing is sent. */
+static void
+test_no_auth (Fixture       *fixture,
+              gconstpointer  data)
+{
+  g_autoptr(ClarifyTestRequest) stream = NULL;
+
+  connect_and_resync (fixture);
+  stream = clarify_test_server_get_request (fixture->server, "GET", "/global/event", 0);
+  g_assert_null (clarify_test_request_get_header (stream, "Authorization"));
+}
+
+/* Requests that cannot be shown honestly are dropped, not crashed on. */
+static void
+test_malformed (Fixture       *fixture,
+                gconstpointer  data)
+{
+  g_autofree char *payload = question_payload ();
+
+  connect_and_resync (fixture);
+  send_global (fixture, "{\"id\":\"evt_m\",\"type\":\"question.asked\",\"properties\":{\"id\":\"que_bad\",\"sessionID\":\"ses_1\"}}");
+  send_global (fixture, "{\"id\":\"evt_n\",\"type\":\"question.asked\",\"properties\":{\"id\":\"que_bad2\",\"sessionID\":\"ses_1\",\"questions\":[{\"question\":\"Pick\",\"header\":\"H\",\"options\":[{\"description\":\"no label\"}]}]}}");
+  clarify_test_server_sse_send (fixture->server, "/global/event", "data: not json\n\n", -1);
+  send_global (fixture, payload);
+  wait_for_request (fixture, 1);
+  g_assert_cmpuint (fixture->added->len, ==, 1);
+  g_assert_cmpstr (clarify_request_get_id (fixture->added->pdata[0]), ==, QUESTION_ID);
+}
+
+/* custom:false hides "Other"; a question without options is plain text. */
+static void
+test_question_shapes (void)
+{
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(ClarifyRequest) request = NULL;
+  g_autoptr(ClarifyResponse) response = clarify_response_new ("que_s", CLARIFY_OUTCOME_ANSWERED);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *path = NULL;
+  g_autofree char *body = NULL;
+  const char *text[] = { "Blue", NULL };
+
+  g_assert_true (json_parser_load_from_data (parser,
+    "{\"id\":\"que_s\",\"sessionID\":\"ses_s\",\"questions\":["
+    "{\"question\":\"Size?\",\"header\":\"Size\",\"options\":[{\"label\":\"S\",\"description\":\"small\"}],\"custom\":false},"
+    "{\"question\":\"Colour?\",\"header\":\"Colour\",\"options\":[]},"
+    "{\"question\":\"Skip me\",\"header\":\"Skip\",\"options\":[{\"label\":\"A\",\"description\":\"a\"}],\"multiple\":true}]}", -1, NULL));
+  request = clarify_opencode_question_new (json_node_get_object (json_parser_get_root (parser)), NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_false (clarify_question_get_allow_other (clarify_request_get_question (request, 0)));
+  g_assert_cmpint (clarify_question_get_kind (clarify_request_get_question (request, 1)), ==, CLARIFY_QUESTION_KIND_TEXT);
+  g_assert_null (clarify_request_get_project (request));
+
+  clarify_response_add_answer (response, "q1", NULL, NULL, TRUE);
+  clarify_response_add_answer (response, "q2", text, NULL, FALSE);
+  g_assert_true (clarify_opencode_encode_reply (request, response, &path, &body, &error));
+  g_assert_cmpstr (path, ==, "/question/que_s/reply");
+  /* Skipped and unanswered questions are empty arrays ("Unanswered" for the LLM). */
+  g_assert_cmpstr (body, ==, "{\"answers\":[[],[\"Blue\"],[]]}");
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
+  g_setenv ("CLARIFY_SECRET_STORE", "file", TRUE);
+  g_unsetenv ("OPENCODE_SERVER_PASSWORD");
+  logged = g_ptr_array_new_with_free_func (g_free);
+  g_log_set_writer_func (record_log, NULL, NULL);
+
+#define ADD(name, func, data) \
+  g_test_add ("/opencode/" name, Fixture, data, fixture_set_up, func, fixture_tear_down)
+
+  ADD ("question/global", test_question_global, NULL);
+  ADD ("question/custom-and-dismiss", test_question_custom_and_dismiss, NULL);
+  ADD ("question/answered-elsewhere", test_answered_elsewhere, NULL);
+  ADD ("question/malformed", test_malformed, NULL);
+  ADD ("permission/asked", test_permission, NULL);
+  ADD ("permission/legacy", test_legacy_permission, NULL);
+  ADD ("session/aborted", test_aborted_session, NULL);
+  ADD ("session/status-idle", test_session_status_idle, NULL);
+  ADD ("reply/errors", test_reply_errors, NULL);
+  ADD ("resync", test_resync, NULL);
+  ADD ("directories", test_directories, NULL);
+  ADD ("stream/heartbeats", test_heartbeats, NULL);
+  ADD ("stream/fallback-404", test_fallback, GUINT_TO_POINTER (404));
+  ADD ("stream/fallback-html", test_fallback, GUINT_TO_POINTER (200));
+  ADD ("auth/basic", test_basic_auth, "Basic b3BlbmNvZGU6czNjcmV0");
+  ADD ("auth/basic-username", test_basic_auth, "Basic bWU6czNjcmV0");
+  ADD ("auth/none", test_no_auth, NULL);
+  g_test_add_func ("/opencode/question/shapes", test_question_shapes);
+
+  return g_test_run ();
+}
