@@ -25,6 +25,10 @@ struct _ClarifyMcpServer
   ClarifyLocalBackend  parent_instance;
 
   SoupServer          *server;
+  /* After stop: the old server, kept until the last reply has gone out. */
+  SoupServer          *draining_server;
+  /* Paused requests and replies not yet written. */
+  guint                n_replying;
   ClarifyMcpProtocol  *protocol;
   char                *token;
   guint                port;
@@ -296,6 +300,35 @@ clarify_mcp_server_remove_session (ClarifyMcpServer *self,
 }
 
 static void
+clarify_mcp_server_drain (ClarifyMcpServer *self)
+{
+  if (self->draining_server != NULL && self->n_replying == 0)
+    {
+      soup_server_disconnect (self->draining_server);
+      g_clear_object (&self->draining_server);
+    }
+}
+
+static gboolean
+drain_idle_cb (gpointer data)
+{
+  clarify_mcp_server_drain (data);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+reply_finished_cb (SoupServerMessage *msg,
+                   ClarifyMcpServer  *self)
+{
+  g_signal_handlers_disconnect_by_func (msg, reply_finished_cb, self);
+  self->n_replying--;
+  /* Not from inside the message's own signal: disconnecting frees it. */
+  if (self->draining_server != NULL && self->n_replying == 0)
+    g_idle_add_full (G_PRIORITY_DEFAULT_IDLE, drain_idle_cb, g_object_ref (self), g_object_unref);
+  g_object_unref (self);
+}
+
+static void
 handle_cb (GObject      *object,
            GAsyncResult *result,
            gpointer      user_data)
@@ -332,7 +365,15 @@ handle_cb (GObject      *object,
                                             g_steal_pointer (&reply), length);
         }
 
+      /* Still counted until written, so that stopping does not cut it off. */
+      g_signal_connect (exchange->msg, "finished", G_CALLBACK (reply_finished_cb), g_object_ref (self));
       soup_server_message_unpause (exchange->msg);
+    }
+
+  else
+    {
+      self->n_replying--;
+      clarify_mcp_server_drain (self);
     }
 
   exchange_free (exchange);
@@ -386,6 +427,7 @@ clarify_mcp_server_handle_post (ClarifyMcpServer  *self,
     }
 
   soup_server_message_pause (msg);
+  self->n_replying++;
 
   clarify_mcp_protocol_handle_async (self->protocol, session_id,
                                      g_bytes_get_data (body, NULL), g_bytes_get_size (body),
@@ -500,6 +542,12 @@ clarify_mcp_server_start (ClarifyBackend *backend)
   if (self->server != NULL)
     return;
 
+  if (self->draining_server != NULL)
+    {
+      soup_server_disconnect (self->draining_server);
+      g_clear_object (&self->draining_server);
+    }
+
   wanted_port = clarify_mcp_server_get_wanted_port (self, &error);
   if (wanted_port == G_MAXUINT)
     {
@@ -546,15 +594,23 @@ clarify_mcp_server_stop (ClarifyBackend *backend)
 {
   ClarifyMcpServer *self = CLARIFY_MCP_SERVER (backend);
 
-  /* Waiting callers get their (error) replies first, then the sockets close. */
-  CLARIFY_BACKEND_CLASS (clarify_mcp_server_parent_class)->stop (backend);
-
   if (self->server != NULL)
     {
-      soup_server_disconnect (self->server);
-      g_clear_object (&self->server);
+      GSList *listeners = soup_server_get_listeners (self->server);
+
+      /* No new clients; those waiting get their (error) replies, and the
+       * server goes once the last one is written. */
+      for (GSList *l = listeners; l != NULL; l = l->next)
+        g_socket_close (l->data, NULL);
+      g_slist_free (listeners);
+
+      g_clear_object (&self->draining_server);
+      self->draining_server = g_steal_pointer (&self->server);
     }
   self->port = 0;
+
+  CLARIFY_BACKEND_CLASS (clarify_mcp_server_parent_class)->stop (backend);
+  clarify_mcp_server_drain (self);
 
   clarify_backend_set_state (backend, CLARIFY_CONNECTION_STATE_IDLE, NULL);
 }
@@ -568,6 +624,11 @@ clarify_mcp_server_dispose (GObject *object)
     {
       soup_server_disconnect (self->server);
       g_clear_object (&self->server);
+    }
+  if (self->draining_server != NULL)
+    {
+      soup_server_disconnect (self->draining_server);
+      g_clear_object (&self->draining_server);
     }
 
   G_OBJECT_CLASS (clarify_mcp_server_parent_class)->dispose (object);
