@@ -10,6 +10,7 @@
 
 #include <string.h>
 
+#include "clarify-backend.h"
 #include "clarify-test-server.h"
 
 /* The @nth (0-based) fenced block after the first occurrence of @marker in
@@ -80,4 +81,153 @@ clarify_test_global_frame (const char *directory,
                                            directory, payload);
 
   return clarify_test_sse_frame (json);
+}
+
+/* What a backend under test did: every ::request-added, every ::resynced. */
+typedef struct
+{
+  ClarifyBackend *backend;
+  GPtrArray      *added;
+  guint           resynced;
+  GAsyncResult   *result;
+} ClarifyTestWatch;
+
+typedef struct
+{
+  ClarifyTestWatch *watch;
+  guint             n;
+} ClarifyTestWatchWait;
+
+static inline void
+clarify_test_watch_on_added (ClarifyBackend   *backend,
+                             ClarifyRequest   *request,
+                             ClarifyTestWatch *watch)
+{
+  g_ptr_array_add (watch->added, g_object_ref (request));
+}
+
+static inline void
+clarify_test_watch_on_resynced (ClarifyBackend   *backend,
+                                ClarifyTestWatch *watch)
+{
+  watch->resynced++;
+}
+
+static inline void
+clarify_test_watch_init (ClarifyTestWatch *watch,
+                         ClarifyBackend   *backend)
+{
+  watch->backend = g_object_ref (backend);
+  watch->added = g_ptr_array_new_with_free_func (g_object_unref);
+  watch->resynced = 0;
+  watch->result = NULL;
+  g_signal_connect (backend, "request-added", G_CALLBACK (clarify_test_watch_on_added), watch);
+  g_signal_connect (backend, "resynced", G_CALLBACK (clarify_test_watch_on_resynced), watch);
+}
+
+static inline void
+clarify_test_watch_clear (ClarifyTestWatch *watch)
+{
+  if (watch->backend != NULL)
+    {
+      clarify_backend_stop (watch->backend);
+      g_signal_handlers_disconnect_by_data (watch->backend, watch);
+    }
+  g_clear_object (&watch->backend);
+  g_clear_object (&watch->result);
+  g_clear_pointer (&watch->added, g_ptr_array_unref);
+}
+
+static inline gboolean
+clarify_test_watch_has_added (gpointer data)
+{
+  ClarifyTestWatchWait *wait = data;
+
+  return wait->watch->added->len >= wait->n;
+}
+
+/* The @n-th request added (1-based), once it is there. */
+static inline ClarifyRequest *
+clarify_test_watch_wait_request (ClarifyTestWatch *watch,
+                                 guint             n)
+{
+  ClarifyTestWatchWait wait = { watch, n };
+
+  g_assert_true (clarify_test_loop_until (clarify_test_watch_has_added, &wait, 5000));
+  return watch->added->pdata[n - 1];
+}
+
+static inline gboolean
+clarify_test_watch_has_resynced (gpointer data)
+{
+  ClarifyTestWatchWait *wait = data;
+
+  return wait->watch->resynced >= wait->n;
+}
+
+static inline void
+clarify_test_watch_wait_resynced (ClarifyTestWatch *watch,
+                                  guint             n)
+{
+  ClarifyTestWatchWait wait = { watch, n };
+
+  g_assert_true (clarify_test_loop_until (clarify_test_watch_has_resynced, &wait, 5000));
+}
+
+static inline void
+clarify_test_watch_respond_cb (GObject      *object,
+                               GAsyncResult *result,
+                               gpointer      user_data)
+{
+  ClarifyTestWatch *watch = user_data;
+
+  watch->result = g_object_ref (result);
+}
+
+static inline gboolean
+clarify_test_watch_has_result (gpointer data)
+{
+  return ((ClarifyTestWatch *) data)->result != NULL;
+}
+
+/* Answers through the backend and waits for the outcome. */
+static inline gboolean
+clarify_test_watch_respond (ClarifyTestWatch  *watch,
+                            ClarifyRequest    *request,
+                            ClarifyResponse   *response,
+                            GError           **error)
+{
+  gboolean ok;
+
+  g_clear_object (&watch->result);
+  clarify_backend_respond_async (watch->backend, request, response, NULL,
+                                 clarify_test_watch_respond_cb, watch);
+  g_assert_true (clarify_test_loop_until (clarify_test_watch_has_result, watch, 5000));
+  ok = clarify_backend_respond_finish (watch->backend, watch->result, error);
+  g_clear_object (&watch->result);
+
+  return ok;
+}
+
+static inline gboolean
+clarify_test_request_withdrawn (gpointer request)
+{
+  return clarify_request_is_withdrawn (request);
+}
+
+/* The next @method @path request's query and body are exactly these. */
+static inline void
+clarify_test_assert_next_request (ClarifyTestServer *server,
+                                  const char        *method,
+                                  const char        *path,
+                                  const char        *query,
+                                  const char        *body)
+{
+  g_autoptr(ClarifyTestRequest) request = clarify_test_server_wait_for_request (server, method, path, 5000);
+
+  g_assert_nonnull (request);
+  g_assert_cmpstr (request->query, ==, query);
+  g_assert_cmpstr (request->body, ==, body);
+  if (*body != '\0')
+    g_assert_cmpstr (clarify_test_request_get_header (request, "Content-Type"), ==, "application/json");
 }

@@ -51,13 +51,11 @@ typedef struct
   ClarifyTestServer *server;
   ClarifyConnection *connection;
   ClarifyBackend    *backend;
-  GPtrArray         *added;     /* ClarifyRequest, every ::request-added */
-  guint              resynced;
+  ClarifyTestWatch   watch;
   GMutex             mutex;
   char              *questions; /* what GET /question lists (server thread) */
   char              *permissions;
   char              *projects;
-  GAsyncResult      *result;
 } Fixture;
 
 static void
@@ -92,21 +90,6 @@ set_listing (Fixture    *fixture,
 }
 
 static void
-on_request_added (ClarifyBackend *backend,
-                  ClarifyRequest *request,
-                  Fixture        *fixture)
-{
-  g_ptr_array_add (fixture->added, g_object_ref (request));
-}
-
-static void
-on_resynced (ClarifyBackend *backend,
-             Fixture        *fixture)
-{
-  fixture->resynced++;
-}
-
-static void
 fixture_set_up (Fixture       *fixture,
                 gconstpointer  data)
 {
@@ -114,7 +97,6 @@ fixture_set_up (Fixture       *fixture,
 
   g_mutex_init (&fixture->mutex);
   fixture->server = clarify_test_server_new ();
-  fixture->added = g_ptr_array_new_with_free_func (g_object_unref);
   set_listing (fixture, "[]", "[]");
 
   clarify_test_server_add_sse (fixture->server, "/global/event");
@@ -138,111 +120,22 @@ fixture_start (Fixture *fixture)
   fixture->backend = clarify_opencode_backend_new (fixture->connection);
   clarify_sse_client_set_backoff (clarify_opencode_backend_get_sse_client (CLARIFY_OPENCODE_BACKEND (fixture->backend)),
                                   20, 100);
-  g_signal_connect (fixture->backend, "request-added", G_CALLBACK (on_request_added), fixture);
-  g_signal_connect (fixture->backend, "resynced", G_CALLBACK (on_resynced), fixture);
+  clarify_test_watch_init (&fixture->watch, fixture->backend);
   clarify_backend_start (fixture->backend);
-}
-
-typedef struct
-{
-  Fixture *fixture;
-  guint    n;
-} ResyncWait;
-
-static gboolean
-has_resynced (gpointer data)
-{
-  ResyncWait *wait = data;
-
-  return wait->fixture->resynced >= wait->n;
-}
-
-static void
-fixture_wait_resynced (Fixture *fixture,
-                       guint    n)
-{
-  ResyncWait wait = { fixture, n };
-
-  g_assert_true (clarify_test_loop_until (has_resynced, &wait, WAIT_MS));
 }
 
 static void
 fixture_tear_down (Fixture       *fixture,
                    gconstpointer  data)
 {
-  if (fixture->backend != NULL)
-    {
-      clarify_backend_stop (fixture->backend);
-      g_signal_handlers_disconnect_by_data (fixture->backend, fixture);
-    }
+  clarify_test_watch_clear (&fixture->watch);
   g_clear_object (&fixture->backend);
   g_clear_object (&fixture->connection);
-  g_clear_object (&fixture->result);
   g_clear_pointer (&fixture->server, clarify_test_server_free);
-  g_clear_pointer (&fixture->added, g_ptr_array_unref);
   g_free (fixture->questions);
   g_free (fixture->permissions);
   g_free (fixture->projects);
   g_mutex_clear (&fixture->mutex);
-}
-
-typedef struct
-{
-  Fixture *fixture;
-  guint    n;
-} AddedWait;
-
-static gboolean
-has_added (gpointer data)
-{
-  AddedWait *wait = data;
-
-  return wait->fixture->added->len >= wait->n;
-}
-
-static ClarifyRequest *
-wait_for_request (Fixture *fixture,
-                  guint    n)
-{
-  AddedWait wait = { fixture, n };
-
-  g_assert_true (clarify_test_loop_until (has_added, &wait, WAIT_MS));
-
-  return fixture->added->pdata[n - 1];
-}
-
-static gboolean
-has_result (gpointer data)
-{
-  return ((Fixture *) data)->result != NULL;
-}
-
-static void
-respond_cb (GObject      *object,
-            GAsyncResult *result,
-            gpointer      user_data)
-{
-  Fixture *fixture = user_data;
-
-  fixture->result = g_object_ref (result);
-}
-
-/* Answers through the backend and waits for the outcome. */
-static gboolean
-respond (Fixture          *fixture,
-         ClarifyRequest   *request,
-         ClarifyResponse  *response,
-         GError          **error)
-{
-  gboolean ok;
-
-  g_clear_object (&fixture->result);
-  clarify_backend_respond_async (fixture->backend, request, response, NULL, respond_cb, fixture);
-  g_assert_true (clarify_test_loop_until (has_result, fixture, WAIT_MS));
-  ok = clarify_backend_respond_finish (fixture->backend, fixture->result, error);
-  g_clear_object (&fixture->result);
-
-  return ok;
 }
 
 static void
@@ -259,7 +152,7 @@ connect_and_resync (Fixture *fixture)
 {
   fixture_start (fixture);
   g_assert_true (clarify_test_server_wait_for_n_streams (fixture->server, "/global/event", 1, WAIT_MS));
-  fixture_wait_resynced (fixture, 1);
+  clarify_test_watch_wait_resynced (&fixture->watch, 1);
 }
 
 static char *
@@ -304,21 +197,6 @@ assert_option (ClarifyQuestion *question,
   g_assert_cmpstr (clarify_option_get_description (option), ==, description);
 }
 
-static void
-assert_post (Fixture    *fixture,
-             const char *path,
-             const char *query,
-             const char *body)
-{
-  g_autoptr(ClarifyTestRequest) request = clarify_test_server_wait_for_request (fixture->server, "POST", path, WAIT_MS);
-
-  g_assert_nonnull (request);
-  g_assert_cmpstr (request->query, ==, query);
-  g_assert_cmpstr (request->body, ==, body);
-  if (*body != '\0')
-    g_assert_cmpstr (clarify_test_request_get_header (request, "Content-Type"), ==, "application/json");
-}
-
 /* The global stream: question.asked decoded exactly, the answer posted
  * with labels (custom text last) and ?directory=. */
 static void
@@ -337,7 +215,7 @@ test_question_global (Fixture       *fixture,
   clarify_test_server_add_json (fixture->server, "POST", "/question/" QUESTION_ID "/reply", 200, "application/json", "true");
   connect_and_resync (fixture);
   send_global (fixture, payload);
-  request = wait_for_request (fixture, 1);
+  request = clarify_test_watch_wait_request (&fixture->watch, 1);
 
   g_assert_cmpstr (clarify_request_get_id (request), ==, QUESTION_ID);
   g_assert_cmpstr (clarify_request_get_project (request), ==, DIR);
@@ -364,12 +242,12 @@ test_question_global (Fixture       *fixture,
   clarify_response_add_answer (response, clarify_question_get_id (clarify_request_get_question (request, 0)),
                                database, NULL, FALSE);
   clarify_response_add_answer (response, clarify_question_get_id (question), extras, NULL, FALSE);
-  g_assert_true (respond (fixture, request, response, &error));
+  g_assert_true (clarify_test_watch_respond (&fixture->watch, request, response, &error));
   g_assert_no_error (error);
 
   /* The notes' own reply, byte for byte. */
   assert_notes_contain ("`{\"answers\":[[\"PostgreSQL\"],[\"Docker\",\"CI\"]]}`");
-  assert_post (fixture, "/question/" QUESTION_ID "/reply", DIR_QUERY,
+  clarify_test_assert_next_request (fixture->server, "POST", "/question/" QUESTION_ID "/reply", DIR_QUERY,
                "{\"answers\":[[\"PostgreSQL\"],[\"Docker\",\"CI\"]]}");
   g_assert_null (clarify_backend_lookup_request (fixture->backend, QUESTION_ID));
   g_assert_false (clarify_request_is_withdrawn (request));
@@ -378,7 +256,7 @@ test_question_global (Fixture       *fixture,
   send_global (fixture, replied);
   clarify_test_loop_for (100);
   g_assert_false (clarify_request_is_withdrawn (request));
-  g_assert_cmpuint (fixture->added->len, ==, 1);
+  g_assert_cmpuint (fixture->watch.added->len, ==, 1);
 }
 
 /* Custom text goes after the labels; Dismiss rejects with no body. */
@@ -397,21 +275,21 @@ test_question_custom_and_dismiss (Fixture       *fixture,
   clarify_test_server_add_json (fixture->server, "POST", "/question/" QUESTION_ID "/reject", 200, "application/json", "true");
   connect_and_resync (fixture);
   send_global (fixture, payload);
-  request = wait_for_request (fixture, 1);
+  request = clarify_test_watch_wait_request (&fixture->watch, 1);
 
   clarify_response_add_answer (answer, "q1", NULL, "MariaDB, please", FALSE);
   clarify_response_add_answer (answer, "q2", extras, "A Makefile", FALSE);
   /* A 500 is worth retrying: the request stays pending. */
-  g_assert_false (respond (fixture, request, answer, &error));
+  g_assert_false (clarify_test_watch_respond (&fixture->watch, request, answer, &error));
   g_assert_error (error, CLARIFY_ERROR, CLARIFY_ERROR_TRANSIENT);
   g_clear_error (&error);
-  assert_post (fixture, "/question/" QUESTION_ID "/reply", DIR_QUERY,
+  clarify_test_assert_next_request (fixture->server, "POST", "/question/" QUESTION_ID "/reply", DIR_QUERY,
                "{\"answers\":[[\"MariaDB, please\"],[\"Docker\",\"A Makefile\"]]}");
   g_assert_true (clarify_backend_lookup_request (fixture->backend, QUESTION_ID) == request);
 
-  g_assert_true (respond (fixture, request, dismiss, &error));
+  g_assert_true (clarify_test_watch_respond (&fixture->watch, request, dismiss, &error));
   g_assert_no_error (error);
-  assert_post (fixture, "/question/" QUESTION_ID "/reject", DIR_QUERY, "");
+  clarify_test_assert_next_request (fixture->server, "POST", "/question/" QUESTION_ID "/reject", DIR_QUERY, "");
 }
 
 /* question.replied / question.rejected from another client close the dialog. */
@@ -428,9 +306,9 @@ test_answered_elsewhere (Fixture       *fixture,
 
   connect_and_resync (fixture);
   send_global (fixture, payload);
-  request = wait_for_request (fixture, 1);
+  request = clarify_test_watch_wait_request (&fixture->watch, 1);
   send_global (fixture, replied);
-  g_assert_true (clarify_test_loop_until ((gboolean (*) (gpointer)) clarify_request_is_withdrawn, request, WAIT_MS));
+  g_assert_true (clarify_test_loop_until (clarify_test_request_withdrawn, request, WAIT_MS));
   g_assert_cmpstr (clarify_request_get_withdraw_reason (request), ==, "Answered elsewhere");
   g_assert_null (clarify_backend_lookup_request (fixture->backend, QUESTION_ID));
 
@@ -438,15 +316,15 @@ test_answered_elsewhere (Fixture       *fixture,
   rejected_payload = g_strdup (payload);
   memcpy (strstr (rejected_payload, "que_2002871fe001"), "que_20011caa8001iWDS14IheDBl5t", strlen ("que_20011caa8001iWDS14IheDBl5t"));
   send_global (fixture, rejected_payload);
-  request = wait_for_request (fixture, 2);
+  request = clarify_test_watch_wait_request (&fixture->watch, 2);
   g_assert_cmpstr (clarify_request_get_id (request), ==, "que_20011caa8001iWDS14IheDBl5t");
   send_global (fixture, rejected);
-  g_assert_true (clarify_test_loop_until ((gboolean (*) (gpointer)) clarify_request_is_withdrawn, request, WAIT_MS));
+  g_assert_true (clarify_test_loop_until (clarify_test_request_withdrawn, request, WAIT_MS));
 
   send_global (fixture, permission);
-  request = wait_for_request (fixture, 3);
+  request = clarify_test_watch_wait_request (&fixture->watch, 3);
   send_global (fixture, "{\"type\":\"permission.replied\",\"properties\":{\"sessionID\":\"ses_dffd78a34ffeVp29E8GMwyMs4j\",\"requestID\":\"" PERMISSION_ID "\",\"reply\":\"once\"}}");
-  g_assert_true (clarify_test_loop_until ((gboolean (*) (gpointer)) clarify_request_is_withdrawn, request, WAIT_MS));
+  g_assert_true (clarify_test_loop_until (clarify_test_request_withdrawn, request, WAIT_MS));
   g_assert_cmpuint (g_list_model_get_n_items (clarify_backend_get_requests (fixture->backend)), ==, 0);
 }
 
@@ -471,7 +349,7 @@ test_permission (Fixture       *fixture,
   clarify_test_server_add_json (fixture->server, "POST", "/permission/" PERMISSION_ID "/reply", 200, "application/json", "true");
   connect_and_resync (fixture);
   send_global (fixture, payload);
-  request = wait_for_request (fixture, 1);
+  request = clarify_test_watch_wait_request (&fixture->watch, 1);
 
   g_assert_cmpstr (clarify_request_get_id (request), ==, PERMISSION_ID);
   g_assert_cmpstr (g_object_get_data (G_OBJECT (request), CLARIFY_REQUEST_DATA_KIND), ==, "permission");
@@ -497,18 +375,18 @@ test_permission (Fixture       *fixture,
 
   clarify_response_add_answer (once, CLARIFY_OPENCODE_PERMISSION_REPLY, once_value, NULL, FALSE);
   clarify_response_add_answer (once, CLARIFY_OPENCODE_PERMISSION_MESSAGE, blank, NULL, FALSE);
-  g_assert_true (respond (fixture, request, once, &error));
+  g_assert_true (clarify_test_watch_respond (&fixture->watch, request, once, &error));
   g_assert_no_error (error);
-  assert_post (fixture, "/permission/" PERMISSION_ID "/reply", DIR_QUERY, "{\"reply\":\"once\"}");
+  clarify_test_assert_next_request (fixture->server, "POST", "/permission/" PERMISSION_ID "/reply", DIR_QUERY, "{\"reply\":\"once\"}");
 
   clarify_response_add_answer (reject, CLARIFY_OPENCODE_PERMISSION_REPLY, reject_value, NULL, FALSE);
   clarify_response_add_answer (reject, CLARIFY_OPENCODE_PERMISSION_MESSAGE, message, NULL, FALSE);
-  g_assert_true (respond (fixture, request, reject, &error));
-  assert_post (fixture, "/permission/" PERMISSION_ID "/reply", DIR_QUERY,
+  g_assert_true (clarify_test_watch_respond (&fixture->watch, request, reject, &error));
+  clarify_test_assert_next_request (fixture->server, "POST", "/permission/" PERMISSION_ID "/reply", DIR_QUERY,
                "{\"reply\":\"reject\",\"message\":\"Use printf instead\"}");
 
-  g_assert_true (respond (fixture, request, cancel, &error));
-  assert_post (fixture, "/permission/" PERMISSION_ID "/reply", DIR_QUERY, "{\"reply\":\"reject\"}");
+  g_assert_true (clarify_test_watch_respond (&fixture->watch, request, cancel, &error));
+  clarify_test_assert_next_request (fixture->server, "POST", "/permission/" PERMISSION_ID "/reply", DIR_QUERY, "{\"reply\":\"reject\"}");
 }
 
 /* The permission.updated of older servers answers through the session route. */
@@ -524,21 +402,21 @@ test_legacy_permission (Fixture       *fixture,
   clarify_test_server_add_json (fixture->server, "POST", "/session/ses_old/permissions/per_old1", 200, "application/json", "true");
   connect_and_resync (fixture);
   send_global (fixture, "{\"id\":\"evt_1\",\"type\":\"permission.updated\",\"properties\":{\"id\":\"per_old1\",\"type\":\"edit\",\"pattern\":[\"src/*.c\"],\"sessionID\":\"ses_old\",\"messageID\":\"msg_1\",\"title\":\"Edit src/main.c\",\"metadata\":{\"filepath\":\"src/main.c\"},\"time\":{\"created\":1}}}");
-  request = wait_for_request (fixture, 1);
+  request = clarify_test_watch_wait_request (&fixture->watch, 1);
   g_assert_cmpstr (clarify_request_get_title (request), ==, "Allow “edit”?");
   g_assert_cmpstr (clarify_request_get_context (request), ==, "Edit src/main.c\nPatterns:\nsrc/*.c\nfilepath: src/main.c");
   g_assert_cmpuint (clarify_request_get_n_questions (request), ==, 1);
 
   clarify_response_add_answer (always, CLARIFY_OPENCODE_PERMISSION_REPLY, always_value, NULL, FALSE);
-  g_assert_true (respond (fixture, request, always, &error));
+  g_assert_true (clarify_test_watch_respond (&fixture->watch, request, always, &error));
   g_assert_no_error (error);
-  assert_post (fixture, "/session/ses_old/permissions/per_old1", DIR_QUERY, "{\"response\":\"always\"}");
+  clarify_test_assert_next_request (fixture->server, "POST", "/session/ses_old/permissions/per_old1", DIR_QUERY, "{\"response\":\"always\"}");
 
   /* Its reply event names the permission "permissionID". */
   send_global (fixture, "{\"id\":\"evt_2\",\"type\":\"permission.updated\",\"properties\":{\"id\":\"per_old2\",\"type\":\"bash\",\"sessionID\":\"ses_old\",\"messageID\":\"msg_1\",\"title\":\"Run ls\",\"metadata\":{},\"time\":{\"created\":2}}}");
-  request = wait_for_request (fixture, 2);
+  request = clarify_test_watch_wait_request (&fixture->watch, 2);
   send_global (fixture, "{\"id\":\"evt_3\",\"type\":\"permission.replied\",\"properties\":{\"sessionID\":\"ses_old\",\"permissionID\":\"per_old2\",\"response\":\"once\"}}");
-  g_assert_true (clarify_test_loop_until ((gboolean (*) (gpointer)) clarify_request_is_withdrawn, request, WAIT_MS));
+  g_assert_true (clarify_test_loop_until (clarify_test_request_withdrawn, request, WAIT_MS));
 }
 
 /* An abort leaves the question listed with no event but session.error and
@@ -557,17 +435,17 @@ test_aborted_session (Fixture       *fixture,
 
   connect_and_resync (fixture);
   send_global (fixture, payload);
-  request = wait_for_request (fixture, 1);
+  request = clarify_test_watch_wait_request (&fixture->watch, 1);
   set_listing (fixture, listing, "[]");
 
   send_global (fixture, "{\"id\":\"evt_a\",\"type\":\"session.error\",\"properties\":{\"sessionID\":\"ses_dffd799eaffeGncNzFSIPjwM93\",\"error\":{\"name\":\"MessageAbortedError\",\"data\":{\"message\":\"Aborted\"}}}}");
   send_global (fixture, "{\"id\":\"evt_b\",\"type\":\"session.idle\",\"properties\":{\"sessionID\":\"ses_dffd799eaffeGncNzFSIPjwM93\"}}");
-  g_assert_true (clarify_test_loop_until ((gboolean (*) (gpointer)) clarify_request_is_withdrawn, request, WAIT_MS));
+  g_assert_true (clarify_test_loop_until (clarify_test_request_withdrawn, request, WAIT_MS));
   g_assert_cmpstr (clarify_request_get_withdraw_reason (request), ==, "The session ended");
 
   clarify_test_server_sse_close (fixture->server, "/global/event");
-  fixture_wait_resynced (fixture, 2);
-  g_assert_cmpuint (fixture->added->len, ==, 1);
+  clarify_test_watch_wait_resynced (&fixture->watch, 2);
+  g_assert_cmpuint (fixture->watch.added->len, ==, 1);
   g_assert_cmpuint (g_list_model_get_n_items (clarify_backend_get_requests (fixture->backend)), ==, 0);
 }
 
@@ -581,13 +459,13 @@ test_session_status_idle (Fixture       *fixture,
 
   connect_and_resync (fixture);
   send_global (fixture, payload);
-  request = wait_for_request (fixture, 1);
+  request = clarify_test_watch_wait_request (&fixture->watch, 1);
   send_global (fixture, "{\"id\":\"evt_s\",\"type\":\"session.status\",\"properties\":{\"sessionID\":\"ses_other\",\"status\":{\"type\":\"idle\"}}}");
   send_global (fixture, "{\"id\":\"evt_t\",\"type\":\"session.status\",\"properties\":{\"sessionID\":\"ses_dffd78a34ffeVp29E8GMwyMs4j\",\"status\":{\"type\":\"busy\"}}}");
   clarify_test_loop_for (100);
   g_assert_false (clarify_request_is_withdrawn (request));
   send_global (fixture, "{\"id\":\"evt_u\",\"type\":\"session.status\",\"properties\":{\"sessionID\":\"ses_dffd78a34ffeVp29E8GMwyMs4j\",\"status\":{\"type\":\"idle\"}}}");
-  g_assert_true (clarify_test_loop_until ((gboolean (*) (gpointer)) clarify_request_is_withdrawn, request, WAIT_MS));
+  g_assert_true (clarify_test_loop_until (clarify_test_request_withdrawn, request, WAIT_MS));
 }
 
 /* 404: answered elsewhere (GONE, forgotten); 400: our bug, logged;
@@ -609,20 +487,20 @@ test_reply_errors (Fixture       *fixture,
                                 "{\"_tag\":\"QuestionNotFoundError\",\"requestID\":\"" QUESTION_ID "\",\"message\":\"Question request not found: " QUESTION_ID "\"}");
   connect_and_resync (fixture);
   send_global (fixture, payload);
-  request = wait_for_request (fixture, 1);
+  request = clarify_test_watch_wait_request (&fixture->watch, 1);
   clarify_response_add_answer (response, "q1", database, NULL, FALSE);
 
-  g_assert_false (respond (fixture, request, response, &error));
+  g_assert_false (clarify_test_watch_respond (&fixture->watch, request, response, &error));
   g_assert_error (error, CLARIFY_ERROR, CLARIFY_ERROR_PROTOCOL);
   g_clear_error (&error);
 
-  g_assert_false (respond (fixture, request, response, &error));
+  g_assert_false (clarify_test_watch_respond (&fixture->watch, request, response, &error));
   g_assert_error (error, CLARIFY_ERROR, CLARIFY_ERROR_REJECTED);
   g_clear_error (&error);
   g_assert_true (logged_contains ("Expected array, got \\\"PostgreSQL\\\""));
   g_assert_true (clarify_backend_lookup_request (fixture->backend, QUESTION_ID) == request);
 
-  g_assert_false (respond (fixture, request, response, &error));
+  g_assert_false (clarify_test_watch_respond (&fixture->watch, request, response, &error));
   g_assert_error (error, CLARIFY_ERROR, CLARIFY_ERROR_GONE);
   g_assert_null (clarify_backend_lookup_request (fixture->backend, QUESTION_ID));
   g_assert_cmpuint (clarify_test_server_get_n_requests (fixture->server, "POST", "/question/" QUESTION_ID "/reply"), ==, 3);
@@ -653,7 +531,7 @@ test_resync (Fixture       *fixture,
 
   /* Pending before we connected: only the listing knows it. */
   connect_and_resync (fixture);
-  request = wait_for_request (fixture, 1);
+  request = clarify_test_watch_wait_request (&fixture->watch, 1);
   g_assert_cmpstr (clarify_request_get_id (request), ==, QUESTION_ID);
   g_assert_cmpstr (clarify_request_get_project (request), ==, DIR);
   list = clarify_test_server_wait_for_request (fixture->server, "GET", "/question", WAIT_MS);
@@ -661,28 +539,28 @@ test_resync (Fixture       *fixture,
 
   /* A permission arrives by event; the server forgets it while we are away. */
   send_global (fixture, permission);
-  gone = wait_for_request (fixture, 2);
+  gone = clarify_test_watch_wait_request (&fixture->watch, 2);
 
   clarify_test_server_sse_close (fixture->server, "/global/event");
   g_assert_true (clarify_test_server_wait_for_n_requests (fixture->server, "GET", "/global/event", 2, WAIT_MS));
-  fixture_wait_resynced (fixture, 2);
+  clarify_test_watch_wait_resynced (&fixture->watch, 2);
 
-  g_assert_cmpuint (fixture->added->len, ==, 2);
+  g_assert_cmpuint (fixture->watch.added->len, ==, 2);
   g_assert_false (clarify_request_is_withdrawn (request));
   g_assert_true (clarify_request_is_withdrawn (gone));
   g_assert_cmpstr (clarify_request_get_withdraw_reason (gone), ==, "Answered elsewhere");
 
   clarify_response_add_answer (response, "q1", database, NULL, FALSE);
   clarify_response_add_answer (response, "q2", extras, NULL, FALSE);
-  g_assert_true (respond (fixture, request, response, &error));
+  g_assert_true (clarify_test_watch_respond (&fixture->watch, request, response, &error));
   g_assert_no_error (error);
 
   /* Still listed by a slow server after our answer: never shown again. */
   clarify_test_server_sse_close (fixture->server, "/global/event");
-  fixture_wait_resynced (fixture, 3);
-  g_assert_cmpuint (fixture->added->len, ==, 2);
+  clarify_test_watch_wait_resynced (&fixture->watch, 3);
+  g_assert_cmpuint (fixture->watch.added->len, ==, 2);
   g_assert_cmpuint (clarify_test_server_get_n_requests (fixture->server, "POST", "/question/" QUESTION_ID "/reply"), ==, 1);
-  assert_post (fixture, "/question/" QUESTION_ID "/reply", DIR_QUERY,
+  clarify_test_assert_next_request (fixture->server, "POST", "/question/" QUESTION_ID "/reply", DIR_QUERY,
                "{\"answers\":[[\"SQLite\"],[\"CI\"]]}");
 }
 
@@ -738,10 +616,10 @@ test_heartbeats (Fixture       *fixture,
   g_autofree char *block = clarify_test_shared_block (NOTES, "### A1.", 0);
   g_autofree char *heartbeat = g_strdup_printf ("%s\n\n", strstr (block, "data: {\"payload\""));
 
-  clarify_connection_set_option (fixture->connection, "stall-limit", "0.4");
+  clarify_connection_set_option (fixture->connection, "stall-limit", "1.5");
   connect_and_resync (fixture);
 
-  for (guint i = 0; i < 12; i++)
+  for (guint i = 0; i < 20; i++)
     {
       clarify_test_server_sse_send (fixture->server, "/global/event", heartbeat, -1);
       clarify_test_loop_for (100);
@@ -750,7 +628,7 @@ test_heartbeats (Fixture       *fixture,
 
   /* No more heartbeats: a second stream. */
   g_assert_true (clarify_test_server_wait_for_n_requests (fixture->server, "GET", "/global/event", 2, WAIT_MS));
-  fixture_wait_resynced (fixture, 2);
+  clarify_test_watch_wait_resynced (&fixture->watch, 2);
 }
 
 /* A server without /global/event (404, or the web UI's text/html) is
@@ -782,14 +660,14 @@ test_fallback (Fixture       *fixture,
   g_assert_cmpstr (stream->query, ==, DIR_QUERY);
   g_assert_true (clarify_opencode_backend_is_fallback (CLARIFY_OPENCODE_BACKEND (fixture->backend)));
   g_assert_true (clarify_test_server_wait_for_n_streams (fixture->server, "/event", 1, WAIT_MS));
-  fixture_wait_resynced (fixture, 1);
+  clarify_test_watch_wait_resynced (&fixture->watch, 1);
 
   clarify_test_server_sse_send (fixture->server, "/event", frame, -1);
-  request = wait_for_request (fixture, 1);
+  request = clarify_test_watch_wait_request (&fixture->watch, 1);
   g_assert_cmpstr (clarify_request_get_project (request), ==, DIR);
-  g_assert_true (respond (fixture, request, response, &error));
+  g_assert_true (clarify_test_watch_respond (&fixture->watch, request, response, &error));
   g_assert_no_error (error);
-  assert_post (fixture, "/question/" QUESTION_ID "/reject", DIR_QUERY, "");
+  clarify_test_assert_next_request (fixture->server, "POST", "/question/" QUESTION_ID "/reject", DIR_QUERY, "");
 }
 
 /* HTTP Basic with the stored password, on the stream and on every call. */
@@ -814,8 +692,8 @@ test_basic_auth (Fixture       *fixture,
 
   connect_and_resync (fixture);
   send_global (fixture, payload);
-  request = wait_for_request (fixture, 1);
-  g_assert_true (respond (fixture, request, response, &error));
+  request = clarify_test_watch_wait_request (&fixture->watch, 1);
+  g_assert_true (clarify_test_watch_respond (&fixture->watch, request, response, &error));
 
   stream = clarify_test_server_get_request (fixture->server, "GET", "/global/event", 0);
   list = clarify_test_server_get_request (fixture->server, "GET", "/question", 0);
@@ -852,9 +730,9 @@ test_malformed (Fixture       *fixture,
   send_global (fixture, "{\"id\":\"evt_n\",\"type\":\"question.asked\",\"properties\":{\"id\":\"que_bad2\",\"sessionID\":\"ses_1\",\"questions\":[{\"question\":\"Pick\",\"header\":\"H\",\"options\":[{\"description\":\"no label\"}]}]}}");
   clarify_test_server_sse_send (fixture->server, "/global/event", "data: not json\n\n", -1);
   send_global (fixture, payload);
-  wait_for_request (fixture, 1);
-  g_assert_cmpuint (fixture->added->len, ==, 1);
-  g_assert_cmpstr (clarify_request_get_id (fixture->added->pdata[0]), ==, QUESTION_ID);
+  clarify_test_watch_wait_request (&fixture->watch, 1);
+  g_assert_cmpuint (fixture->watch.added->len, ==, 1);
+  g_assert_cmpstr (clarify_request_get_id (fixture->watch.added->pdata[0]), ==, QUESTION_ID);
 }
 
 /* custom:false hides "Other"; a question without options is plain text. */

@@ -5,6 +5,7 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
+#include <string.h>
 
 #include "clarify-error.h"
 #include "clarify-opencode-events.h"
@@ -958,4 +959,54 @@ clarify_opencode_describe_state (ClarifySseClient *client)
     default:
       return NULL;
     }
+}
+
+void
+clarify_opencode_complete_reply (ClarifyOpencodeTracker *tracker,
+                                 GTask                  *task,
+                                 GAsyncResult           *result)
+{
+  g_autoptr(JsonNode) node = NULL;
+  g_autoptr(GError) error = NULL;
+
+  node = clarify_opencode_call_finish (result, &error);
+  clarify_opencode_tracker_end_answer (tracker, g_task_get_task_data (task), error);
+
+  if (node == NULL)
+    g_task_return_error (task, g_steal_pointer (&error));
+  else
+    g_task_return_boolean (task, TRUE);
+}
+
+char *
+clarify_opencode_base_url (ClarifyConnection *connection)
+{
+  char *url = g_strdup (clarify_connection_get_url (connection));
+  gsize len = strlen (url);
+
+  while (len > 0 && url[len - 1] == '/')
+    url[--len] = '\0';
+
+  return url;
+}
+
+guint
+clarify_opencode_stall_limit_ms (ClarifyConnection *connection,
+                                 guint              default_s)
+{
+  const char *option = clarify_connection_get_option (connection, "stall-limit");
+  double seconds = option != NULL ? g_ascii_strtod (option, NULL) : 0;
+
+  if (seconds <= 0 || seconds > G_MAXUINT / 1000)
+    seconds = default_s;
+
+  return (guint) (seconds * 1000);
+}
+
+SoupSession *
+clarify_opencode_session_new (guint timeout_s)
+{
+  return soup_session_new_with_options ("user-agent", "Clarify/" PACKAGE_VERSION,
+                                        "timeout", timeout_s,
+                                        NULL);
 }

@@ -114,6 +114,21 @@ void            clarify_opencode_call_async     (SoupSession         *session,
                                                  gpointer             user_data);
 JsonNode       *clarify_opencode_call_finish    (GAsyncResult        *result,
                                                  GError             **error);
+/* Completes a backend's respond task (its task data is the request) from
+ * the result of the reply call: ends the answer and returns TRUE or the error. */
+void            clarify_opencode_complete_reply (ClarifyOpencodeTracker *tracker,
+                                                 GTask               *task,
+                                                 GAsyncResult        *result);
+
+/* Connection settings both backends read: the URL without trailing slashes,
+ * and "stall-limit" (seconds, fractions allowed) in ms. */
+char           *clarify_opencode_base_url       (ClarifyConnection   *connection);
+guint           clarify_opencode_stall_limit_ms (ClarifyConnection   *connection,
+                                                 guint                default_s);
+/* A session for API calls (with a timeout: a call sent while the server
+ * starts can hang) or, with @timeout_s 0, for the stream. */
+SoupSession    *clarify_opencode_session_new    (guint                timeout_s);
+
 /* What to show for the stream's state (NULL when nothing needs saying). */
 char           *clarify_opencode_describe_state (ClarifySseClient    *client);
 

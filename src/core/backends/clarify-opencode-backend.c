@@ -14,7 +14,6 @@
 
 /* OpenCode sends a heartbeat every 10 s: three missed ones mean a dead stream. */
 #define DEFAULT_STALL_LIMIT_S 30
-/* A request sent just as the server starts can hang forever. */
 #define API_TIMEOUT_S 30
 
 struct _ClarifyOpencodeBackend
@@ -510,17 +509,8 @@ replied_cb (GObject      *object,
 {
   g_autoptr(GTask) task = user_data;
   ClarifyOpencodeBackend *self = g_task_get_source_object (task);
-  ClarifyRequest *request = g_task_get_task_data (task);
-  g_autoptr(JsonNode) node = NULL;
-  g_autoptr(GError) error = NULL;
 
-  node = clarify_opencode_call_finish (result, &error);
-  clarify_opencode_tracker_end_answer (self->tracker, request, error);
-
-  if (node == NULL)
-    g_task_return_error (task, g_steal_pointer (&error));
-  else
-    g_task_return_boolean (task, TRUE);
+  clarify_opencode_complete_reply (self->tracker, task, result);
 }
 
 static void
@@ -588,37 +578,24 @@ clarify_opencode_backend_constructed (GObject *object)
   ClarifyOpencodeBackend *self = CLARIFY_OPENCODE_BACKEND (object);
   ClarifyConnection *connection;
   g_autofree char *url = NULL;
-  const char *stall_limit;
-  double stall_s = DEFAULT_STALL_LIMIT_S;
-  gsize len;
 
   G_OBJECT_CLASS (clarify_opencode_backend_parent_class)->constructed (object);
 
   connection = clarify_backend_get_connection (CLARIFY_BACKEND (self));
   g_return_if_fail (connection != NULL);
 
-  self->base_url = g_strdup (clarify_connection_get_url (connection));
-  len = strlen (self->base_url);
-  while (len > 0 && self->base_url[len - 1] == '/')
-    self->base_url[--len] = '\0';
+  self->base_url = clarify_opencode_base_url (connection);
   self->fallback_directory = g_strdup (clarify_connection_get_option (connection, "directory"));
   self->authorization = basic_authorization (self, connection);
 
-  stall_limit = clarify_connection_get_option (connection, "stall-limit");
-  if (stall_limit != NULL)
-    stall_s = g_ascii_strtod (stall_limit, NULL);
-  if (stall_s <= 0)
-    stall_s = DEFAULT_STALL_LIMIT_S;
-
   /* The stream must never time out on its own; the API calls must. */
-  self->stream_session = soup_session_new_with_options ("user-agent", "Clarify/" PACKAGE_VERSION, NULL);
-  self->api_session = soup_session_new_with_options ("user-agent", "Clarify/" PACKAGE_VERSION,
-                                                     "timeout", API_TIMEOUT_S,
-                                                     NULL);
+  self->stream_session = clarify_opencode_session_new (0);
+  self->api_session = clarify_opencode_session_new (API_TIMEOUT_S);
 
   url = stream_url (self);
   self->sse_client = clarify_sse_client_new (self->stream_session, url);
-  clarify_sse_client_set_stall_timeout (self->sse_client, (guint) (stall_s * 1000));
+  clarify_sse_client_set_stall_timeout (self->sse_client,
+                                        clarify_opencode_stall_limit_ms (connection, DEFAULT_STALL_LIMIT_S));
   if (self->authorization != NULL)
     clarify_sse_client_set_header (self->sse_client, "Authorization", self->authorization);
 
