@@ -7,6 +7,8 @@
 
 #include <string.h>
 
+#include "clarify-sse-client.h"
+#include "clarify-sse-parser.h"
 #include "clarify-test-server.h"
 
 /* ------------------------------------------------------------------------ */
@@ -221,6 +223,510 @@ test_server_shared_file (void)
   g_assert_nonnull (strstr (text, "server.connected"));
 }
 
+/* ------------------------------------------------------------------------ */
+/* ClarifySseClient                                                         */
+
+typedef struct
+{
+  ClarifyTestServer *server;
+  SoupSession       *session;
+  ClarifySseClient  *client;
+  GPtrArray         *events;        /* "[type] data #id" */
+  GArray            *states;        /* ClarifyConnectionState, one per notify::state */
+  GPtrArray         *reasons;       /* the reason at each notify::state */
+  GArray            *retry_delays;  /* retry_at - now (µs) at each RECONNECTING/FAILED */
+  guint              n_connected;
+  gboolean           stop_in_handler;
+} Fixture;
+
+static void
+on_event (ClarifySseClient *client,
+          const char       *type,
+          const char       *data,
+          const char       *id,
+          Fixture          *f)
+{
+  g_ptr_array_add (f->events, g_strdup_printf ("[%s] %s #%s", type, data, id));
+
+  if (f->stop_in_handler)
+    clarify_sse_client_stop (client);
+}
+
+static void
+on_connected (ClarifySseClient *client,
+              Fixture          *f)
+{
+  g_assert_cmpint (clarify_sse_client_get_state (client), ==, CLARIFY_CONNECTION_STATE_CONNECTED);
+  g_assert_null (clarify_sse_client_get_state_reason (client));
+  f->n_connected++;
+}
+
+static void
+on_state (ClarifySseClient *client,
+          GParamSpec       *pspec,
+          Fixture          *f)
+{
+  ClarifyConnectionState state = clarify_sse_client_get_state (client);
+  gint64 retry_at = clarify_sse_client_get_retry_at (client);
+
+  g_array_append_val (f->states, state);
+  g_ptr_array_add (f->reasons, g_strdup (clarify_sse_client_get_state_reason (client)));
+
+  if (state == CLARIFY_CONNECTION_STATE_RECONNECTING || state == CLARIFY_CONNECTION_STATE_FAILED)
+    {
+      gint64 delay = retry_at - g_get_monotonic_time ();
+
+      g_assert_cmpint (retry_at, >, 0);
+      g_assert_nonnull (clarify_sse_client_get_state_reason (client));
+      g_array_append_val (f->retry_delays, delay);
+    }
+  else
+    {
+      g_assert_cmpint (retry_at, ==, 0);
+    }
+}
+
+static Fixture *
+fixture_new (const char *path)
+{
+  Fixture *f = g_new0 (Fixture, 1);
+  g_autofree char *url = NULL;
+
+  f->server = clarify_test_server_new ();
+  clarify_test_server_add_sse (f->server, path);
+  url = clarify_test_server_get_url (f->server, path);
+  f->session = soup_session_new ();
+  f->client = clarify_sse_client_new (f->session, url);
+  f->events = g_ptr_array_new_with_free_func (g_free);
+  f->states = g_array_new (FALSE, FALSE, sizeof (ClarifyConnectionState));
+  f->reasons = g_ptr_array_new_with_free_func (g_free);
+  f->retry_delays = g_array_new (FALSE, FALSE, sizeof (gint64));
+  /* Fast retries unless a test says otherwise. */
+  clarify_sse_client_set_backoff (f->client, 20, 200);
+
+  g_signal_connect (f->client, "event", G_CALLBACK (on_event), f);
+  g_signal_connect (f->client, "connected", G_CALLBACK (on_connected), f);
+  g_signal_connect (f->client, "notify::state", G_CALLBACK (on_state), f);
+
+  return f;
+}
+
+static void
+fixture_free (Fixture *f)
+{
+  g_clear_object (&f->client);
+  g_clear_object (&f->session);
+  clarify_test_server_free (f->server);
+  g_ptr_array_unref (f->events);
+  g_array_unref (f->states);
+  g_ptr_array_unref (f->reasons);
+  g_array_unref (f->retry_delays);
+  g_free (f);
+}
+
+static gboolean
+seen_state (Fixture                *f,
+            ClarifyConnectionState  state)
+{
+  for (guint i = 0; i < f->states->len; i++)
+    if (g_array_index (f->states, ClarifyConnectionState, i) == state)
+      return TRUE;
+
+  return FALSE;
+}
+
+typedef struct
+{
+  Fixture               *f;
+  ClarifyConnectionState state;
+  guint                  n;
+} StateWait;
+
+static gboolean
+is_in_state (gpointer data)
+{
+  StateWait *wait = data;
+
+  return clarify_sse_client_get_state (wait->f->client) == wait->state;
+}
+
+static gboolean
+wait_for_state (Fixture                *f,
+                ClarifyConnectionState  state)
+{
+  StateWait wait = { f, state, 0 };
+
+  return clarify_test_loop_until (is_in_state, &wait, 5000);
+}
+
+static gboolean
+has_n_events (gpointer data)
+{
+  StateWait *wait = data;
+
+  return wait->f->events->len >= wait->n;
+}
+
+static gboolean
+wait_for_n_events (Fixture *f,
+                   guint    n)
+{
+  StateWait wait = { f, 0, n };
+
+  return clarify_test_loop_until (has_n_events, &wait, 5000);
+}
+
+static gboolean
+has_n_retries (gpointer data)
+{
+  StateWait *wait = data;
+
+  return wait->f->retry_delays->len >= wait->n;
+}
+
+static void
+test_client_events_and_headers (void)
+{
+  Fixture *f = fixture_new ("/event");
+  g_autoptr(SoupCookieJar) jar = soup_cookie_jar_new ();
+  g_autoptr(GUri) uri = g_uri_parse (clarify_sse_client_get_url (f->client), SOUP_HTTP_URI_FLAGS, NULL);
+  g_autoptr(ClarifyTestRequest) request = NULL;
+
+  soup_cookie_jar_set_cookie (jar, uri, "codenomad_session=s3cr3t");
+  soup_session_add_feature (f->session, SOUP_SESSION_FEATURE (jar));
+  clarify_sse_client_set_header (f->client, "X-Custom", "one");
+  clarify_sse_client_set_header (f->client, "X-Custom", "two");
+  clarify_sse_client_set_header (f->client, "X-Gone", "x");
+  clarify_sse_client_set_header (f->client, "X-Gone", NULL);
+
+  g_assert_cmpint (clarify_sse_client_get_state (f->client), ==, CLARIFY_CONNECTION_STATE_IDLE);
+  clarify_sse_client_start (f->client);
+  g_assert_cmpint (clarify_sse_client_get_state (f->client), ==, CLARIFY_CONNECTION_STATE_CONNECTING);
+  g_assert_true (wait_for_state (f, CLARIFY_CONNECTION_STATE_CONNECTED));
+  g_assert_cmpuint (f->n_connected, ==, 1);
+  g_assert_null (clarify_sse_client_get_state_reason (f->client));
+
+  request = clarify_test_server_wait_for_request (f->server, "GET", "/event", 1000);
+  g_assert_nonnull (request);
+  g_assert_cmpstr (clarify_test_request_get_header (request, "Accept"), ==, "text/event-stream");
+  g_assert_cmpstr (clarify_test_request_get_header (request, "Cache-Control"), ==, "no-cache");
+  g_assert_cmpstr (clarify_test_request_get_header (request, "X-Custom"), ==, "two");
+  g_assert_null (clarify_test_request_get_header (request, "X-Gone"));
+  g_assert_null (clarify_test_request_get_header (request, "Last-Event-ID"));
+  g_assert_cmpstr (clarify_test_request_get_header (request, "Cookie"), ==, "codenomad_session=s3cr3t");
+
+  clarify_test_server_sse_send (f->server, "/event", "data: hello\n\nevent: x\ndata: y\nid: 3\n\n: hb\n\n", -1);
+  clarify_test_server_sse_send (f->server, "/event", "data: split", -1);
+  clarify_test_server_sse_send (f->server, "/event", " across writes\r\n\r\n", -1);
+  g_assert_true (wait_for_n_events (f, 3));
+  g_assert_cmpstr (g_ptr_array_index (f->events, 0), ==, "[message] hello #");
+  g_assert_cmpstr (g_ptr_array_index (f->events, 1), ==, "[x] y #3");
+  g_assert_cmpstr (g_ptr_array_index (f->events, 2), ==, "[message] split across writes #3");
+
+  /* States so far: CONNECTING, CONNECTED, each notified once. */
+  g_assert_cmpuint (f->states->len, ==, 2);
+  g_assert_cmpuint (clarify_test_server_get_n_requests (f->server, "GET", "/event"), ==, 1);
+
+  fixture_free (f);
+}
+
+static void
+test_client_last_event_id (void)
+{
+  Fixture *f = fixture_new ("/event");
+  g_autoptr(ClarifyTestRequest) first = NULL;
+  g_autoptr(ClarifyTestRequest) second = NULL;
+
+  clarify_sse_client_start (f->client);
+  g_assert_true (wait_for_state (f, CLARIFY_CONNECTION_STATE_CONNECTED));
+  clarify_test_server_sse_send (f->server, "/event", "id: 42\ndata: a\n\n", -1);
+  g_assert_true (wait_for_n_events (f, 1));
+
+  clarify_test_server_sse_close (f->server, "/event");
+  first = clarify_test_server_wait_for_request (f->server, "GET", "/event", 1000);
+  second = clarify_test_server_wait_for_request (f->server, "GET", "/event", 5000);
+  g_assert_nonnull (second);
+  g_assert_null (clarify_test_request_get_header (first, "Last-Event-ID"));
+  g_assert_cmpstr (clarify_test_request_get_header (second, "Last-Event-ID"), ==, "42");
+
+  g_assert_true (seen_state (f, CLARIFY_CONNECTION_STATE_RECONNECTING));
+  g_assert_true (wait_for_state (f, CLARIFY_CONNECTION_STATE_CONNECTED));
+  g_assert_cmpuint (f->n_connected, ==, 2);
+
+  /* The id carries over into the new stream's events. */
+  clarify_test_server_sse_send (f->server, "/event", "data: b\n\n", -1);
+  g_assert_true (wait_for_n_events (f, 2));
+  g_assert_cmpstr (g_ptr_array_index (f->events, 1), ==, "[message] b #42");
+
+  fixture_free (f);
+}
+
+static void
+test_client_retry_field (void)
+{
+  Fixture *f = fixture_new ("/event");
+
+  /* Without the server's retry: the next attempt would be a minute away. */
+  clarify_sse_client_set_backoff (f->client, 60000, 60000);
+  clarify_sse_client_start (f->client);
+  g_assert_true (wait_for_state (f, CLARIFY_CONNECTION_STATE_CONNECTED));
+  clarify_test_server_sse_send (f->server, "/event", "retry: 30\n\n", -1);
+  clarify_test_server_sse_send (f->server, "/event", "data: x\n\n", -1);
+  g_assert_true (wait_for_n_events (f, 1));
+  clarify_test_server_sse_close (f->server, "/event");
+
+  g_assert_true (clarify_test_server_wait_for_n_requests (f->server, "GET", "/event", 2, 5000));
+  g_assert_cmpuint (f->retry_delays->len, >=, 1);
+  g_assert_cmpint (g_array_index (f->retry_delays, gint64, 0), <=, 30 * 1000);
+  g_assert_cmpstr (g_ptr_array_index (f->reasons, 2), ==, "the server closed the stream");
+
+  fixture_free (f);
+}
+
+static void
+test_client_backoff (void)
+{
+  Fixture *f = fixture_new ("/event");
+  StateWait wait = { f, 0, 7 };
+
+  clarify_test_server_set_sse_response (f->server, "/event", 500, "text/plain");
+  clarify_sse_client_set_backoff (f->client, 20, 160);
+  clarify_sse_client_start (f->client);
+  g_assert_true (clarify_test_loop_until (has_n_retries, &wait, 10000));
+
+  g_assert_cmpint (clarify_sse_client_get_state (f->client), !=, CLARIFY_CONNECTION_STATE_CONNECTED);
+  g_assert_false (seen_state (f, CLARIFY_CONNECTION_STATE_CONNECTED));
+  g_assert_cmpstr (g_ptr_array_index (f->reasons, 1), ==, "HTTP 500 Internal Server Error");
+
+  /* 20, 40, 80, 160, 160 … ms, each less up to a quarter of jitter: every
+   * step until the cap is longer than the one before, none beyond the cap. */
+  for (guint i = 0; i < f->retry_delays->len; i++)
+    {
+      gint64 delay = g_array_index (f->retry_delays, gint64, i);
+
+      g_test_message ("retry delay %u: %" G_GINT64_FORMAT " us", i, delay);
+      g_assert_cmpint (delay, <=, 160 * 1000);
+      if (i > 0 && i < 4)
+        g_assert_cmpint (delay, >, g_array_index (f->retry_delays, gint64, i - 1));
+    }
+  g_assert_cmpint (g_array_index (f->retry_delays, gint64, 6), >, g_array_index (f->retry_delays, gint64, 1));
+
+  /* A new start() begins at the initial delay again. */
+  clarify_sse_client_stop (f->client);
+  g_assert_cmpint (clarify_sse_client_get_retry_at (f->client), ==, 0);
+  g_array_set_size (f->retry_delays, 0);
+  clarify_sse_client_start (f->client);
+  wait.n = 1;
+  g_assert_true (clarify_test_loop_until (has_n_retries, &wait, 5000));
+  g_assert_cmpint (g_array_index (f->retry_delays, gint64, 0), <=, 20 * 1000);
+
+  fixture_free (f);
+}
+
+static void
+test_client_auth_failed (void)
+{
+  Fixture *f = fixture_new ("/event");
+
+  clarify_test_server_set_sse_response (f->server, "/event", 401, "application/json");
+  clarify_sse_client_start (f->client);
+  g_assert_true (wait_for_state (f, CLARIFY_CONNECTION_STATE_FAILED));
+  g_assert_cmpstr (clarify_sse_client_get_state_reason (f->client), ==, "authentication failed");
+  g_assert_cmpint (clarify_sse_client_get_retry_at (f->client), >, 0);
+
+  /* Still retried, and a fixed backend gets through. */
+  g_assert_true (clarify_test_server_wait_for_n_requests (f->server, "GET", "/event", 2, 5000));
+  clarify_test_server_set_sse_response (f->server, "/event", 200, "text/event-stream");
+  g_assert_true (wait_for_state (f, CLARIFY_CONNECTION_STATE_CONNECTED));
+
+  fixture_free (f);
+}
+
+static void
+test_client_content_type (void)
+{
+  Fixture *f = fixture_new ("/event");
+
+  clarify_test_server_set_sse_response (f->server, "/event", 200, "text/html; charset=utf-8");
+  clarify_sse_client_start (f->client);
+  g_assert_true (wait_for_state (f, CLARIFY_CONNECTION_STATE_FAILED));
+  g_assert_cmpstr (clarify_sse_client_get_state_reason (f->client), ==, "unexpected content type text/html");
+  g_assert_true (clarify_test_server_wait_for_n_requests (f->server, "GET", "/event", 2, 5000));
+  g_assert_false (seen_state (f, CLARIFY_CONNECTION_STATE_CONNECTED));
+  g_assert_cmpuint (f->n_connected, ==, 0);
+
+  fixture_free (f);
+}
+
+static void
+test_client_stall (void)
+{
+  Fixture *f = fixture_new ("/event");
+  gboolean stalled = FALSE;
+
+  clarify_sse_client_set_stall_timeout (f->client, 300);
+  clarify_sse_client_start (f->client);
+  g_assert_true (wait_for_state (f, CLARIFY_CONNECTION_STATE_CONNECTED));
+
+  /* The server stays silent: the client gives up on the stream and opens a new one. */
+  g_assert_true (clarify_test_server_wait_for_n_requests (f->server, "GET", "/event", 2, 5000));
+  for (guint i = 0; i < f->reasons->len; i++)
+    stalled |= g_strcmp0 (g_ptr_array_index (f->reasons, i), "no data for 300 ms") == 0;
+  g_assert_true (stalled);
+  /* … and closed the silent one. */
+  g_assert_true (wait_for_state (f, CLARIFY_CONNECTION_STATE_CONNECTED));
+  g_assert_true (clarify_test_server_wait_for_n_streams (f->server, "/event", 1, 5000));
+
+  fixture_free (f);
+}
+
+static void
+test_client_heartbeats (void)
+{
+  Fixture *f = fixture_new ("/event");
+
+  clarify_sse_client_set_stall_timeout (f->client, 300);
+  clarify_sse_client_start (f->client);
+  g_assert_true (wait_for_state (f, CLARIFY_CONNECTION_STATE_CONNECTED));
+
+  for (guint i = 0; i < 10; i++)
+    {
+      clarify_test_server_sse_send (f->server, "/event", ": hb\n\n", -1);
+      clarify_test_loop_for (100);
+    }
+
+  g_assert_cmpint (clarify_sse_client_get_state (f->client), ==, CLARIFY_CONNECTION_STATE_CONNECTED);
+  g_assert_false (seen_state (f, CLARIFY_CONNECTION_STATE_RECONNECTING));
+  g_assert_cmpuint (clarify_test_server_get_n_requests (f->server, "GET", "/event"), ==, 1);
+  g_assert_cmpuint (f->events->len, ==, 0);
+
+  fixture_free (f);
+}
+
+static void
+test_client_stop (void)
+{
+  Fixture *f = fixture_new ("/event");
+  g_autoptr(ClarifySseClient) in_flight = NULL;
+  g_autofree char *url = clarify_test_server_get_url (f->server, "/event");
+  guint n_states;
+
+  clarify_sse_client_start (f->client);
+  g_assert_true (wait_for_state (f, CLARIFY_CONNECTION_STATE_CONNECTED));
+  clarify_test_server_sse_send (f->server, "/event", "data: 1\n\n", -1);
+  g_assert_true (wait_for_n_events (f, 1));
+
+  /* A handler that stops: the rest of the same chunk is not delivered. */
+  f->stop_in_handler = TRUE;
+  clarify_test_server_sse_send (f->server, "/event", "data: 2\n\ndata: 3\n\n", -1);
+  g_assert_true (wait_for_n_events (f, 2));
+  g_assert_cmpint (clarify_sse_client_get_state (f->client), ==, CLARIFY_CONNECTION_STATE_IDLE);
+  g_assert_null (clarify_sse_client_get_state_reason (f->client));
+  g_assert_cmpint (clarify_sse_client_get_retry_at (f->client), ==, 0);
+  n_states = f->states->len;
+
+  /* The stream is closed, and nothing more reaches us. */
+  g_assert_true (clarify_test_server_wait_for_n_streams (f->server, "/event", 0, 5000));
+  clarify_test_server_sse_send (f->server, "/event", "data: 4\n\n", -1);
+  clarify_test_loop_for (200);
+  g_assert_cmpuint (f->events->len, ==, 2);
+  g_assert_cmpuint (f->states->len, ==, n_states);
+  g_assert_cmpuint (clarify_test_server_get_n_requests (f->server, "GET", "/event"), ==, 1);
+
+  /* Stopping twice is harmless; starting again works. */
+  clarify_sse_client_stop (f->client);
+  f->stop_in_handler = FALSE;
+  clarify_sse_client_start (f->client);
+  g_assert_true (wait_for_state (f, CLARIFY_CONNECTION_STATE_CONNECTED));
+
+  /* Stop mid-stream, then finalize: no crash, no signals. */
+  clarify_test_server_sse_send (f->server, "/event", "data: 5\n\n", -1);
+  clarify_sse_client_stop (f->client);
+  g_clear_object (&f->client);
+  clarify_test_server_sse_send (f->server, "/event", "data: 6\n\n", -1);
+  clarify_test_loop_for (200);
+  g_assert_cmpuint (f->events->len, ==, 2);
+
+  /* Finalized while the GET is still in flight. */
+  in_flight = clarify_sse_client_new (f->session, url);
+  g_signal_connect (in_flight, "event", G_CALLBACK (on_event), f);
+  clarify_sse_client_start (in_flight);
+  g_clear_object (&in_flight);
+  clarify_test_loop_for (200);
+  g_assert_cmpuint (f->events->len, ==, 2);
+
+  fixture_free (f);
+}
+
+static void
+test_client_oversized_event (void)
+{
+  Fixture *f = fixture_new ("/event");
+  gsize big_len = CLARIFY_SSE_DEFAULT_MAX_EVENT_SIZE + 100 * 1024;
+  g_autofree char *big = g_malloc (big_len + 16);
+
+  memcpy (big, "data: ", 6);
+  memset (big + 6, 'q', big_len);
+  memcpy (big + 6 + big_len, "\n\n", 3);
+
+  clarify_sse_client_start (f->client);
+  g_assert_true (wait_for_state (f, CLARIFY_CONNECTION_STATE_CONNECTED));
+  clarify_test_server_sse_send (f->server, "/event", "data: before\n\n", -1);
+  clarify_test_server_sse_send (f->server, "/event", big, -1);
+  clarify_test_server_sse_send (f->server, "/event", "data: after\n\n", -1);
+  g_assert_true (wait_for_n_events (f, 2));
+
+  g_assert_cmpuint (f->events->len, ==, 2);
+  g_assert_cmpstr (g_ptr_array_index (f->events, 0), ==, "[message] before #");
+  g_assert_cmpstr (g_ptr_array_index (f->events, 1), ==, "[message] after #");
+  g_assert_cmpint (clarify_sse_client_get_state (f->client), ==, CLARIFY_CONNECTION_STATE_CONNECTED);
+  g_assert_cmpuint (clarify_test_server_get_n_requests (f->server, "GET", "/event"), ==, 1);
+
+  fixture_free (f);
+}
+
+static void
+test_client_url_and_reconnect (void)
+{
+  Fixture *f = fixture_new ("/event");
+  g_autofree char *other = clarify_test_server_get_url (f->server, "/fallback?x=1");
+
+  clarify_test_server_add_sse (f->server, "/fallback");
+  clarify_sse_client_start (f->client);
+  g_assert_true (wait_for_state (f, CLARIFY_CONNECTION_STATE_CONNECTED));
+
+  clarify_sse_client_set_url (f->client, other);
+  g_assert_cmpstr (clarify_sse_client_get_url (f->client), ==, other);
+  clarify_sse_client_reconnect (f->client);
+  g_assert_cmpint (clarify_sse_client_get_state (f->client), ==, CLARIFY_CONNECTION_STATE_RECONNECTING);
+  g_assert_true (clarify_test_server_wait_for_n_requests (f->server, "GET", "/fallback", 1, 5000));
+  g_assert_true (wait_for_state (f, CLARIFY_CONNECTION_STATE_CONNECTED));
+  g_assert_cmpuint (f->n_connected, ==, 2);
+
+  fixture_free (f);
+}
+
+static void
+test_client_refused (void)
+{
+  Fixture *f = fixture_new ("/event");
+  g_autofree char *url = NULL;
+
+  /* A port that nobody listens on any more. */
+  {
+    g_autoptr(ClarifyTestServer) gone = clarify_test_server_new ();
+
+    url = clarify_test_server_get_url (gone, "/event");
+  }
+  clarify_sse_client_set_url (f->client, url);
+  clarify_sse_client_start (f->client);
+  g_assert_true (wait_for_state (f, CLARIFY_CONNECTION_STATE_RECONNECTING));
+  g_assert_nonnull (clarify_sse_client_get_state_reason (f->client));
+  g_assert_cmpuint (f->n_connected, ==, 0);
+
+  fixture_free (f);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -231,6 +737,18 @@ main (int   argc,
   g_test_add_func ("/test-server/headers-and-handler", test_server_headers_and_handler);
   g_test_add_func ("/test-server/sse", test_server_sse);
   g_test_add_func ("/test-server/shared-file", test_server_shared_file);
+  g_test_add_func ("/sse-client/events-and-headers", test_client_events_and_headers);
+  g_test_add_func ("/sse-client/last-event-id", test_client_last_event_id);
+  g_test_add_func ("/sse-client/retry-field", test_client_retry_field);
+  g_test_add_func ("/sse-client/backoff", test_client_backoff);
+  g_test_add_func ("/sse-client/auth-failed", test_client_auth_failed);
+  g_test_add_func ("/sse-client/content-type", test_client_content_type);
+  g_test_add_func ("/sse-client/stall", test_client_stall);
+  g_test_add_func ("/sse-client/heartbeats", test_client_heartbeats);
+  g_test_add_func ("/sse-client/stop", test_client_stop);
+  g_test_add_func ("/sse-client/oversized-event", test_client_oversized_event);
+  g_test_add_func ("/sse-client/url-and-reconnect", test_client_url_and_reconnect);
+  g_test_add_func ("/sse-client/refused", test_client_refused);
 
   return g_test_run ();
 }

@@ -43,13 +43,17 @@ void                   clarify_sse_client_reconnect        (ClarifySseClient *se
 ClarifyConnectionState clarify_sse_client_get_state        (ClarifySseClient *self);
 /* Why it failed or is reconnecting; NULL while connected. */
 const char            *clarify_sse_client_get_state_reason (ClarifySseClient *self);
-/* Monotonic µs of the next attempt while RECONNECTING, else 0. */
+/* Monotonic µs of the next attempt while RECONNECTING or FAILED (failures
+ * are retried too, with the same backoff), else 0. */
 gint64                 clarify_sse_client_get_retry_at     (ClarifySseClient *self);
 
 /* Signals:
  *   ::event (const char *type, const char *data, const char *id)
  *   ::connected ()     each time a stream opens (resync hook for backends)
- *   notify::state
+ *   notify::state, notify::state-reason, notify::retry-at (each only on change;
+ *   all three values are up to date when the first of them is notified)
+ * Properties: "session" (construct-only), "url", "state" (int, a
+ * ClarifyConnectionState), "state-reason", "retry-at".
  */
 
 G_END_DECLS
