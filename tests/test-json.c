@@ -274,6 +274,55 @@ test_response_errors (void)
     }
 }
 
+/* The examples in docs/json-form.md must stay true. */
+static void
+test_documented_examples (void)
+{
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "..", "docs", "json-form.md", NULL);
+  g_autofree char *contents = NULL;
+  g_autoptr(GError) error = NULL;
+  g_auto(GStrv) blocks = NULL;
+  g_autoptr(ClarifyRequest) request = NULL;
+  g_autoptr(ClarifyResponse) response = NULL;
+  g_autoptr(JsonNode) node = NULL;
+  g_autofree char *response_text = NULL;
+
+  g_assert_true (g_file_get_contents (path, &contents, NULL, &error));
+  g_assert_no_error (error);
+
+  /* blocks[1] and blocks[3] are the bodies of the two ```json fences. */
+  blocks = g_strsplit (contents, "```", -1);
+  g_assert_cmpuint (g_strv_length (blocks), >=, 5);
+  g_assert_true (g_str_has_prefix (blocks[1], "json\n"));
+  g_assert_true (g_str_has_prefix (blocks[3], "json\n"));
+
+  request = clarify_request_new_from_data (blocks[1] + 5, -1, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (clarify_request_get_n_questions (request), ==, 6);
+  g_assert_cmpstr (clarify_request_get_title (request), ==, "Trip planning");
+
+  response = clarify_response_new_from_data (blocks[3] + 5, -1, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (clarify_response_get_n_answers (response), ==, 6);
+
+  /* The documented response is already canonical, up to its line breaks. */
+  node = clarify_response_to_json (response);
+  response_text = clarify_json_to_string (node);
+  {
+    g_autoptr(GString) joined = g_string_new (NULL);
+
+    for (const char *p = blocks[3] + 5; *p != '\0'; p++)
+      {
+        if (*p != '\n')
+          g_string_append_c (joined, *p);
+        else
+          while (p[1] == ' ')
+            p++;
+      }
+    g_assert_cmpstr (response_text, ==, joined->str);
+  }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -287,6 +336,7 @@ main (int   argc,
   g_test_add_func ("/json/response/encode", test_response_encode);
   g_test_add_func ("/json/response/round-trip", test_response_round_trip);
   g_test_add_func ("/json/response/errors", test_response_errors);
+  g_test_add_func ("/json/documented-examples", test_documented_examples);
 
   return g_test_run ();
 }
