@@ -9,12 +9,16 @@
 #include "clarify-backend-registry.h"
 #include "clarify-error.h"
 
+#include "backends/clarify-codenomad-backend.h"
 #include "backends/clarify-json-backend.h"
+#include "backends/clarify-opencode-backend.h"
 
 /* One line per backend; adding a protocol means one file and one line here. */
 static const ClarifyBackendInfo backends[] = {
   /* Translators: the kind of connection that speaks Clarify's own JSON protocol */
   { "clarify", N_("Clarify JSON"), clarify_json_backend_get_type },
+  { "opencode", N_("OpenCode"), clarify_opencode_backend_get_type },
+  { "codenomad", N_("CodeNomad"), clarify_codenomad_backend_get_type },
 };
 
 const ClarifyBackendInfo *

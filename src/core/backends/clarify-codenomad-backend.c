@@ -1,0 +1,875 @@
+/* clarify-codenomad-backend.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <string.h>
+
+#include "clarify-codenomad-backend.h"
+#include "clarify-error.h"
+#include "clarify-opencode-events.h"
+#include "clarify-secret.h"
+
+/* The server pings every 15 s and drops a client that stays silent for 45 s. */
+#define DEFAULT_STALL_LIMIT_S 45
+#define API_TIMEOUT_S 30
+#define PING_EVENT "codenomad.client.ping"
+
+typedef enum
+{
+  AUTH_NONE,
+  AUTH_PASSWORD,
+  AUTH_TOKEN,
+} AuthMode;
+
+struct _ClarifyCodenomadBackend
+{
+  ClarifyBackend          parent_instance;
+
+  SoupSession            *stream_session;
+  SoupSession            *api_session;
+  SoupCookieJar          *cookies;
+  ClarifySseClient       *sse_client;
+  ClarifyOpencodeTracker *tracker;
+  GCancellable           *round_cancellable;
+
+  char                   *base_url;
+  char                   *client_id;
+  char                   *connection_id;
+  char                   *username;
+  char                   *secret;
+  AuthMode                auth;
+
+  guint                   round;
+  guint                   pending_calls;
+  guint                   logging_in : 1;
+  guint                   relogged_since_connect : 1;
+};
+
+G_DEFINE_FINAL_TYPE (ClarifyCodenomadBackend, clarify_codenomad_backend, CLARIFY_TYPE_BACKEND)
+
+enum {
+  RESYNCED,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
+
+static const char *
+connection_name (ClarifyCodenomadBackend *self)
+{
+  ClarifyConnection *connection = clarify_backend_get_connection (CLARIFY_BACKEND (self));
+
+  return connection != NULL ? clarify_connection_get_name (connection) : "?";
+}
+
+static gboolean
+has_credentials (ClarifyCodenomadBackend *self)
+{
+  return self->auth != AUTH_NONE && self->secret != NULL;
+}
+
+static char *
+to_json (JsonBuilder *builder)
+{
+  g_autoptr(JsonNode) root = json_builder_get_root (builder);
+  g_autoptr(JsonGenerator) generator = json_generator_new ();
+
+  json_generator_set_root (generator, root);
+  return json_generator_to_data (generator, NULL);
+}
+
+static SoupMessage *
+api_message_new (ClarifyCodenomadBackend *self,
+                 const char              *method,
+                 const char              *path,
+                 const char              *body)
+{
+  g_autofree char *url = g_strconcat (self->base_url, path, NULL);
+
+  if (g_str_equal (method, SOUP_METHOD_POST))
+    return clarify_opencode_post_new (url, body);
+  return soup_message_new (method, url);
+}
+
+/* Login: the codenomad_session cookie lands in the jar both sessions share. */
+
+static void
+login_cb (GObject      *object,
+          GAsyncResult *result,
+          gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  ClarifyCodenomadBackend *self = g_task_get_source_object (task);
+  g_autoptr(JsonNode) node = NULL;
+  g_autoptr(GError) error = NULL;
+
+  self->logging_in = FALSE;
+  node = clarify_opencode_call_finish (result, &error);
+  if (node == NULL)
+    {
+      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        g_message ("Connection “%s”: login failed: %s", connection_name (self), error->message);
+      g_task_return_error (task, g_steal_pointer (&error));
+      return;
+    }
+
+  g_task_return_boolean (task, TRUE);
+}
+
+static void
+login_async (ClarifyCodenomadBackend *self,
+             GCancellable            *cancellable,
+             GAsyncReadyCallback      callback,
+             gpointer                 user_data)
+{
+  g_autoptr(JsonBuilder) builder = json_builder_new ();
+  g_autoptr(SoupMessage) message = NULL;
+  g_autofree char *body = NULL;
+  GTask *task = g_task_new (self, cancellable, callback, user_data);
+
+  json_builder_begin_object (builder);
+  if (self->auth == AUTH_TOKEN)
+    {
+      json_builder_set_member_name (builder, "token");
+      json_builder_add_string_value (builder, self->secret);
+    }
+  else
+    {
+      json_builder_set_member_name (builder, "username");
+      json_builder_add_string_value (builder, self->username);
+      json_builder_set_member_name (builder, "password");
+      json_builder_add_string_value (builder, self->secret);
+    }
+  json_builder_end_object (builder);
+  body = to_json (builder);
+
+  message = api_message_new (self, SOUP_METHOD_POST,
+                             self->auth == AUTH_TOKEN ? "/api/auth/token" : "/api/auth/login", body);
+  memset (body, 0, strlen (body));
+  self->logging_in = TRUE;
+  clarify_opencode_call_async (self->api_session, message, cancellable, login_cb, task);
+}
+
+static gboolean
+login_finish (ClarifyCodenomadBackend  *self,
+              GAsyncResult             *result,
+              GError                  **error)
+{
+  return g_task_propagate_boolean (G_TASK (result), error);
+}
+
+/* API calls that log in again once when the session expired. */
+
+typedef struct
+{
+  char     *method;
+  char     *path;
+  char     *body;
+  gboolean  retried;
+} ApiCall;
+
+static void
+api_call_free (ApiCall *call)
+{
+  g_free (call->method);
+  g_free (call->path);
+  g_free (call->body);
+  g_free (call);
+}
+
+static void api_send (GTask *task);
+
+static void
+relogin_cb (GObject      *object,
+            GAsyncResult *result,
+            gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  g_autoptr(GError) error = NULL;
+
+  if (!login_finish (CLARIFY_CODENOMAD_BACKEND (object), result, &error))
+    {
+      g_task_return_error (task, g_steal_pointer (&error));
+      return;
+    }
+
+  api_send (g_steal_pointer (&task));
+}
+
+static void
+api_cb (GObject      *object,
+        GAsyncResult *result,
+        gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  ClarifyCodenomadBackend *self = g_task_get_source_object (task);
+  ApiCall *call = g_task_get_task_data (task);
+  g_autoptr(GError) error = NULL;
+  JsonNode *node;
+
+  node = clarify_opencode_call_finish (result, &error);
+  if (node != NULL)
+    {
+      g_task_return_pointer (task, node, (GDestroyNotify) json_node_unref);
+      return;
+    }
+
+  if (g_error_matches (error, CLARIFY_ERROR, CLARIFY_ERROR_AUTH) && !call->retried && has_credentials (self))
+    {
+      call->retried = TRUE;
+      login_async (self, g_task_get_cancellable (task), relogin_cb, g_steal_pointer (&task));
+      return;
+    }
+
+  g_task_return_error (task, g_steal_pointer (&error));
+}
+
+static void
+api_send (GTask *task)
+{
+  ClarifyCodenomadBackend *self = g_task_get_source_object (task);
+  ApiCall *call = g_task_get_task_data (task);
+  g_autoptr(SoupMessage) message = api_message_new (self, call->method, call->path, call->body);
+
+  clarify_opencode_call_async (self->api_session, message, g_task_get_cancellable (task), api_cb, task);
+}
+
+static void
+api_call_async (ClarifyCodenomadBackend *self,
+                const char              *method,
+                const char              *path,
+                const char              *body,
+                GCancellable            *cancellable,
+                GAsyncReadyCallback      callback,
+                gpointer                 user_data)
+{
+  GTask *task = g_task_new (self, cancellable, callback, user_data);
+  ApiCall *call = g_new0 (ApiCall, 1);
+
+  call->method = g_strdup (method);
+  call->path = g_strdup (path);
+  call->body = g_strdup (body);
+  g_task_set_task_data (task, call, (GDestroyNotify) api_call_free);
+  api_send (task);
+}
+
+static JsonNode *
+api_call_finish (GAsyncResult  *result,
+                 GError       **error)
+{
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+/* Where OpenCode's own API of a workspace is reached. */
+static char *
+instance_path (const char *workspace_id,
+               const char *path)
+{
+  g_autofree char *escaped = g_uri_escape_string (workspace_id, NULL, FALSE);
+
+  return g_strconcat ("/workspaces/", escaped, "/worktrees/root/instance", path, NULL);
+}
+
+/* Resync */
+
+typedef struct
+{
+  ClarifyCodenomadBackend    *self;
+  guint                       round;
+  ClarifyOpencodeRequestKind  kind;
+  char                       *workspace_id;
+  char                       *directory;
+  gint64                      listed_at;
+} Listing;
+
+static void
+listing_free (Listing *listing)
+{
+  g_object_unref (listing->self);
+  g_free (listing->workspace_id);
+  g_free (listing->directory);
+  g_free (listing);
+}
+
+static void
+call_done (ClarifyCodenomadBackend *self,
+           guint                    round)
+{
+  if (round != self->round)
+    return;
+
+  g_assert (self->pending_calls > 0);
+  if (--self->pending_calls == 0)
+    g_signal_emit (self, signals[RESYNCED], 0);
+}
+
+static void
+listing_cb (GObject      *object,
+            GAsyncResult *result,
+            gpointer      user_data)
+{
+  Listing *listing = user_data;
+  ClarifyCodenomadBackend *self = listing->self;
+  g_autoptr(JsonNode) node = NULL;
+  g_autoptr(GError) error = NULL;
+
+  node = api_call_finish (result, &error);
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED) || listing->round != self->round)
+    {
+      listing_free (listing);
+      return;
+    }
+
+  if (node == NULL)
+    g_message ("Connection “%s”: listing the pending requests of workspace %s failed: %s",
+               connection_name (self), listing->workspace_id, error->message);
+  else if (JSON_NODE_HOLDS_ARRAY (node))
+    clarify_opencode_tracker_resync (self->tracker, listing->kind, json_node_get_array (node),
+                                     listing->directory, listing->workspace_id, listing->listed_at);
+
+  call_done (self, listing->round);
+  listing_free (listing);
+}
+
+static void
+list_workspace (ClarifyCodenomadBackend *self,
+                const char              *workspace_id,
+                const char              *directory)
+{
+  static const ClarifyOpencodeRequestKind kinds[] = {
+    CLARIFY_OPENCODE_REQUEST_QUESTION,
+    CLARIFY_OPENCODE_REQUEST_PERMISSION,
+  };
+
+  if (self->round_cancellable == NULL || workspace_id == NULL)
+    return;
+
+  for (guint i = 0; i < G_N_ELEMENTS (kinds); i++)
+    {
+      g_autofree char *path = instance_path (workspace_id, kinds[i] == CLARIFY_OPENCODE_REQUEST_QUESTION
+                                                             ? "/question" : "/permission");
+      Listing *listing = g_new0 (Listing, 1);
+
+      listing->self = g_object_ref (self);
+      listing->round = self->round;
+      listing->kind = kinds[i];
+      listing->workspace_id = g_strdup (workspace_id);
+      listing->directory = g_strdup (directory);
+      listing->listed_at = g_get_monotonic_time ();
+      self->pending_calls++;
+      api_call_async (self, SOUP_METHOD_GET, path, NULL, self->round_cancellable, listing_cb, listing);
+    }
+}
+
+static void
+workspaces_cb (GObject      *object,
+               GAsyncResult *result,
+               gpointer      user_data)
+{
+  Listing *call = user_data;
+  ClarifyCodenomadBackend *self = call->self;
+  g_autoptr(JsonNode) node = NULL;
+  g_autoptr(GError) error = NULL;
+  JsonArray *workspaces = NULL;
+
+  node = api_call_finish (result, &error);
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED) || call->round != self->round)
+    {
+      listing_free (call);
+      return;
+    }
+
+  /* A plain array, or {"workspaces":[…]}. */
+  if (node != NULL && JSON_NODE_HOLDS_ARRAY (node))
+    workspaces = json_node_get_array (node);
+  else if (node != NULL && JSON_NODE_HOLDS_OBJECT (node) &&
+           json_object_has_member (json_node_get_object (node), "workspaces"))
+    workspaces = json_object_get_array_member (json_node_get_object (node), "workspaces");
+
+  if (workspaces == NULL)
+    g_message ("Connection “%s”: listing the workspaces failed: %s",
+               connection_name (self), error != NULL ? error->message : "not a list");
+
+  for (guint i = 0; workspaces != NULL && i < json_array_get_length (workspaces); i++)
+    {
+      JsonNode *element = json_array_get_element (workspaces, i);
+      JsonObject *workspace = JSON_NODE_HOLDS_OBJECT (element) ? json_node_get_object (element) : NULL;
+
+      if (workspace != NULL)
+        list_workspace (self,
+                        json_object_get_string_member_with_default (workspace, "id", NULL),
+                        json_object_get_string_member_with_default (workspace, "path", NULL));
+    }
+
+  call_done (self, call->round);
+  listing_free (call);
+}
+
+static void
+begin_round (ClarifyCodenomadBackend *self)
+{
+  Listing *call;
+
+  if (self->round_cancellable != NULL)
+    g_cancellable_cancel (self->round_cancellable);
+  g_clear_object (&self->round_cancellable);
+  self->round_cancellable = g_cancellable_new ();
+  self->round++;
+  self->pending_calls = 1;
+
+  call = g_new0 (Listing, 1);
+  call->self = g_object_ref (self);
+  call->round = self->round;
+  api_call_async (self, SOUP_METHOD_GET, "/api/workspaces", NULL, self->round_cancellable, workspaces_cb, call);
+}
+
+/* Stream */
+
+static void
+pong_cb (GObject      *object,
+         GAsyncResult *result,
+         gpointer      user_data)
+{
+  g_autoptr(ClarifyCodenomadBackend) self = user_data;
+  g_autoptr(JsonNode) node = NULL;
+  g_autoptr(GError) error = NULL;
+
+  node = api_call_finish (result, &error);
+  if (node == NULL && !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    g_message ("Connection “%s”: pong failed: %s", connection_name (self), error->message);
+}
+
+static void
+answer_ping (ClarifyCodenomadBackend *self,
+             JsonObject              *ping)
+{
+  g_autoptr(JsonBuilder) builder = json_builder_new ();
+  g_autofree char *body = NULL;
+  JsonNode *ts = ping != NULL ? json_object_get_member (ping, "ts") : NULL;
+
+  if (ts == NULL || !JSON_NODE_HOLDS_VALUE (ts))
+    return;
+
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "clientId");
+  json_builder_add_string_value (builder, self->client_id);
+  json_builder_set_member_name (builder, "connectionId");
+  json_builder_add_string_value (builder, self->connection_id);
+  /* Echo the server's timestamp exactly as it came. */
+  json_builder_set_member_name (builder, "pingTs");
+  json_builder_add_value (builder, json_node_copy (ts));
+  json_builder_end_object (builder);
+  body = to_json (builder);
+
+  api_call_async (self, SOUP_METHOD_POST, "/api/client-connections/pong", body, NULL,
+                  pong_cb, g_object_ref (self));
+}
+
+static void
+show_instance_status (ClarifyCodenomadBackend *self,
+                      JsonObject              *payload)
+{
+  const char *instance = json_object_get_string_member_with_default (payload, "instanceId", "?");
+  const char *status = json_object_get_string_member_with_default (payload, "status", "");
+  const char *reason = json_object_get_string_member_with_default (payload, "reason", NULL);
+  g_autofree char *message = NULL;
+  const char *what;
+
+  if (clarify_backend_get_state (CLARIFY_BACKEND (self)) != CLARIFY_CONNECTION_STATE_CONNECTED)
+    return;
+
+  if (g_str_equal (status, "connected"))
+    {
+      clarify_backend_set_state (CLARIFY_BACKEND (self), CLARIFY_CONNECTION_STATE_CONNECTED, NULL);
+      return;
+    }
+
+  if (g_str_equal (status, "connecting"))
+    /* Translators: the state of a workspace's OpenCode instance */
+    what = _("connecting");
+  else if (g_str_equal (status, "error"))
+    /* Translators: the state of a workspace's OpenCode instance */
+    what = _("error");
+  else if (g_str_equal (status, "disconnected"))
+    /* Translators: the state of a workspace's OpenCode instance */
+    what = _("disconnected");
+  else
+    what = status;
+
+  if (reason != NULL)
+    /* Translators: 1: a workspace id, 2: its state, 3: why */
+    message = g_strdup_printf (_("Workspace %s: %s (%s)"), instance, what, reason);
+  else
+    /* Translators: 1: a workspace id, 2: its state */
+    message = g_strdup_printf (_("Workspace %s: %s"), instance, what);
+
+  clarify_backend_set_state (CLARIFY_BACKEND (self), CLARIFY_CONNECTION_STATE_CONNECTED, message);
+}
+
+static void
+handle_payload (ClarifyCodenomadBackend *self,
+                JsonObject              *payload)
+{
+  const char *type = json_object_get_string_member_with_default (payload, "type", "");
+  const char *instance = json_object_get_string_member_with_default (payload, "instanceId", NULL);
+
+  if (g_str_equal (type, "instance.event"))
+    {
+      JsonNode *event = json_object_get_member (payload, "event");
+
+      if (event != NULL && JSON_NODE_HOLDS_OBJECT (event))
+        clarify_opencode_tracker_handle_event (self->tracker, json_node_get_object (event),
+                                               json_object_get_string_member_with_default (json_node_get_object (event), "directory", NULL),
+                                               instance);
+    }
+  else if (g_str_equal (type, "instance.eventStatus"))
+    {
+      show_instance_status (self, payload);
+      /* A reconnected instance may hold questions asked meanwhile. */
+      if (instance != NULL && g_strcmp0 (json_object_get_string_member_with_default (payload, "status", NULL), "connected") == 0)
+        {
+          self->pending_calls++;
+          list_workspace (self, instance, NULL);
+          call_done (self, self->round);
+        }
+    }
+}
+
+static void
+on_sse_event (ClarifySseClient        *client,
+              const char              *type,
+              const char              *data,
+              const char              *id,
+              ClarifyCodenomadBackend *self)
+{
+  g_autoptr(JsonParser) parser = json_parser_new_immutable ();
+  JsonObject *object;
+
+  if (!json_parser_load_from_data (parser, data, -1, NULL) ||
+      !JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)))
+    {
+      g_message ("Connection “%s”: ignored an event that is not a JSON object", connection_name (self));
+      return;
+    }
+  object = json_node_get_object (json_parser_get_root (parser));
+
+  if (g_strcmp0 (type, PING_EVENT) == 0)
+    answer_ping (self, object);
+  else
+    handle_payload (self, object);
+}
+
+static void
+on_sse_connected (ClarifySseClient        *client,
+                  ClarifyCodenomadBackend *self)
+{
+  self->relogged_since_connect = FALSE;
+  begin_round (self);
+}
+
+static void
+stream_relogin_cb (GObject      *object,
+                   GAsyncResult *result,
+                   gpointer      user_data)
+{
+  ClarifyCodenomadBackend *self = CLARIFY_CODENOMAD_BACKEND (object);
+  g_autoptr(GError) error = NULL;
+
+  /* Down rather than refused: try again after the next failure. */
+  if (!login_finish (self, result, &error) && !g_error_matches (error, CLARIFY_ERROR, CLARIFY_ERROR_AUTH))
+    self->relogged_since_connect = FALSE;
+}
+
+static void
+on_sse_state_changed (ClarifySseClient        *client,
+                      GParamSpec              *pspec,
+                      ClarifyCodenomadBackend *self)
+{
+  ClarifyConnectionState state = clarify_sse_client_get_state (client);
+  g_autofree char *message = clarify_opencode_describe_state (client);
+
+  /* A dropped stream may be an expired session: log in again, once, before
+   * the client's next attempt. */
+  if ((state == CLARIFY_CONNECTION_STATE_RECONNECTING || state == CLARIFY_CONNECTION_STATE_FAILED) &&
+      has_credentials (self) && !self->logging_in && !self->relogged_since_connect)
+    {
+      self->relogged_since_connect = TRUE;
+      login_async (self, NULL, stream_relogin_cb, NULL);
+    }
+
+  clarify_backend_set_state (CLARIFY_BACKEND (self), state, message);
+}
+
+/* Backend */
+
+static void
+start_login_cb (GObject      *object,
+                GAsyncResult *result,
+                gpointer      user_data)
+{
+  ClarifyCodenomadBackend *self = CLARIFY_CODENOMAD_BACKEND (object);
+  g_autoptr(GError) error = NULL;
+
+  if (!login_finish (self, result, &error) && g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return;
+
+  /* Even after a failed login: the stream reports the state, and retries. */
+  self->relogged_since_connect = TRUE;
+  clarify_sse_client_start (self->sse_client);
+}
+
+static void
+clarify_codenomad_backend_start (ClarifyBackend *backend)
+{
+  ClarifyCodenomadBackend *self = CLARIFY_CODENOMAD_BACKEND (backend);
+
+  if (has_credentials (self))
+    {
+      clarify_backend_set_state (backend, CLARIFY_CONNECTION_STATE_CONNECTING, _("Logging in…"));
+      login_async (self, NULL, start_login_cb, NULL);
+    }
+  else
+    clarify_sse_client_start (self->sse_client);
+}
+
+static void
+clarify_codenomad_backend_stop (ClarifyBackend *backend)
+{
+  ClarifyCodenomadBackend *self = CLARIFY_CODENOMAD_BACKEND (backend);
+
+  clarify_sse_client_stop (self->sse_client);
+  if (self->round_cancellable != NULL)
+    g_cancellable_cancel (self->round_cancellable);
+  g_clear_object (&self->round_cancellable);
+  clarify_backend_set_state (backend, CLARIFY_CONNECTION_STATE_IDLE, NULL);
+}
+
+static void
+replied_cb (GObject      *object,
+            GAsyncResult *result,
+            gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  ClarifyCodenomadBackend *self = g_task_get_source_object (task);
+
+  clarify_opencode_complete_reply (self->tracker, task, result);
+}
+
+static void
+clarify_codenomad_backend_respond_async (ClarifyBackend      *backend,
+                                         ClarifyRequest      *request,
+                                         ClarifyResponse     *response,
+                                         GCancellable        *cancellable,
+                                         GAsyncReadyCallback  callback,
+                                         gpointer             user_data)
+{
+  ClarifyCodenomadBackend *self = CLARIFY_CODENOMAD_BACKEND (backend);
+  ClarifyOpencodeRequestInfo *info = clarify_opencode_request_get_info (request);
+  g_autoptr(GTask) task = g_task_new (self, cancellable, callback, user_data);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *path = NULL;
+  g_autofree char *body = NULL;
+  g_autofree char *proxied = NULL;
+
+  g_task_set_source_tag (task, clarify_codenomad_backend_respond_async);
+  g_task_set_task_data (task, g_object_ref (request), g_object_unref);
+
+  if (!clarify_opencode_encode_reply (request, response, &path, &body, &error))
+    {
+      g_task_return_error (task, g_steal_pointer (&error));
+      return;
+    }
+  if (info->workspace_id == NULL)
+    {
+      g_task_return_new_error (task, CLARIFY_ERROR, CLARIFY_ERROR_INVALID,
+                               "request %s belongs to no workspace", info->id);
+      return;
+    }
+
+  proxied = instance_path (info->workspace_id, path);
+  clarify_opencode_tracker_begin_answer (self->tracker, request);
+  api_call_async (self, SOUP_METHOD_POST, proxied, body, cancellable, replied_cb, g_steal_pointer (&task));
+}
+
+/* A UUID that stays the same for this user and connection, so that a new
+ * stream replaces our old one on the server instead of adding a client. */
+static char *
+stable_uuid (ClarifyConnection *connection,
+             const char        *purpose)
+{
+  g_autofree char *seed = g_strjoin ("\n", "clarify", g_get_user_name (), clarify_connection_get_name (connection),
+                                     clarify_connection_get_url (connection), purpose, NULL);
+  g_autofree char *hash = g_compute_checksum_for_string (G_CHECKSUM_SHA256, seed, -1);
+
+  /* Shaped as a version-4 variant-1 UUID. */
+  hash[12] = '4';
+  hash[16] = "89ab"[g_ascii_xdigit_value (hash[16]) & 3];
+  return g_strdup_printf ("%.8s-%.4s-%.4s-%.4s-%.12s", hash, hash + 8, hash + 12, hash + 16, hash + 20);
+}
+
+static void
+clarify_codenomad_backend_constructed (GObject *object)
+{
+  ClarifyCodenomadBackend *self = CLARIFY_CODENOMAD_BACKEND (object);
+  ClarifyConnection *connection;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *key = NULL;
+  g_autofree char *url = NULL;
+  g_autofree char *client = NULL;
+  g_autofree char *conn = NULL;
+  const char *option;
+
+  G_OBJECT_CLASS (clarify_codenomad_backend_parent_class)->constructed (object);
+
+  connection = clarify_backend_get_connection (CLARIFY_BACKEND (self));
+  g_return_if_fail (connection != NULL);
+
+  self->base_url = clarify_opencode_base_url (connection);
+
+  option = clarify_connection_get_option (connection, "client-id");
+  self->client_id = option != NULL ? g_strdup (option) : stable_uuid (connection, "client");
+  option = clarify_connection_get_option (connection, "connection-id");
+  self->connection_id = option != NULL ? g_strdup (option) : stable_uuid (connection, "connection");
+
+  option = clarify_connection_get_option (connection, "username");
+  self->username = g_strdup (option != NULL && *option != '\0' ? option : "codenomad");
+  option = clarify_connection_get_option (connection, "auth");
+  self->auth = g_strcmp0 (option, "token") == 0 ? AUTH_TOKEN
+               : g_strcmp0 (option, "none") == 0 ? AUTH_NONE
+                                                 : AUTH_PASSWORD;
+  if (self->auth != AUTH_NONE)
+    {
+      key = g_strconcat ("connection:", clarify_connection_get_name (connection), NULL);
+      self->secret = clarify_secret_lookup (key, &error);
+      if (error != NULL)
+        g_message ("Connection “%s”: cannot read its secret: %s", connection_name (self), error->message);
+    }
+
+  /* One jar for both sessions: the login's cookie rides on the stream too. */
+  self->cookies = soup_cookie_jar_new ();
+  self->stream_session = clarify_opencode_session_new (0);
+  self->api_session = clarify_opencode_session_new (API_TIMEOUT_S);
+  soup_session_add_feature (self->stream_session, SOUP_SESSION_FEATURE (self->cookies));
+  soup_session_add_feature (self->api_session, SOUP_SESSION_FEATURE (self->cookies));
+
+  client = g_uri_escape_string (self->client_id, NULL, FALSE);
+  conn = g_uri_escape_string (self->connection_id, NULL, FALSE);
+  url = g_strdup_printf ("%s/api/events?clientId=%s&connectionId=%s", self->base_url, client, conn);
+  self->sse_client = clarify_sse_client_new (self->stream_session, url);
+  clarify_sse_client_set_stall_timeout (self->sse_client,
+                                        clarify_opencode_stall_limit_ms (connection, DEFAULT_STALL_LIMIT_S));
+
+  g_signal_connect_object (self->sse_client, "event",
+                           G_CALLBACK (on_sse_event), self, G_CONNECT_DEFAULT);
+  g_signal_connect_object (self->sse_client, "connected",
+                           G_CALLBACK (on_sse_connected), self, G_CONNECT_DEFAULT);
+  g_signal_connect_object (self->sse_client, "notify::state",
+                           G_CALLBACK (on_sse_state_changed), self, G_CONNECT_DEFAULT);
+}
+
+static void
+clarify_codenomad_backend_dispose (GObject *object)
+{
+  ClarifyCodenomadBackend *self = CLARIFY_CODENOMAD_BACKEND (object);
+
+  if (self->sse_client != NULL)
+    {
+      g_signal_handlers_disconnect_by_data (self->sse_client, self);
+      clarify_sse_client_stop (self->sse_client);
+    }
+  g_clear_object (&self->sse_client);
+  if (self->round_cancellable != NULL)
+    g_cancellable_cancel (self->round_cancellable);
+  g_clear_object (&self->round_cancellable);
+  if (self->api_session != NULL)
+    soup_session_abort (self->api_session);
+  g_clear_object (&self->api_session);
+  if (self->stream_session != NULL)
+    soup_session_abort (self->stream_session);
+  g_clear_object (&self->stream_session);
+  g_clear_object (&self->cookies);
+
+  G_OBJECT_CLASS (clarify_codenomad_backend_parent_class)->dispose (object);
+}
+
+static void
+clarify_codenomad_backend_finalize (GObject *object)
+{
+  ClarifyCodenomadBackend *self = CLARIFY_CODENOMAD_BACKEND (object);
+
+  g_clear_pointer (&self->tracker, clarify_opencode_tracker_free);
+  g_clear_pointer (&self->base_url, g_free);
+  g_clear_pointer (&self->client_id, g_free);
+  g_clear_pointer (&self->connection_id, g_free);
+  g_clear_pointer (&self->username, g_free);
+  if (self->secret != NULL)
+    memset (self->secret, 0, strlen (self->secret));
+  g_clear_pointer (&self->secret, g_free);
+
+  G_OBJECT_CLASS (clarify_codenomad_backend_parent_class)->finalize (object);
+}
+
+static void
+clarify_codenomad_backend_class_init (ClarifyCodenomadBackendClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  ClarifyBackendClass *backend_class = CLARIFY_BACKEND_CLASS (klass);
+
+  object_class->constructed = clarify_codenomad_backend_constructed;
+  object_class->dispose = clarify_codenomad_backend_dispose;
+  object_class->finalize = clarify_codenomad_backend_finalize;
+
+  backend_class->start = clarify_codenomad_backend_start;
+  backend_class->stop = clarify_codenomad_backend_stop;
+  backend_class->respond_async = clarify_codenomad_backend_respond_async;
+
+  signals[RESYNCED] =
+    g_signal_new ("resynced",
+                  G_TYPE_FROM_CLASS (klass),
+                  G_SIGNAL_RUN_LAST,
+                  0,
+                  NULL, NULL,
+                  NULL,
+                  G_TYPE_NONE, 0);
+}
+
+static void
+clarify_codenomad_backend_init (ClarifyCodenomadBackend *self)
+{
+  self->tracker = clarify_opencode_tracker_new (CLARIFY_BACKEND (self));
+}
+
+ClarifyBackend *
+clarify_codenomad_backend_new (ClarifyConnection *connection)
+{
+  g_return_val_if_fail (CLARIFY_IS_CONNECTION (connection), NULL);
+
+  return g_object_new (CLARIFY_TYPE_CODENOMAD_BACKEND, "connection", connection, NULL);
+}
+
+ClarifySseClient *
+clarify_codenomad_backend_get_sse_client (ClarifyCodenomadBackend *self)
+{
+  g_return_val_if_fail (CLARIFY_IS_CODENOMAD_BACKEND (self), NULL);
+
+  return self->sse_client;
+}
+
+const char *
+clarify_codenomad_backend_get_client_id (ClarifyCodenomadBackend *self)
+{
+  g_return_val_if_fail (CLARIFY_IS_CODENOMAD_BACKEND (self), NULL);
+
+  return self->client_id;
+}
+
+const char *
+clarify_codenomad_backend_get_connection_id (ClarifyCodenomadBackend *self)
+{
+  g_return_val_if_fail (CLARIFY_IS_CODENOMAD_BACKEND (self), NULL);
+
+  return self->connection_id;
+}
