@@ -45,6 +45,8 @@ typedef struct
   GDBusMethodInvocation *invocation;
   GCancellable          *cancellable;
   guint                  watch_id;
+  /* The id the caller gave, or NULL; ours is unique across callers. */
+  char                  *caller_id;
 } Call;
 
 static void
@@ -53,6 +55,7 @@ call_free (Call *call)
   g_clear_handle_id (&call->watch_id, g_bus_unwatch_name);
   g_clear_object (&call->invocation);
   g_clear_object (&call->cancellable);
+  g_free (call->caller_id);
   g_free (call);
 }
 
@@ -89,6 +92,8 @@ ask_cb (GObject      *object,
     }
 
   node = clarify_response_to_json (response);
+  if (call->caller_id != NULL)
+    json_object_set_string_member (json_node_get_object (node), "id", call->caller_id);
   text = json_to_string (node, FALSE);
   g_dbus_method_invocation_return_value (g_steal_pointer (&call->invocation),
                                          g_variant_new ("(s)", text));
@@ -101,14 +106,34 @@ clarify_dbus_backend_ask (ClarifyDbusBackend    *self,
                           GDBusMethodInvocation *invocation)
 {
   g_autoptr(ClarifyRequest) request = NULL;
+  g_autoptr(JsonNode) node = NULL;
   g_autoptr(GError) error = NULL;
+  g_autofree char *caller_id = NULL;
+  g_autofree char *request_id = NULL;
   const char *request_json = NULL;
   const char *sender;
+  JsonObject *object;
   Call *call;
 
   g_variant_get (parameters, "(&s)", &request_json);
 
-  request = clarify_request_new_from_data (request_json, -1, &error);
+  node = json_from_string (request_json, &error);
+  if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
+    {
+      g_dbus_method_invocation_return_error (invocation, G_DBUS_ERROR, G_DBUS_ERROR_INVALID_ARGS,
+                                             "Invalid request: %s",
+                                             error != NULL ? error->message : "a request must be a JSON object");
+      return;
+    }
+
+  /* Callers need not make their ids unique among each other: each request
+   * gets one of ours, and the reply carries the caller's back. */
+  object = json_node_get_object (node);
+  caller_id = g_strdup (json_object_get_string_member_with_default (object, "id", NULL));
+  request_id = clarify_local_backend_next_request_id (CLARIFY_LOCAL_BACKEND (self));
+  json_object_set_string_member (object, "id", request_id);
+
+  request = clarify_request_new_from_json (node, &error);
   if (request == NULL)
     {
       g_dbus_method_invocation_return_error (invocation, G_DBUS_ERROR, G_DBUS_ERROR_INVALID_ARGS,
@@ -116,17 +141,10 @@ clarify_dbus_backend_ask (ClarifyDbusBackend    *self,
       return;
     }
 
-  if (clarify_backend_lookup_request (CLARIFY_BACKEND (self), clarify_request_get_id (request)) != NULL)
-    {
-      g_dbus_method_invocation_return_error (invocation, G_DBUS_ERROR, G_DBUS_ERROR_INVALID_ARGS,
-                                             "A request with the id “%s” is already pending",
-                                             clarify_request_get_id (request));
-      return;
-    }
-
   call = g_new0 (Call, 1);
   call->invocation = g_object_ref (invocation);
   call->cancellable = g_cancellable_new ();
+  call->caller_id = g_steal_pointer (&caller_id);
 
   sender = g_dbus_method_invocation_get_sender (invocation);
   if (sender != NULL)

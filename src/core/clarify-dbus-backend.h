@@ -5,9 +5,11 @@
  *
  *   Ask (s request_json) → (s response_json)
  *
- * in the JSON form of clarify-json.h. The reply is sent once the user
- * answered, skipped or cancelled, or the request's timeout passed; a caller
- * that leaves the bus withdraws its dialog. `clarify ask` and
+ * in the JSON form of clarify-json.h ("id" may be left out; the reply
+ * carries the caller's id). The reply is sent once the user answered,
+ * skipped or cancelled, or the request's timeout passed; a caller that
+ * leaves the bus withdraws its dialog. Malformed requests fail with
+ * org.freedesktop.DBus.Error.InvalidArgs. `clarify ask` and
  * `clarify mcp-stdio` are its clients.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later

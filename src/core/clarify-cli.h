@@ -1,0 +1,33 @@
+/* clarify-cli.h: the commands that run before (and without) the GUI
+ *
+ *   clarify ask …        ask the running app over D-Bus, zenity-like
+ *   clarify mcp-stdio    an MCP server on stdin/stdout that forwards
+ *                        ask_user to the running app over D-Bus
+ *   clarify --mcp-info   the MCP endpoint's URL, token and config snippets
+ *
+ * They talk to the app only over D-Bus, so the single running instance
+ * (started by D-Bus activation when needed) shows every dialog.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+/* Exit statuses of `clarify ask` (zenity's where zenity has one). */
+#define CLARIFY_CLI_EXIT_ANSWERED     0
+#define CLARIFY_CLI_EXIT_CANCELLED    1
+#define CLARIFY_CLI_EXIT_BAD_ARGS     2
+#define CLARIFY_CLI_EXIT_UNREACHABLE  3
+#define CLARIFY_CLI_EXIT_TIMED_OUT    5
+
+/* Runs the command when argv[1] names one of them and returns TRUE with
+ * its exit status in @exit_status; returns FALSE (touching nothing) for
+ * anything else, which then goes to GApplication. */
+gboolean clarify_cli_handle (int    argc,
+                             char **argv,
+                             int   *exit_status);
+
+G_END_DECLS
