@@ -328,6 +328,8 @@ send_reply (SoupServerMessage *msg,
     }
   if (content_type != NULL)
     soup_server_message_set_response (msg, content_type, SOUP_MEMORY_COPY, body, body_len);
+  else if (body_len > 0)
+    soup_message_body_append (soup_server_message_get_response_body (msg), SOUP_MEMORY_COPY, body, body_len);
 }
 
 static void
@@ -587,9 +589,7 @@ clarify_test_server_add_json (ClarifyTestServer *self,
                               const char        *content_type,
                               const char        *body)
 {
-  clarify_test_server_add_reply (self, method, path, status,
-                                 content_type ? content_type : "application/json",
-                                 body, NULL);
+  clarify_test_server_add_reply (self, method, path, status, content_type, body, NULL);
 }
 
 void

@@ -41,7 +41,8 @@ char               *clarify_test_server_get_url         (ClarifyTestServer  *sel
 guint               clarify_test_server_get_port        (ClarifyTestServer  *self);
 
 /* Canned replies for METHOD + path (query ignored). Successive calls queue
- * replies for successive requests; the last one repeats. Unknown routes 404. */
+ * replies for successive requests; the last one repeats. Unknown routes 404.
+ * A NULL @content_type sends no Content-Type header; a NULL @body no body. */
 void                clarify_test_server_add_json        (ClarifyTestServer  *self,
                                                          const char         *method,
                                                          const char         *path,

@@ -67,8 +67,12 @@ test_server_replies (void)
   clarify_test_server_add_json (server, "POST", "/api/x", 200, NULL, "{\"n\":1}");
   clarify_test_server_add_json (server, "POST", "/api/x", 409, "text/plain", "two");
 
-  g_bytes_unref (fetch (session, "POST", url, "{\"q\":true}", &status));
-  g_assert_cmpuint (status, ==, 200);
+  {
+    g_autoptr(GBytes) reply = fetch (session, "POST", url, "{\"q\":true}", &status);
+
+    g_assert_cmpuint (status, ==, 200);
+    assert_reply (reply, "{\"n\":1}");
+  }
   for (guint i = 0; i < 2; i++)
     {
       g_autoptr(GBytes) reply = fetch (session, "POST", url, NULL, &status);
