@@ -23,5 +23,9 @@ void           clarify_outbox_post      (ClarifyOutbox   *self,
                                          ClarifyRequest  *request,
                                          ClarifyResponse *response);
 guint          clarify_outbox_get_n_pending (ClarifyOutbox *self);
+/* For tests: the first retry delay and its cap (defaults 1 s and 60 s). */
+void           clarify_outbox_set_backoff   (ClarifyOutbox *self,
+                                             guint          initial_ms,
+                                             guint          max_ms);
 
 G_END_DECLS

@@ -1,0 +1,425 @@
+/* clarify-outbox.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include "clarify-error.h"
+#include "clarify-outbox.h"
+
+#define DEFAULT_INITIAL_DELAY_MS 1000
+#define DEFAULT_MAX_DELAY_MS     60000
+
+/* One answer on its way. Shared between the outbox and an in-flight post,
+ * so that a post finishing after the outbox went away touches nothing. */
+typedef struct
+{
+  ClarifyOutbox   *outbox;  /* unowned; NULL once the outbox is disposed */
+  ClarifyBackend  *backend;
+  ClarifyRequest  *request;
+  ClarifyResponse *response;
+  guint            attempts;
+  gint64           next_attempt_at;
+  gboolean         in_flight;
+} OutboxItem;
+
+struct _ClarifyOutbox
+{
+  GObject       parent_instance;
+
+  GPtrArray    *items;
+  GCancellable *cancellable;
+  guint         retry_source_id;
+  guint         initial_delay_ms;
+  guint         max_delay_ms;
+};
+
+G_DEFINE_FINAL_TYPE (ClarifyOutbox, clarify_outbox, G_TYPE_OBJECT)
+
+enum {
+  PROP_0,
+  PROP_N_PENDING,
+  N_PROPS
+};
+
+enum {
+  DELIVERED,
+  FAILED,
+  N_SIGNALS
+};
+
+static GParamSpec *properties[N_PROPS];
+static guint signals[N_SIGNALS];
+
+static void clarify_outbox_send (ClarifyOutbox *self,
+                                 OutboxItem    *item);
+
+static void
+outbox_item_clear (OutboxItem *item)
+{
+  g_clear_object (&item->backend);
+  g_clear_object (&item->request);
+  g_clear_object (&item->response);
+}
+
+static OutboxItem *
+outbox_item_ref (OutboxItem *item)
+{
+  return g_rc_box_acquire (item);
+}
+
+static void
+outbox_item_unref (OutboxItem *item)
+{
+  g_rc_box_release_full (item, (GDestroyNotify) outbox_item_clear);
+}
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (OutboxItem, outbox_item_unref)
+
+static gboolean
+is_worth_retrying (const GError *error)
+{
+  if (g_error_matches (error, CLARIFY_ERROR, CLARIFY_ERROR_TRANSIENT))
+    return TRUE;
+
+  /* Backends should map network trouble to TRANSIENT; be forgiving when one
+   * hands through a raw GIO or resolver error. */
+  if (error->domain == G_IO_ERROR)
+    return error->code != G_IO_ERROR_CANCELLED && error->code != G_IO_ERROR_NOT_SUPPORTED;
+
+  return error->domain == G_RESOLVER_ERROR;
+}
+
+/* Exponential backoff with ±20 % jitter, so that many answers queued during
+ * an outage do not all hit the agent in the same instant when it returns. */
+static guint
+clarify_outbox_get_delay_ms (ClarifyOutbox *self,
+                             guint          attempts)
+{
+  guint delay = self->initial_delay_ms;
+
+  for (guint i = 1; i < attempts && delay < self->max_delay_ms; i++)
+    delay = delay > G_MAXUINT / 2 ? G_MAXUINT : delay * 2;
+
+  delay = MIN (delay, self->max_delay_ms);
+
+  return MIN ((guint) (delay * g_random_double_range (0.8, 1.2)), self->max_delay_ms);
+}
+
+static gboolean on_retry_timeout (gpointer user_data);
+
+/* Keeps exactly one timer, for the earliest waiting item, and none at all
+ * when nothing waits. */
+static void
+clarify_outbox_schedule (ClarifyOutbox *self)
+{
+  gint64 earliest = G_MAXINT64;
+  gint64 delay_us;
+
+  g_clear_handle_id (&self->retry_source_id, g_source_remove);
+
+  for (guint i = 0; i < self->items->len; i++)
+    {
+      OutboxItem *item = g_ptr_array_index (self->items, i);
+
+      if (!item->in_flight)
+        earliest = MIN (earliest, item->next_attempt_at);
+    }
+
+  if (earliest == G_MAXINT64)
+    return;
+
+  delay_us = MAX (earliest - g_get_monotonic_time (), 0);
+  self->retry_source_id = g_timeout_add_full (G_PRIORITY_DEFAULT,
+                                              (guint) ((delay_us + 999) / 1000),
+                                              on_retry_timeout, self, NULL);
+}
+
+static gboolean
+on_retry_timeout (gpointer user_data)
+{
+  ClarifyOutbox *self = user_data;
+  g_autoptr(GPtrArray) due = g_ptr_array_new_with_free_func ((GDestroyNotify) outbox_item_unref);
+  gint64 now = g_get_monotonic_time ();
+
+  self->retry_source_id = 0;
+
+  for (guint i = 0; i < self->items->len; i++)
+    {
+      OutboxItem *item = g_ptr_array_index (self->items, i);
+
+      if (!item->in_flight && item->next_attempt_at <= now)
+        g_ptr_array_add (due, outbox_item_ref (item));
+    }
+
+  /* Sending may finish an item (a withdrawn request), which edits the array. */
+  for (guint i = 0; i < due->len; i++)
+    clarify_outbox_send (self, g_ptr_array_index (due, i));
+
+  clarify_outbox_schedule (self);
+
+  return G_SOURCE_REMOVE;
+}
+
+/* Removes @item and emits ::delivered, or ::failed when @error is set. */
+static void
+clarify_outbox_finish_item (ClarifyOutbox *self,
+                            OutboxItem    *item,
+                            const GError  *error)
+{
+  g_autoptr(OutboxItem) owned = outbox_item_ref (item);
+
+  g_ptr_array_remove (self->items, item);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_N_PENDING]);
+
+  if (error == NULL)
+    {
+      g_signal_emit (self, signals[DELIVERED], 0, item->request, item->response);
+      clarify_backend_forget_request (item->backend, clarify_request_get_id (item->request));
+      return;
+    }
+
+  g_debug ("Giving up on the answer to %s: %s", clarify_request_get_id (item->request), error->message);
+
+  g_signal_emit (self, signals[FAILED], 0, item->request, item->response, error);
+
+  /* Other failures leave the request pending, so that the user can answer
+   * it again once the cause (credentials, a rejected value) is fixed. */
+  if (g_error_matches (error, CLARIFY_ERROR, CLARIFY_ERROR_GONE))
+    clarify_backend_forget_request (item->backend, clarify_request_get_id (item->request));
+}
+
+static void
+on_respond_finished (GObject      *source,
+                     GAsyncResult *result,
+                     gpointer      user_data)
+{
+  g_autoptr(OutboxItem) item = user_data;
+  g_autoptr(GError) error = NULL;
+  ClarifyOutbox *self = item->outbox;
+  guint delay_ms;
+
+  item->in_flight = FALSE;
+
+  if (clarify_backend_respond_finish (CLARIFY_BACKEND (source), result, &error))
+    {
+      if (self != NULL)
+        clarify_outbox_finish_item (self, item, NULL);
+      return;
+    }
+
+  if (self == NULL)
+    return;
+
+  if (!is_worth_retrying (error))
+    {
+      clarify_outbox_finish_item (self, item, error);
+      return;
+    }
+
+  delay_ms = clarify_outbox_get_delay_ms (self, item->attempts);
+  item->next_attempt_at = g_get_monotonic_time () + (gint64) delay_ms * 1000;
+  g_debug ("Answer to %s not delivered (%s); retrying in %u ms",
+           clarify_request_get_id (item->request), error->message, delay_ms);
+
+  clarify_outbox_schedule (self);
+}
+
+static void
+clarify_outbox_send (ClarifyOutbox *self,
+                     OutboxItem    *item)
+{
+  if (clarify_request_is_withdrawn (item->request))
+    {
+      g_autoptr(GError) error = g_error_new (CLARIFY_ERROR, CLARIFY_ERROR_GONE,
+                                             "The agent withdrew the request");
+
+      clarify_outbox_finish_item (self, item, error);
+      return;
+    }
+
+  item->in_flight = TRUE;
+  item->attempts++;
+  clarify_backend_respond_async (item->backend, item->request, item->response,
+                                 self->cancellable, on_respond_finished,
+                                 outbox_item_ref (item));
+}
+
+static void
+clarify_outbox_dispose (GObject *object)
+{
+  ClarifyOutbox *self = CLARIFY_OUTBOX (object);
+
+  g_clear_handle_id (&self->retry_source_id, g_source_remove);
+  g_cancellable_cancel (self->cancellable);
+
+  for (guint i = 0; i < self->items->len; i++)
+    ((OutboxItem *) g_ptr_array_index (self->items, i))->outbox = NULL;
+  g_ptr_array_set_size (self->items, 0);
+
+  G_OBJECT_CLASS (clarify_outbox_parent_class)->dispose (object);
+}
+
+static void
+clarify_outbox_finalize (GObject *object)
+{
+  ClarifyOutbox *self = CLARIFY_OUTBOX (object);
+
+  g_clear_pointer (&self->items, g_ptr_array_unref);
+  g_clear_object (&self->cancellable);
+
+  G_OBJECT_CLASS (clarify_outbox_parent_class)->finalize (object);
+}
+
+static void
+clarify_outbox_get_property (GObject    *object,
+                             guint       prop_id,
+                             GValue     *value,
+                             GParamSpec *pspec)
+{
+  ClarifyOutbox *self = CLARIFY_OUTBOX (object);
+
+  switch (prop_id)
+    {
+    case PROP_N_PENDING:
+      g_value_set_uint (value, clarify_outbox_get_n_pending (self));
+      break;
+
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+clarify_outbox_class_init (ClarifyOutboxClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->dispose = clarify_outbox_dispose;
+  object_class->finalize = clarify_outbox_finalize;
+  object_class->get_property = clarify_outbox_get_property;
+
+  properties[PROP_N_PENDING] =
+    g_param_spec_uint ("n-pending", NULL, NULL,
+                       0, G_MAXUINT, 0,
+                       (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  /**
+   * ClarifyOutbox::delivered:
+   * @request: the answered ClarifyRequest
+   * @response: the ClarifyResponse the agent accepted
+   */
+  signals[DELIVERED] =
+    g_signal_new ("delivered",
+                  G_TYPE_FROM_CLASS (klass),
+                  G_SIGNAL_RUN_LAST,
+                  0,
+                  NULL, NULL,
+                  NULL,
+                  G_TYPE_NONE, 2, CLARIFY_TYPE_REQUEST, CLARIFY_TYPE_RESPONSE);
+
+  /**
+   * ClarifyOutbox::failed:
+   * @request: the ClarifyRequest
+   * @response: the ClarifyResponse that could not be delivered
+   * @error: why; CLARIFY_ERROR_GONE when the agent no longer waits for it
+   */
+  signals[FAILED] =
+    g_signal_new ("failed",
+                  G_TYPE_FROM_CLASS (klass),
+                  G_SIGNAL_RUN_LAST,
+                  0,
+                  NULL, NULL,
+                  NULL,
+                  G_TYPE_NONE, 3, CLARIFY_TYPE_REQUEST, CLARIFY_TYPE_RESPONSE, G_TYPE_ERROR);
+}
+
+static void
+clarify_outbox_init (ClarifyOutbox *self)
+{
+  self->items = g_ptr_array_new_with_free_func ((GDestroyNotify) outbox_item_unref);
+  self->cancellable = g_cancellable_new ();
+  self->initial_delay_ms = DEFAULT_INITIAL_DELAY_MS;
+  self->max_delay_ms = DEFAULT_MAX_DELAY_MS;
+}
+
+ClarifyOutbox *
+clarify_outbox_new (void)
+{
+  return g_object_new (CLARIFY_TYPE_OUTBOX, NULL);
+}
+
+static OutboxItem *
+clarify_outbox_find (ClarifyOutbox  *self,
+                     ClarifyBackend *backend,
+                     const char     *request_id)
+{
+  for (guint i = 0; i < self->items->len; i++)
+    {
+      OutboxItem *item = g_ptr_array_index (self->items, i);
+
+      if (item->backend == backend &&
+          g_strcmp0 (clarify_request_get_id (item->request), request_id) == 0)
+        return item;
+    }
+
+  return NULL;
+}
+
+void
+clarify_outbox_post (ClarifyOutbox   *self,
+                     ClarifyBackend  *backend,
+                     ClarifyRequest  *request,
+                     ClarifyResponse *response)
+{
+  OutboxItem *item;
+
+  g_return_if_fail (CLARIFY_IS_OUTBOX (self));
+  g_return_if_fail (CLARIFY_IS_BACKEND (backend));
+  g_return_if_fail (CLARIFY_IS_REQUEST (request));
+  g_return_if_fail (CLARIFY_IS_RESPONSE (response));
+
+  /* A request is answered once: a second answer while the first is still
+   * on its way would reach the agent twice. */
+  if (clarify_outbox_find (self, backend, clarify_request_get_id (request)) != NULL)
+    {
+      g_debug ("An answer to %s is already on its way; ignoring another one",
+               clarify_request_get_id (request));
+      return;
+    }
+
+  item = g_rc_box_new0 (OutboxItem);
+  item->outbox = self;
+  item->backend = g_object_ref (backend);
+  item->request = g_object_ref (request);
+  item->response = g_object_ref (response);
+  item->next_attempt_at = g_get_monotonic_time ();
+
+  g_ptr_array_add (self->items, item);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_N_PENDING]);
+
+  clarify_outbox_send (self, item);
+}
+
+guint
+clarify_outbox_get_n_pending (ClarifyOutbox *self)
+{
+  g_return_val_if_fail (CLARIFY_IS_OUTBOX (self), 0);
+
+  return self->items->len;
+}
+
+void
+clarify_outbox_set_backoff (ClarifyOutbox *self,
+                            guint          initial_ms,
+                            guint          max_ms)
+{
+  g_return_if_fail (CLARIFY_IS_OUTBOX (self));
+  g_return_if_fail (initial_ms > 0);
+  g_return_if_fail (max_ms >= initial_ms);
+
+  self->initial_delay_ms = initial_ms;
+  self->max_delay_ms = max_ms;
+}
