@@ -181,3 +181,25 @@ clarify_test_find_button (GtkWidget  *root,
 
   return NULL;
 }
+
+GtkWidget *
+clarify_test_find_descendant (GtkWidget *root,
+                              GType      type)
+{
+  GtkWidget *child;
+
+  if (G_TYPE_CHECK_INSTANCE_TYPE (root, type))
+    return root;
+
+  for (child = gtk_widget_get_first_child (root);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = clarify_test_find_descendant (child, type);
+
+      if (found != NULL)
+        return found;
+    }
+
+  return NULL;
+}

@@ -33,4 +33,7 @@ GtkWidget *clarify_test_find_widget     (GtkWidget   *root,
                                          const char  *name);
 GtkWidget *clarify_test_find_button     (GtkWidget   *root,
                                          const char  *label);
+/* @root itself or its first descendant that is a @type, or NULL. */
+GtkWidget *clarify_test_find_descendant (GtkWidget   *root,
+                                         GType        type);
 G_END_DECLS
