@@ -1,0 +1,251 @@
+/* clarify-request-row.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "clarify-application.h"
+#include "clarify-request-row.h"
+
+struct _ClarifyRequestRow
+{
+  AdwActionRow    parent_instance;
+
+  ClarifyRequest *request;
+  GtkLabel       *time_left_label;
+  guint           tick_id;
+};
+
+G_DEFINE_FINAL_TYPE (ClarifyRequestRow, clarify_request_row, ADW_TYPE_ACTION_ROW)
+
+enum {
+  PROP_0,
+  PROP_REQUEST,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+static gboolean
+update_time_left (ClarifyRequestRow *self)
+{
+  gint64 deadline = clarify_request_get_deadline (self->request);
+  gint64 left_s;
+  g_autofree char *text = NULL;
+
+  if (deadline == 0)
+    return FALSE;
+
+  left_s = MAX (0, (deadline - g_get_monotonic_time () + G_USEC_PER_SEC - 1) / G_USEC_PER_SEC);
+  /* Translators: the time an agent still waits for an answer, minutes:seconds */
+  text = g_strdup_printf (_("%d:%02d left"), (int) (left_s / 60), (int) (left_s % 60));
+  gtk_label_set_text (self->time_left_label, text);
+
+  if (left_s <= 30)
+    gtk_widget_add_css_class (GTK_WIDGET (self->time_left_label), "warning");
+
+  return left_s > 0;
+}
+
+static gboolean
+tick_cb (gpointer data)
+{
+  ClarifyRequestRow *self = data;
+
+  if (update_time_left (self))
+    return G_SOURCE_CONTINUE;
+
+  self->tick_id = 0;
+  return G_SOURCE_REMOVE;
+}
+
+/* The countdown only ticks while someone can see it. */
+static void
+clarify_request_row_map (GtkWidget *widget)
+{
+  ClarifyRequestRow *self = CLARIFY_REQUEST_ROW (widget);
+
+  GTK_WIDGET_CLASS (clarify_request_row_parent_class)->map (widget);
+
+  if (self->tick_id == 0 && update_time_left (self))
+    self->tick_id = g_timeout_add_seconds (1, tick_cb, self);
+}
+
+static void
+clarify_request_row_unmap (GtkWidget *widget)
+{
+  ClarifyRequestRow *self = CLARIFY_REQUEST_ROW (widget);
+
+  g_clear_handle_id (&self->tick_id, g_source_remove);
+
+  GTK_WIDGET_CLASS (clarify_request_row_parent_class)->unmap (widget);
+}
+
+static void
+setup_request (ClarifyRequestRow *self)
+{
+  const char *connection = clarify_request_get_connection_name (self->request);
+  const char *project = clarify_request_get_project (self->request);
+  const char *title = clarify_request_get_title (self->request);
+  guint n_questions = clarify_request_get_n_questions (self->request);
+  g_autofree char *key = clarify_application_dup_request_key (self->request);
+  GString *subtitle = g_string_new (connection ? connection : "");
+
+  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (self),
+                                 clarify_request_row_summarize (self->request));
+
+  if (project != NULL && *project != '\0')
+    {
+      /* Translators: separates the parts of a row's subtitle: "OpenCode · ~/src/app · 3 questions" */
+      g_string_append (subtitle, _(" · "));
+      g_string_append (subtitle, project);
+    }
+  if (n_questions > 1)
+    {
+      g_string_append (subtitle, _(" · "));
+      g_string_append_printf (subtitle,
+                              g_dngettext (GETTEXT_PACKAGE, "%u question", "%u questions", n_questions),
+                              n_questions);
+    }
+  else if (n_questions == 1 && title != NULL && *title != '\0')
+    {
+      /* The title is the row's title; the question itself says more. */
+      g_string_append (subtitle, _(" · "));
+      g_string_append (subtitle, clarify_question_get_text (clarify_request_get_question (self->request, 0)));
+    }
+  adw_action_row_set_subtitle (ADW_ACTION_ROW (self), subtitle->str);
+  g_string_free (subtitle, TRUE);
+
+  gtk_widget_set_visible (GTK_WIDGET (self->time_left_label),
+                          clarify_request_get_timeout_ms (self->request) > 0);
+  update_time_left (self);
+
+  gtk_actionable_set_action_name (GTK_ACTIONABLE (self), "app.open-request");
+  gtk_actionable_set_action_target (GTK_ACTIONABLE (self), "s", key);
+}
+
+static void
+clarify_request_row_dispose (GObject *object)
+{
+  ClarifyRequestRow *self = CLARIFY_REQUEST_ROW (object);
+
+  g_clear_handle_id (&self->tick_id, g_source_remove);
+  g_clear_object (&self->request);
+
+  G_OBJECT_CLASS (clarify_request_row_parent_class)->dispose (object);
+}
+
+static void
+clarify_request_row_get_property (GObject    *object,
+                                  guint       prop_id,
+                                  GValue     *value,
+                                  GParamSpec *pspec)
+{
+  ClarifyRequestRow *self = CLARIFY_REQUEST_ROW (object);
+
+  switch (prop_id)
+    {
+    case PROP_REQUEST:
+      g_value_set_object (value, self->request);
+      break;
+
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+clarify_request_row_set_property (GObject      *object,
+                                  guint         prop_id,
+                                  const GValue *value,
+                                  GParamSpec   *pspec)
+{
+  ClarifyRequestRow *self = CLARIFY_REQUEST_ROW (object);
+
+  switch (prop_id)
+    {
+    case PROP_REQUEST:
+      self->request = g_value_dup_object (value);
+      setup_request (self);
+      break;
+
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+clarify_request_row_class_init (ClarifyRequestRowClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = clarify_request_row_dispose;
+  object_class->get_property = clarify_request_row_get_property;
+  object_class->set_property = clarify_request_row_set_property;
+
+  widget_class->map = clarify_request_row_map;
+  widget_class->unmap = clarify_request_row_unmap;
+
+  properties[PROP_REQUEST] =
+    g_param_spec_object ("request", NULL, NULL,
+                         CLARIFY_TYPE_REQUEST,
+                         (G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS));
+
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+}
+
+static void
+clarify_request_row_init (ClarifyRequestRow *self)
+{
+  GtkWidget *arrow;
+
+  /* Titles and questions come from agents: never markup. */
+  adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (self), FALSE);
+  adw_action_row_set_title_lines (ADW_ACTION_ROW (self), 2);
+  adw_action_row_set_subtitle_lines (ADW_ACTION_ROW (self), 1);
+  gtk_list_box_row_set_activatable (GTK_LIST_BOX_ROW (self), TRUE);
+
+  self->time_left_label = GTK_LABEL (gtk_label_new (NULL));
+  gtk_widget_add_css_class (GTK_WIDGET (self->time_left_label), "numeric");
+  gtk_widget_add_css_class (GTK_WIDGET (self->time_left_label), "dim-label");
+  adw_action_row_add_suffix (ADW_ACTION_ROW (self), GTK_WIDGET (self->time_left_label));
+
+  arrow = gtk_image_new_from_icon_name ("go-next-symbolic");
+  gtk_accessible_update_property (GTK_ACCESSIBLE (arrow),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Answer"),
+                                  -1);
+  adw_action_row_add_suffix (ADW_ACTION_ROW (self), arrow);
+}
+
+GtkWidget *
+clarify_request_row_new (ClarifyRequest *request)
+{
+  g_return_val_if_fail (CLARIFY_IS_REQUEST (request), NULL);
+
+  return g_object_new (CLARIFY_TYPE_REQUEST_ROW, "request", request, NULL);
+}
+
+ClarifyRequest *
+clarify_request_row_get_request (ClarifyRequestRow *self)
+{
+  g_return_val_if_fail (CLARIFY_IS_REQUEST_ROW (self), NULL);
+
+  return self->request;
+}
+
+const char *
+clarify_request_row_summarize (ClarifyRequest *request)
+{
+  const char *title = clarify_request_get_title (request);
+
+  if (title != NULL && *title != '\0')
+    return title;
+
+  if (clarify_request_get_n_questions (request) > 0)
+    return clarify_question_get_text (clarify_request_get_question (request, 0));
+
+  return clarify_request_get_id (request);
+}

@@ -1,0 +1,154 @@
+/* clarify-window.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "clarify-connection-row.h"
+#include "clarify-request-row.h"
+#include "clarify-window.h"
+
+struct _ClarifyWindow
+{
+  AdwApplicationWindow  parent_instance;
+
+  AdwToastOverlay      *toast_overlay;
+  GtkStack             *stack;
+  GtkListBox           *requests_list;
+  GtkListBox           *connections_list;
+
+  GListModel           *backends;
+  GListModel           *requests;
+};
+
+G_DEFINE_FINAL_TYPE (ClarifyWindow, clarify_window, ADW_TYPE_APPLICATION_WINDOW)
+
+static GtkWidget *
+create_connection_row (gpointer item,
+                       gpointer user_data)
+{
+  return clarify_connection_row_new (CLARIFY_BACKEND (item));
+}
+
+static GtkWidget *
+create_request_row (gpointer item,
+                    gpointer user_data)
+{
+  return clarify_request_row_new (CLARIFY_REQUEST (item));
+}
+
+static void
+update_visible_page (ClarifyWindow *self)
+{
+  gboolean empty = g_list_model_get_n_items (self->backends) == 0 &&
+                   g_list_model_get_n_items (self->requests) == 0;
+
+  gtk_stack_set_visible_child_name (self->stack, empty ? "empty" : "content");
+}
+
+static void
+models_changed_cb (ClarifyWindow *self)
+{
+  update_visible_page (self);
+}
+
+/* GtkWindow:application is not a construct property: it arrives after
+ * constructed(), so the lists are bound once it is set. */
+static void
+application_changed_cb (ClarifyWindow *self)
+{
+  GtkApplication *app = gtk_window_get_application (GTK_WINDOW (self));
+  GtkWidget *placeholder;
+
+  if (self->backends != NULL || !CLARIFY_IS_APPLICATION (app))
+    return;
+
+  self->backends = g_object_ref (clarify_application_get_backends (CLARIFY_APPLICATION (app)));
+  self->requests = g_object_ref (clarify_application_get_requests (CLARIFY_APPLICATION (app)));
+
+  gtk_list_box_bind_model (self->connections_list, self->backends,
+                           create_connection_row, NULL, NULL);
+  gtk_list_box_bind_model (self->requests_list, self->requests,
+                           create_request_row, NULL, NULL);
+
+  placeholder = gtk_label_new (_("No questions right now"));
+  gtk_label_set_wrap (GTK_LABEL (placeholder), TRUE);
+  gtk_widget_set_margin_top (placeholder, 18);
+  gtk_widget_set_margin_bottom (placeholder, 18);
+  gtk_widget_set_margin_start (placeholder, 12);
+  gtk_widget_set_margin_end (placeholder, 12);
+  gtk_widget_add_css_class (placeholder, "dim-label");
+  gtk_list_box_set_placeholder (self->requests_list, placeholder);
+
+  g_signal_connect_object (self->backends, "items-changed",
+                           G_CALLBACK (models_changed_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->requests, "items-changed",
+                           G_CALLBACK (models_changed_cb), self, G_CONNECT_SWAPPED);
+  update_visible_page (self);
+}
+
+static void
+clarify_window_dispose (GObject *object)
+{
+  ClarifyWindow *self = CLARIFY_WINDOW (object);
+
+  g_clear_object (&self->backends);
+  g_clear_object (&self->requests);
+
+  G_OBJECT_CLASS (clarify_window_parent_class)->dispose (object);
+}
+
+static void
+clarify_window_class_init (ClarifyWindowClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = clarify_window_dispose;
+
+  gtk_widget_class_set_template_from_resource (widget_class, APP_PATH "/clarify-window.ui");
+  gtk_widget_class_bind_template_child (widget_class, ClarifyWindow, toast_overlay);
+  gtk_widget_class_bind_template_child (widget_class, ClarifyWindow, stack);
+  gtk_widget_class_bind_template_child (widget_class, ClarifyWindow, requests_list);
+  gtk_widget_class_bind_template_child (widget_class, ClarifyWindow, connections_list);
+
+  /* Closing only hides the window (hide-on-close): Clarify keeps listening. */
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_w, GDK_CONTROL_MASK,
+                                       "window.close", NULL);
+}
+
+static void
+clarify_window_init (ClarifyWindow *self)
+{
+  gtk_widget_init_template (GTK_WIDGET (self));
+
+  g_signal_connect (self, "notify::application", G_CALLBACK (application_changed_cb), NULL);
+}
+
+ClarifyWindow *
+clarify_window_new (ClarifyApplication *application)
+{
+  g_return_val_if_fail (CLARIFY_IS_APPLICATION (application), NULL);
+
+  return g_object_new (CLARIFY_TYPE_WINDOW, "application", application, NULL);
+}
+
+void
+clarify_window_show_toast (ClarifyWindow *self,
+                           const char    *text)
+{
+  g_autofree char *escaped = NULL;
+  AdwToast *toast;
+
+  g_return_if_fail (CLARIFY_IS_WINDOW (self));
+  g_return_if_fail (text != NULL);
+
+  /* AdwToast:title is always Pango markup in libadwaita 1.2; the text may
+   * come from an agent, so it is escaped to show literally. */
+  escaped = g_markup_escape_text (text, -1);
+  toast = adw_toast_new (escaped);
+  adw_toast_set_timeout (toast, 5);
+  adw_toast_overlay_add_toast (self->toast_overlay, toast);
+}
