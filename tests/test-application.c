@@ -1,0 +1,798 @@
+/* test-application.c: the application shell, in-process and as a second instance
+ *
+ * The tests share one registered ClarifyApplication, the way a session has one
+ * Clarify: the empty window, then `clarify --demo` sent from a second process,
+ * the demo's questions answered through the dialogs' widgets, a second request
+ * that must wait (with a notification) behind the dialog being answered, and
+ * the command line of a second instance. A fake org.gtk.Notifications server on
+ * the test's session bus records what the app notifies.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <adwaita.h>
+
+#include "clarify-test-gtk-utils.h"
+#include "clarify-test-log.h"
+
+#include "core/clarify-backend-registry.h"
+#include "core/clarify-json.h"
+#include "clarify-application-private.h"
+#include "clarify-connection-row.h"
+#include "clarify-input.h"
+#include "clarify-request-dialog-private.h"
+#include "clarify-request-row.h"
+#include "clarify-window.h"
+
+#define WAIT_MS 15000
+
+/* A backend the test feeds by hand: a second agent asking at the same time. */
+#define TEST_TYPE_BACKEND (test_backend_get_type ())
+G_DECLARE_FINAL_TYPE (TestBackend, test_backend, TEST, BACKEND, ClarifyBackend)
+
+struct _TestBackend
+{
+  ClarifyBackend   parent_instance;
+  ClarifyResponse *response;
+};
+
+G_DEFINE_FINAL_TYPE (TestBackend, test_backend, CLARIFY_TYPE_BACKEND)
+
+static void
+test_backend_start (ClarifyBackend *backend)
+{
+  clarify_backend_set_state (backend, CLARIFY_CONNECTION_STATE_CONNECTED, NULL);
+}
+
+static void
+test_backend_stop (ClarifyBackend *backend)
+{
+  clarify_backend_set_state (backend, CLARIFY_CONNECTION_STATE_IDLE, NULL);
+}
+
+static void
+test_backend_respond_async (ClarifyBackend      *backend,
+                            ClarifyRequest      *request,
+                            ClarifyResponse     *response,
+                            GCancellable        *cancellable,
+                            GAsyncReadyCallback  callback,
+                            gpointer             user_data)
+{
+  TestBackend *self = TEST_BACKEND (backend);
+  g_autoptr(GTask) task = g_task_new (backend, cancellable, callback, user_data);
+
+  g_set_object (&self->response, response);
+  g_task_return_boolean (task, TRUE);
+}
+
+static void
+test_backend_finalize (GObject *object)
+{
+  g_clear_object (&TEST_BACKEND (object)->response);
+
+  G_OBJECT_CLASS (test_backend_parent_class)->finalize (object);
+}
+
+static void
+test_backend_class_init (TestBackendClass *klass)
+{
+  ClarifyBackendClass *backend_class = CLARIFY_BACKEND_CLASS (klass);
+
+  G_OBJECT_CLASS (klass)->finalize = test_backend_finalize;
+  backend_class->start = test_backend_start;
+  backend_class->stop = test_backend_stop;
+  backend_class->respond_async = test_backend_respond_async;
+}
+
+static void
+test_backend_init (TestBackend *self)
+{
+}
+
+/* The fake notification server */
+
+static const char notifications_xml[] =
+  "<node>"
+  "  <interface name='org.gtk.Notifications'>"
+  "    <method name='AddNotification'>"
+  "      <arg type='s' name='app_id' direction='in'/>"
+  "      <arg type='s' name='id' direction='in'/>"
+  "      <arg type='a{sv}' name='notification' direction='in'/>"
+  "    </method>"
+  "    <method name='RemoveNotification'>"
+  "      <arg type='s' name='app_id' direction='in'/>"
+  "      <arg type='s' name='id' direction='in'/>"
+  "    </method>"
+  "  </interface>"
+  "</node>";
+
+static GHashTable *shown_notifications;   /* id → a{sv} */
+static GPtrArray  *removed_notifications; /* ids */
+static gboolean    notifications_name_owned;
+
+static void
+notifications_method_call (GDBusConnection       *connection,
+                           const char            *sender,
+                           const char            *object_path,
+                           const char            *interface_name,
+                           const char            *method_name,
+                           GVariant              *parameters,
+                           GDBusMethodInvocation *invocation,
+                           gpointer               user_data)
+{
+  const char *app_id, *id;
+  GVariant *notification;
+
+  if (g_str_equal (method_name, "AddNotification"))
+    {
+      g_variant_get (parameters, "(&s&s@a{sv})", &app_id, &id, &notification);
+      g_assert_cmpstr (app_id, ==, APP_ID);
+      g_hash_table_insert (shown_notifications, g_strdup (id), notification);
+    }
+  else
+    {
+      g_variant_get (parameters, "(&s&s)", &app_id, &id);
+      g_hash_table_remove (shown_notifications, id);
+      g_ptr_array_add (removed_notifications, g_strdup (id));
+    }
+
+  g_dbus_method_invocation_return_value (invocation, NULL);
+}
+
+static void
+notifications_name_acquired (GDBusConnection *connection,
+                             const char      *name,
+                             gpointer         user_data)
+{
+  notifications_name_owned = TRUE;
+}
+
+static gboolean
+is_true (gpointer data)
+{
+  return *(gboolean *) data;
+}
+
+/* GLib sends notifications to org.gtk.Notifications when that name has an
+ * owner; owning it here lets the test see them. */
+static void
+start_notification_server (void)
+{
+  static const GDBusInterfaceVTable vtable = { notifications_method_call };
+  g_autoptr(GDBusNodeInfo) info = g_dbus_node_info_new_for_xml (notifications_xml, NULL);
+  g_autoptr(GDBusConnection) bus = g_bus_get_sync (G_BUS_TYPE_SESSION, NULL, NULL);
+  g_autoptr(GError) error = NULL;
+
+  g_assert_nonnull (bus);
+  shown_notifications = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+                                               (GDestroyNotify) g_variant_unref);
+  removed_notifications = g_ptr_array_new_with_free_func (g_free);
+
+  g_dbus_connection_register_object (bus, "/org/gtk/Notifications", info->interfaces[0],
+                                     &vtable, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_bus_own_name_on_connection (bus, "org.gtk.Notifications", G_BUS_NAME_OWNER_FLAGS_NONE,
+                                notifications_name_acquired, NULL, NULL, NULL);
+  g_assert_true (clarify_test_wait_until (is_true, &notifications_name_owned, WAIT_MS));
+}
+
+/* The shared application */
+
+static ClarifyApplication *app;
+
+static void
+ensure_app (void)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (app != NULL)
+    return;
+
+  app = clarify_application_new ();
+  g_assert_true (g_application_register (G_APPLICATION (app), NULL, &error));
+  g_assert_no_error (error);
+  g_assert_false (g_application_get_is_remote (G_APPLICATION (app)));
+}
+
+static ClarifyWindow *
+find_main_window (void)
+{
+  for (GList *l = gtk_application_get_windows (GTK_APPLICATION (app)); l != NULL; l = l->next)
+    {
+      if (CLARIFY_IS_WINDOW (l->data))
+        return l->data;
+    }
+
+  return NULL;
+}
+
+static ClarifyRequestDialog *
+find_dialog (const char *request_id)
+{
+  for (GList *l = gtk_application_get_windows (GTK_APPLICATION (app)); l != NULL; l = l->next)
+    {
+      if (CLARIFY_IS_REQUEST_DIALOG (l->data) &&
+          g_strcmp0 (clarify_request_get_id (clarify_request_dialog_get_request (l->data)), request_id) == 0)
+        return l->data;
+    }
+
+  return NULL;
+}
+
+static gboolean
+dialog_is_shown (gpointer data)
+{
+  ClarifyRequestDialog *dialog = find_dialog (data);
+
+  return dialog != NULL && gtk_widget_get_mapped (GTK_WIDGET (dialog));
+}
+
+static ClarifyRequestDialog *
+wait_for_dialog (const char *request_id)
+{
+  g_test_message ("waiting for the dialog of %s", request_id);
+  g_assert_true (clarify_test_wait_until (dialog_is_shown, (gpointer) request_id, WAIT_MS));
+  clarify_test_present_and_wait (GTK_WINDOW (find_dialog (request_id)));
+
+  return find_dialog (request_id);
+}
+
+static void
+type_text (ClarifyRequestDialog *dialog,
+           guint                 position,
+           const char           *text)
+{
+  ClarifyInput *input = clarify_request_dialog_get_input (dialog, position);
+  GtkWidget *view = clarify_test_find_descendant (GTK_WIDGET (input), GTK_TYPE_TEXT_VIEW);
+
+  g_assert_nonnull (view);
+  gtk_text_buffer_set_text (gtk_text_view_get_buffer (GTK_TEXT_VIEW (view)), text, -1);
+}
+
+static void
+click_submit (ClarifyRequestDialog *dialog)
+{
+  GtkWidget *submit = clarify_test_find_button (GTK_WIDGET (dialog), "Submit");
+
+  g_assert_nonnull (submit);
+  g_assert_true (clarify_request_dialog_is_submit_sensitive (dialog));
+  g_signal_emit_by_name (submit, "clicked");
+}
+
+static char *
+response_json (ClarifyResponse *response)
+{
+  g_autoptr(JsonNode) node = clarify_response_to_json (response);
+
+  return clarify_json_to_string (node);
+}
+
+/* What the demo agent received, in order */
+
+static GPtrArray *received_json;
+
+static void
+demo_received_cb (ClarifyDemoAgent *agent,
+                  const char       *request_id,
+                  ClarifyResponse  *response,
+                  const char       *summary,
+                  gpointer          user_data)
+{
+  g_ptr_array_add (received_json, response_json (response));
+}
+
+static gboolean
+n_received_reached (gpointer data)
+{
+  return received_json->len >= GPOINTER_TO_UINT (data);
+}
+
+/* Running the real binary, as a user would from a terminal */
+
+typedef struct
+{
+  gboolean  done;
+  char     *out;
+  char     *err;
+  int       status;
+} RunResult;
+
+static void
+run_result_clear (RunResult *result)
+{
+  g_clear_pointer (&result->out, g_free);
+  g_clear_pointer (&result->err, g_free);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (RunResult, run_result_clear)
+
+static void
+communicate_cb (GObject      *object,
+                GAsyncResult *result,
+                gpointer      user_data)
+{
+  RunResult *run = user_data;
+  g_autoptr(GError) error = NULL;
+
+  g_subprocess_communicate_utf8_finish (G_SUBPROCESS (object), result, &run->out, &run->err, &error);
+  g_assert_no_error (error);
+  run->status = g_subprocess_get_exit_status (G_SUBPROCESS (object));
+  run->done = TRUE;
+}
+
+/* Keeps the main loop running meanwhile: a second instance hands its
+ * command line to the registered app in this process. */
+static void
+run_clarify (RunResult          *run,
+             const char * const *args)
+{
+  g_autoptr(GSubprocessLauncher) launcher =
+    g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE);
+  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+  g_autoptr(GSubprocess) process = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *binary = g_test_build_filename (G_TEST_BUILT, "..", "src", "clarify", NULL);
+
+  /* The children share this process' private config dir (see main()). */
+  g_subprocess_launcher_setenv (launcher, "LANGUAGE", "en", TRUE);
+
+  g_ptr_array_add (argv, binary);
+  for (guint i = 0; args[i] != NULL; i++)
+    g_ptr_array_add (argv, (gpointer) args[i]);
+  g_ptr_array_add (argv, NULL);
+
+  process = g_subprocess_launcher_spawnv (launcher, (const char * const *) argv->pdata, &error);
+  g_assert_no_error (error);
+
+  memset (run, 0, sizeof *run);
+  g_subprocess_communicate_utf8_async (process, NULL, NULL, communicate_cb, run);
+  g_assert_true (clarify_test_wait_until (is_true, &run->done, WAIT_MS));
+  g_test_message ("clarify %s → %d\nstdout: %s\nstderr: %s",
+                  args[0], run->status, run->out, run->err);
+}
+
+/* Tests */
+
+static void
+check_bad_command_lines (void)
+{
+  g_auto(RunResult) run = { 0, };
+
+  run_clarify (&run, (const char *[]) { "--connect", "no-spec-here", NULL });
+  g_assert_cmpint (run.status, ==, CLARIFY_EXIT_USAGE);
+  g_assert_nonnull (strstr (run.err, "NAME=KIND:URL"));
+  run_result_clear (&run);
+
+  run_clarify (&run, (const char *[]) { "--connect", "x=nosuchkind:http://127.0.0.1:9/events", NULL });
+  g_assert_cmpint (run.status, ==, CLARIFY_EXIT_USAGE);
+  g_assert_nonnull (strstr (run.err, "“nosuchkind”"));
+  /* The message lists the kinds that do exist. */
+  g_assert_nonnull (strstr (run.err, "clarify"));
+  run_result_clear (&run);
+
+  run_clarify (&run, (const char *[]) { "--disconnect", "nobody", NULL });
+  g_assert_cmpint (run.status, ==, CLARIFY_EXIT_USAGE);
+  g_assert_nonnull (strstr (run.err, "“nobody”"));
+}
+
+static void
+test_command_line_first_instance (void)
+{
+  g_auto(RunResult) run = { 0, };
+
+  g_assert_null (app);
+
+  check_bad_command_lines ();
+
+  run_clarify (&run, (const char *[]) { "--help", NULL });
+  g_assert_cmpint (run.status, ==, 0);
+  g_assert_nonnull (strstr (run.out, "--connect=NAME=KIND:URL"));
+  g_assert_nonnull (strstr (run.out, "--demo"));
+  g_assert_nonnull (strstr (run.out, "--disconnect=NAME"));
+  run_result_clear (&run);
+
+  run_clarify (&run, (const char *[]) { "--version", NULL });
+  g_assert_cmpint (run.status, ==, 0);
+  g_assert_cmpstr (run.out, ==, "clarify " PACKAGE_VERSION "\n");
+}
+
+static void
+test_parse_connect_spec (void)
+{
+  g_autoptr(ClarifyConnection) good = NULL;
+  g_autoptr(ClarifyConnection) bad_kind = NULL;
+  g_autoptr(ClarifyConnection) bad_syntax = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree const char **kinds = clarify_backend_registry_list_kinds ();
+
+  good = clarify_application_parse_connect_spec ("work=clarify:http://127.0.0.1:4096/events", &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (clarify_connection_get_name (good), ==, "work");
+  g_assert_cmpstr (clarify_connection_get_kind (good), ==, "clarify");
+
+  bad_kind = clarify_application_parse_connect_spec ("work=smoke-signals:http://127.0.0.1:1/", &error);
+  g_assert_null (bad_kind);
+  g_assert_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE);
+  for (guint i = 0; kinds[i] != NULL; i++)
+    g_assert_nonnull (strstr (error->message, kinds[i]));
+  g_clear_error (&error);
+
+  bad_syntax = clarify_application_parse_connect_spec ("work", &error);
+  g_assert_null (bad_syntax);
+  g_assert_nonnull (error);
+}
+
+static void
+test_empty_window (void)
+{
+  ClarifyWindow *window;
+  GtkWidget *stack;
+  g_autofree char *shot = NULL;
+
+  ensure_app ();
+  g_assert_cmpuint (g_list_model_get_n_items (clarify_application_get_backends (app)), ==, 0);
+
+  g_application_activate (G_APPLICATION (app));
+  window = find_main_window ();
+  g_assert_nonnull (window);
+  clarify_test_present_and_wait (GTK_WINDOW (window));
+
+  stack = clarify_test_find_widget (GTK_WIDGET (window), "stack");
+  g_assert_cmpstr (gtk_stack_get_visible_child_name (GTK_STACK (stack)), ==, "empty");
+  g_assert_nonnull (clarify_test_find_button (GTK_WIDGET (window), "_Try the Demo"));
+
+  shot = clarify_test_save_screenshot (GTK_WIDGET (window), "main-window-empty-en");
+  g_assert_nonnull (shot);
+
+  /* Closing only hides it; with nothing to listen to, it goes for good. */
+  gtk_widget_activate_action (GTK_WIDGET (window), "window.close", NULL);
+  g_assert_null (find_main_window ());
+}
+
+static ClarifyConnectionRow *
+find_connection_row (const char *name)
+{
+  ClarifyWindow *window = find_main_window ();
+  GtkWidget *list;
+
+  if (window == NULL)
+    return NULL;
+
+  list = clarify_test_find_widget (GTK_WIDGET (window), "connections_list");
+  for (GtkWidget *row = gtk_widget_get_first_child (list); row != NULL; row = gtk_widget_get_next_sibling (row))
+    {
+      if (CLARIFY_IS_CONNECTION_ROW (row) &&
+          g_strcmp0 (adw_preferences_row_get_title (ADW_PREFERENCES_ROW (row)), name) == 0)
+        return CLARIFY_CONNECTION_ROW (row);
+    }
+
+  return NULL;
+}
+
+static gboolean
+demo_row_connected (gpointer data)
+{
+  ClarifyConnectionRow *row = find_connection_row ("Demo");
+
+  return row != NULL && g_strcmp0 (clarify_connection_row_get_state_text (row), "Connected") == 0;
+}
+
+static void
+test_demo (void)
+{
+  g_auto(RunResult) run = { 0, };
+  g_auto(GStrv) log = NULL;
+  ClarifyRequestDialog *dialog;
+  ClarifyDemoAgent *agent;
+  ClarifyBackend *backend;
+  gboolean confirmed = FALSE;
+
+  ensure_app ();
+
+  /* A second `clarify --demo` hands its command line to this process. */
+  run_clarify (&run, (const char *[]) { "--demo", NULL });
+  g_assert_cmpint (run.status, ==, 0);
+
+  agent = clarify_application_get_demo_agent (app);
+  g_assert_nonnull (agent);
+  g_signal_connect (agent, "received", G_CALLBACK (demo_received_cb), NULL);
+
+  backend = clarify_application_lookup_backend (app, "Demo");
+  g_assert_nonnull (backend);
+  g_assert_cmpstr (clarify_connection_get_kind (clarify_backend_get_connection (backend)), ==, "clarify");
+  g_assert_nonnull (find_main_window ());
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (find_main_window ())));
+  g_assert_true (clarify_test_wait_until (demo_row_connected, NULL, WAIT_MS));
+
+  /* The first question opens its dialog; answer it through the widgets. */
+  dialog = wait_for_dialog ("demo-project-name");
+  g_assert_cmpuint (g_list_model_get_n_items (clarify_application_get_requests (app)), ==, 1);
+  type_text (dialog, 0, "my-app");
+  clarify_test_log_start ();
+  click_submit (dialog);
+
+  g_assert_true (clarify_test_wait_until (n_received_reached, GUINT_TO_POINTER (1), WAIT_MS));
+  g_assert_cmpstr (g_ptr_array_index (received_json, 0), ==,
+                   "{\"id\":\"demo-project-name\",\"outcome\":\"answered\","
+                   "\"answers\":[{\"question_id\":\"project-name\",\"values\":[\"my-app\"]}]}");
+
+  /* The next question follows, and the agent's confirmation was logged. */
+  dialog = wait_for_dialog ("demo-database");
+  g_assert_nonnull (dialog);
+  log = clarify_test_log_stop ();
+  for (guint i = 0; log[i] != NULL; i++)
+    {
+      if (g_str_has_prefix (log[i], "MESSAGE: Demo received: "))
+        confirmed = TRUE;
+    }
+  g_assert_true (confirmed);
+  g_assert_null (find_dialog ("demo-project-name"));
+}
+
+static ClarifyRequest *
+new_test_request (const char *id)
+{
+  ClarifyRequest *request = clarify_request_new (id);
+  g_autoptr(ClarifyQuestion) question =
+    clarify_question_new ("branch", CLARIFY_QUESTION_KIND_TEXT, "Which branch should I merge into?");
+
+  clarify_request_set_context (request, "Two branches look like release branches.");
+  clarify_request_add_question (request, question);
+
+  return request;
+}
+
+static gboolean
+notification_shown (gpointer data)
+{
+  return g_hash_table_contains (shown_notifications, data);
+}
+
+static gboolean
+notification_removed (gpointer data)
+{
+  for (guint i = 0; i < removed_notifications->len; i++)
+    {
+      if (g_str_equal (g_ptr_array_index (removed_notifications, i), data))
+        return TRUE;
+    }
+
+  return FALSE;
+}
+
+static gboolean
+test_backend_answered (gpointer data)
+{
+  return TEST_BACKEND (data)->response != NULL;
+}
+
+static void
+take_main_window_screenshot (const char *language)
+{
+  ClarifyWindow *window;
+  g_autofree char *name = g_strdup_printf ("main-window-%s", language);
+  g_autofree char *shot = NULL;
+
+  /* Strings are set when widgets are built: a new window speaks @language. */
+  clarify_test_set_language (language);
+  if ((window = find_main_window ()) != NULL)
+    gtk_window_destroy (GTK_WINDOW (window));
+  g_application_activate (G_APPLICATION (app));
+  window = find_main_window ();
+  clarify_test_present_and_wait (GTK_WINDOW (window));
+  shot = clarify_test_save_screenshot (GTK_WIDGET (window), name);
+  g_assert_nonnull (shot);
+  clarify_test_set_language ("en");
+}
+
+static void
+test_second_request_waits (void)
+{
+  g_autoptr(ClarifyConnection) connection = clarify_connection_new ("Tests", "clarify", "http://127.0.0.1:9/events");
+  g_autoptr(ClarifyBackend) backend = g_object_new (TEST_TYPE_BACKEND, "connection", connection, NULL);
+  g_autoptr(ClarifyRequest) request = new_test_request ("t-1");
+  g_autofree char *key = NULL;
+  g_autofree char *answer = NULL;
+  ClarifyRequestDialog *database, *queued;
+  GVariant *notification;
+  const char *title = NULL, *action = NULL;
+  g_autoptr(GVariant) target = NULL;
+
+  ensure_app ();
+  if (clarify_application_get_demo_agent (app) == NULL)
+    test_demo ();
+  database = wait_for_dialog ("demo-database");
+
+  clarify_application_add_backend (app, backend);
+  g_assert_true (clarify_backend_add_request (backend, request));
+  key = clarify_application_dup_request_key (request);
+  g_assert_cmpstr (key, ==, "Tests\x1ft-1");
+
+  /* It waits: the dialog being answered keeps the focus … */
+  queued = find_dialog ("t-1");
+  g_assert_nonnull (queued);
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (queued)));
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (database)));
+  g_assert_cmpuint (clarify_application_get_n_queued (app), ==, 1);
+  g_assert_cmpuint (g_list_model_get_n_items (clarify_application_get_requests (app)), ==, 2);
+
+  /* … and a notification says who asks, and opens it when clicked. */
+  g_assert_true (clarify_test_wait_until (notification_shown, key, WAIT_MS));
+  notification = g_hash_table_lookup (shown_notifications, key);
+  g_assert_true (g_variant_lookup (notification, "title", "&s", &title));
+  g_assert_cmpstr (title, ==, "Tests asks: Which branch should I merge into?");
+  g_assert_true (g_variant_lookup (notification, "default-action", "&s", &action));
+  g_assert_cmpstr (action, ==, "app.open-request");
+  target = g_variant_lookup_value (notification, "default-action-target", NULL);
+  g_assert_nonnull (target);
+  g_assert_cmpstr (g_variant_get_string (target, NULL), ==, key);
+
+  take_main_window_screenshot ("en");
+  take_main_window_screenshot ("de");
+  database = find_dialog ("demo-database");
+
+  /* Answering the first one brings the waiting one up. */
+  clarify_input_pick (clarify_request_dialog_get_input (database, 0), 0);
+  click_submit (database);
+  g_assert_true (clarify_test_wait_until (n_received_reached, GUINT_TO_POINTER (2), WAIT_MS));
+  g_assert_cmpstr (g_ptr_array_index (received_json, 1), ==,
+                   "{\"id\":\"demo-database\",\"outcome\":\"answered\","
+                   "\"answers\":[{\"question_id\":\"database\",\"values\":[\"postgresql\"]}]}");
+
+  queued = wait_for_dialog ("t-1");
+
+  type_text (queued, 0, "main");
+  click_submit (queued);
+  g_assert_true (clarify_test_wait_until (test_backend_answered, backend, WAIT_MS));
+  answer = response_json (TEST_BACKEND (backend)->response);
+  g_assert_cmpstr (answer, ==,
+                   "{\"id\":\"t-1\",\"outcome\":\"answered\","
+                   "\"answers\":[{\"question_id\":\"branch\",\"values\":[\"main\"]}]}");
+
+  /* Answered: its notification goes away. */
+  g_assert_true (clarify_test_wait_until (notification_removed, key, WAIT_MS));
+  g_assert_false (g_hash_table_contains (shown_notifications, key));
+
+  clarify_application_remove_backend (app, backend);
+  g_assert_null (clarify_application_lookup_backend (app, "Tests"));
+}
+
+static void
+test_withdrawn_while_queued (void)
+{
+  g_autoptr(ClarifyConnection) connection = clarify_connection_new ("Tests", "clarify", "http://127.0.0.1:9/events");
+  g_autoptr(ClarifyBackend) backend = g_object_new (TEST_TYPE_BACKEND, "connection", connection, NULL);
+  g_autoptr(ClarifyRequest) request = new_test_request ("t-2");
+  g_autofree char *key = NULL;
+
+  ensure_app ();
+  if (clarify_application_get_demo_agent (app) == NULL)
+    test_demo ();
+  /* Whatever the demo asks now holds the focus. */
+  g_assert_true (clarify_test_wait_until (dialog_is_shown, (gpointer) clarify_demo_agent_get_current_id (clarify_application_get_demo_agent (app)), WAIT_MS));
+
+  clarify_application_add_backend (app, backend);
+  g_assert_true (clarify_backend_add_request (backend, request));
+  key = clarify_application_dup_request_key (request);
+  g_assert_cmpuint (clarify_application_get_n_queued (app), ==, 1);
+  g_assert_true (clarify_test_wait_until (notification_shown, key, WAIT_MS));
+
+  /* The agent takes it back before the user got to it. */
+  clarify_backend_withdraw_request (backend, "t-2", NULL);
+  g_assert_cmpuint (clarify_application_get_n_queued (app), ==, 0);
+  g_assert_null (find_dialog ("t-2"));
+  g_assert_true (clarify_test_wait_until (notification_removed, key, WAIT_MS));
+  g_assert_null (TEST_BACKEND (backend)->response);
+
+  clarify_application_remove_backend (app, backend);
+}
+
+static void
+test_command_line_second_instance (void)
+{
+  g_auto(RunResult) run = { 0, };
+
+  ensure_app ();
+  if (clarify_application_get_demo_agent (app) == NULL)
+    test_demo ();
+
+  /* Errors come back from the running instance with the same status. */
+  check_bad_command_lines ();
+
+  run_clarify (&run, (const char *[]) { "--list", NULL });
+  g_assert_cmpint (run.status, ==, 0);
+  g_assert_true (g_str_has_prefix (run.out, "Demo=clarify:http://127.0.0.1:"));
+  g_assert_nonnull (strstr (run.out, "\tconnected\ttemporary\n"));
+  run_result_clear (&run);
+
+  run_clarify (&run, (const char *[]) { "--connect", "extra=clarify:http://127.0.0.1:9/events", "--background", NULL });
+  g_assert_cmpint (run.status, ==, 0);
+  g_assert_nonnull (clarify_application_lookup_backend (app, "extra"));
+  g_assert_nonnull (find_connection_row ("extra"));
+  run_result_clear (&run);
+
+  run_clarify (&run, (const char *[]) { "--disconnect", "extra", NULL });
+  g_assert_cmpint (run.status, ==, 0);
+  g_assert_null (clarify_application_lookup_backend (app, "extra"));
+  g_assert_null (find_connection_row ("extra"));
+}
+
+static void
+test_close_hides (void)
+{
+  ClarifyWindow *window;
+
+  ensure_app ();
+  if (clarify_application_get_demo_agent (app) == NULL)
+    test_demo ();
+
+  g_application_activate (G_APPLICATION (app));
+  window = find_main_window ();
+  g_assert_nonnull (window);
+
+  /* Ctrl+W and the close button only hide it while agents are connected. */
+  gtk_widget_activate_action (GTK_WIDGET (window), "window.close", NULL);
+  g_assert_true (find_main_window () == window);
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (window)));
+
+  g_application_activate (G_APPLICATION (app));
+  g_assert_true (find_main_window () == window);
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (window)));
+}
+
+static void
+remove_tree (GFile *file)
+{
+  g_autoptr(GFileEnumerator) children =
+    g_file_enumerate_children (file, G_FILE_ATTRIBUTE_STANDARD_NAME, G_FILE_QUERY_INFO_NOFOLLOW_SYMLINKS, NULL, NULL);
+  GFileInfo *info;
+
+  while (children != NULL && (info = g_file_enumerator_next_file (children, NULL, NULL)) != NULL)
+    {
+      g_autoptr(GFile) child = g_file_get_child (file, g_file_info_get_name (info));
+
+      remove_tree (child);
+      g_object_unref (info);
+    }
+
+  g_file_delete (file, NULL, NULL);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_autofree char *home = g_dir_make_tmp ("clarify-test-application-XXXXXX", NULL);
+  g_autoptr(GFile) home_file = NULL;
+  int status;
+
+  /* The stored connections must not touch the user's own: a private config
+   * dir for this process and the instances it starts (gtk_test_init() does
+   * not isolate them). Set before anything caches the dirs. */
+  g_assert_nonnull (home);
+  home_file = g_file_new_for_path (home);
+  g_setenv ("XDG_CONFIG_HOME", home, TRUE);
+
+  clarify_test_log_init ();
+  clarify_test_gtk_init (&argc, &argv);
+  received_json = g_ptr_array_new_with_free_func (g_free);
+
+  start_notification_server ();
+
+  /* One level deep, so GTest keeps this order: the first runs before this
+   * process registers the app. */
+  g_test_add_func ("/application/first-instance-command-line", test_command_line_first_instance);
+  g_test_add_func ("/application/parse-connect-spec", test_parse_connect_spec);
+  g_test_add_func ("/application/empty-window", test_empty_window);
+  g_test_add_func ("/application/demo", test_demo);
+  g_test_add_func ("/application/second-request-waits", test_second_request_waits);
+  g_test_add_func ("/application/withdrawn-while-queued", test_withdrawn_while_queued);
+  g_test_add_func ("/application/second-instance-command-line", test_command_line_second_instance);
+  g_test_add_func ("/application/close-hides", test_close_hides);
+
+  status = g_test_run ();
+  remove_tree (home_file);
+
+  return status;
+}
