@@ -1,0 +1,666 @@
+/* test-backend.c: the backend base class, the registry and the "clarify" JSON backend
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include "backends/clarify-json-backend.h"
+#include "clarify-backend-registry.h"
+#include "clarify-error.h"
+#include "clarify-json.h"
+#include "clarify-test-server.h"
+
+#define WAIT_MS 5000
+
+/* The JSON backend logs what it drops with g_message(); with structured
+ * logging g_test_expect_message() cannot see that, so a writer keeps them. */
+static GMutex     logged_lock;
+static GPtrArray *logged_messages;
+
+static GLogWriterOutput
+capture_log_writer (GLogLevelFlags   level,
+                    const GLogField *fields,
+                    gsize            n_fields,
+                    gpointer         user_data)
+{
+  if (level & G_LOG_LEVEL_MESSAGE)
+    {
+      for (gsize i = 0; i < n_fields; i++)
+        {
+          if (g_str_equal (fields[i].key, "MESSAGE"))
+            {
+              g_mutex_lock (&logged_lock);
+              g_ptr_array_add (logged_messages, g_strdup (fields[i].value));
+              g_mutex_unlock (&logged_lock);
+            }
+        }
+    }
+
+  return g_log_writer_default (level, fields, n_fields, user_data);
+}
+
+static gboolean
+was_logged (const char *needle_a,
+            const char *needle_b)
+{
+  gboolean found = FALSE;
+
+  g_mutex_lock (&logged_lock);
+  for (guint i = 0; i < logged_messages->len && !found; i++)
+    {
+      const char *message = g_ptr_array_index (logged_messages, i);
+
+      found = strstr (message, needle_a) != NULL && (needle_b == NULL || strstr (message, needle_b) != NULL);
+    }
+  g_mutex_unlock (&logged_lock);
+
+  return found;
+}
+
+/* ---- the base class, through a minimal subclass ---- */
+
+#define TEST_TYPE_PLAIN_BACKEND (test_plain_backend_get_type ())
+G_DECLARE_FINAL_TYPE (TestPlainBackend, test_plain_backend, TEST, PLAIN_BACKEND, ClarifyBackend)
+
+struct _TestPlainBackend
+{
+  ClarifyBackend parent_instance;
+  guint          n_started;
+  guint          n_stopped;
+};
+
+G_DEFINE_FINAL_TYPE (TestPlainBackend, test_plain_backend, CLARIFY_TYPE_BACKEND)
+
+static void
+test_plain_backend_start (ClarifyBackend *backend)
+{
+  TEST_PLAIN_BACKEND (backend)->n_started++;
+}
+
+static void
+test_plain_backend_stop (ClarifyBackend *backend)
+{
+  TEST_PLAIN_BACKEND (backend)->n_stopped++;
+}
+
+static void
+test_plain_backend_class_init (TestPlainBackendClass *klass)
+{
+  CLARIFY_BACKEND_CLASS (klass)->start = test_plain_backend_start;
+  CLARIFY_BACKEND_CLASS (klass)->stop = test_plain_backend_stop;
+}
+
+static void
+test_plain_backend_init (TestPlainBackend *self)
+{
+}
+
+static ClarifyRequest *
+make_request (const char *id)
+{
+  ClarifyRequest *request = clarify_request_new (id);
+  g_autoptr(ClarifyQuestion) question = clarify_question_new ("q1", CLARIFY_QUESTION_KIND_TEXT, "Name?");
+
+  clarify_request_add_question (request, question);
+
+  return request;
+}
+
+static void
+count_signal (gpointer  instance,
+              gpointer  arg,
+              guint    *counter)
+{
+  (*counter)++;
+}
+
+static void
+test_base_dedup (void)
+{
+  g_autoptr(ClarifyConnection) connection = clarify_connection_new ("laptop", "clarify", "http://127.0.0.1:1/events");
+  g_autoptr(TestPlainBackend) backend = g_object_new (TEST_TYPE_PLAIN_BACKEND, "connection", connection, NULL);
+  g_autoptr(ClarifyRequest) first = make_request ("r1");
+  g_autoptr(ClarifyRequest) again = make_request ("r1");
+  g_autoptr(ClarifyRequest) other = make_request ("r2");
+  GListModel *requests = clarify_backend_get_requests (CLARIFY_BACKEND (backend));
+  guint n_added = 0;
+
+  g_signal_connect (backend, "request-added", G_CALLBACK (count_signal), &n_added);
+
+  g_assert_true (clarify_backend_get_connection (CLARIFY_BACKEND (backend)) == connection);
+  g_assert_cmpuint (g_list_model_get_n_items (requests), ==, 0);
+
+  g_assert_true (clarify_backend_add_request (CLARIFY_BACKEND (backend), first));
+  g_assert_cmpuint (n_added, ==, 1);
+  g_assert_cmpstr (clarify_request_get_connection_name (first), ==, "laptop");
+  g_assert_cmpstr (clarify_request_get_connection_kind (first), ==, "clarify");
+  g_assert_cmpint (clarify_request_get_received_at (first), >, 0);
+
+  /* The same id again (a resync after a reconnect) is not a new question. */
+  g_assert_false (clarify_backend_add_request (CLARIFY_BACKEND (backend), again));
+  g_assert_cmpuint (n_added, ==, 1);
+  g_assert_cmpuint (g_list_model_get_n_items (requests), ==, 1);
+  g_assert_true (clarify_backend_lookup_request (CLARIFY_BACKEND (backend), "r1") == first);
+
+  g_assert_true (clarify_backend_add_request (CLARIFY_BACKEND (backend), other));
+  g_assert_cmpuint (n_added, ==, 2);
+  g_assert_cmpuint (g_list_model_get_n_items (requests), ==, 2);
+  g_assert_true (g_list_model_get_item (requests, 1) == (gpointer) other);
+  g_object_unref (other);
+
+  g_assert_null (clarify_backend_lookup_request (CLARIFY_BACKEND (backend), "r3"));
+  g_assert_null (clarify_backend_lookup_request (CLARIFY_BACKEND (backend), NULL));
+
+  clarify_backend_start (CLARIFY_BACKEND (backend));
+  clarify_backend_stop (CLARIFY_BACKEND (backend));
+  g_assert_cmpuint (backend->n_started, ==, 1);
+  g_assert_cmpuint (backend->n_stopped, ==, 1);
+}
+
+static void
+test_base_withdraw (void)
+{
+  g_autoptr(ClarifyConnection) connection = clarify_connection_new ("laptop", "clarify", "http://127.0.0.1:1/events");
+  g_autoptr(TestPlainBackend) backend = g_object_new (TEST_TYPE_PLAIN_BACKEND, "connection", connection, NULL);
+  g_autoptr(ClarifyRequest) request = make_request ("r1");
+  g_autoptr(ClarifyRequest) answered = make_request ("r2");
+  GListModel *requests = clarify_backend_get_requests (CLARIFY_BACKEND (backend));
+  guint n_withdrawn = 0;
+  guint n_answered_withdrawn = 0;
+
+  clarify_backend_add_request (CLARIFY_BACKEND (backend), request);
+  clarify_backend_add_request (CLARIFY_BACKEND (backend), answered);
+  g_signal_connect (request, "withdrawn", G_CALLBACK (count_signal), &n_withdrawn);
+  g_signal_connect (answered, "withdrawn", G_CALLBACK (count_signal), &n_answered_withdrawn);
+
+  clarify_backend_withdraw_request (CLARIFY_BACKEND (backend), "r1", "Answered in the terminal");
+  g_assert_cmpuint (n_withdrawn, ==, 1);
+  g_assert_true (clarify_request_is_withdrawn (request));
+  g_assert_cmpstr (clarify_request_get_withdraw_reason (request), ==, "Answered in the terminal");
+  g_assert_null (clarify_backend_lookup_request (CLARIFY_BACKEND (backend), "r1"));
+  g_assert_cmpuint (g_list_model_get_n_items (requests), ==, 1);
+
+  /* Twice, or for an unknown id: nothing happens. */
+  clarify_backend_withdraw_request (CLARIFY_BACKEND (backend), "r1", "again");
+  clarify_backend_withdraw_request (CLARIFY_BACKEND (backend), "nope", "again");
+  g_assert_cmpuint (n_withdrawn, ==, 1);
+  g_assert_cmpstr (clarify_request_get_withdraw_reason (request), ==, "Answered in the terminal");
+
+  /* Forgetting an answered request removes it without a withdrawal. */
+  clarify_backend_forget_request (CLARIFY_BACKEND (backend), "r2");
+  g_assert_cmpuint (n_answered_withdrawn, ==, 0);
+  g_assert_false (clarify_request_is_withdrawn (answered));
+  g_assert_cmpuint (g_list_model_get_n_items (requests), ==, 0);
+
+  /* A forgotten id may come back as a new request. */
+  g_assert_true (clarify_backend_add_request (CLARIFY_BACKEND (backend), answered));
+}
+
+static void
+test_base_state (void)
+{
+  g_autoptr(ClarifyConnection) connection = clarify_connection_new ("laptop", "clarify", "http://127.0.0.1:1/events");
+  g_autoptr(TestPlainBackend) backend = g_object_new (TEST_TYPE_PLAIN_BACKEND, "connection", connection, NULL);
+  guint n_state = 0;
+  guint n_message = 0;
+  guint state = 99;
+
+  g_signal_connect (backend, "notify::state", G_CALLBACK (count_signal), &n_state);
+  g_signal_connect (backend, "notify::state-message", G_CALLBACK (count_signal), &n_message);
+
+  g_assert_cmpint (clarify_backend_get_state (CLARIFY_BACKEND (backend)), ==, CLARIFY_CONNECTION_STATE_IDLE);
+
+  clarify_backend_set_state (CLARIFY_BACKEND (backend), CLARIFY_CONNECTION_STATE_CONNECTING, "Connecting…");
+  clarify_backend_set_state (CLARIFY_BACKEND (backend), CLARIFY_CONNECTION_STATE_CONNECTING, "Connecting…");
+  g_assert_cmpuint (n_state, ==, 1);
+  g_assert_cmpuint (n_message, ==, 1);
+
+  clarify_backend_set_state (CLARIFY_BACKEND (backend), CLARIFY_CONNECTION_STATE_CONNECTED, NULL);
+  g_assert_cmpuint (n_state, ==, 2);
+  g_assert_cmpuint (n_message, ==, 2);
+  g_assert_null (clarify_backend_get_state_message (CLARIFY_BACKEND (backend)));
+  g_object_get (backend, "state", &state, NULL);
+  g_assert_cmpuint (state, ==, CLARIFY_CONNECTION_STATE_CONNECTED);
+}
+
+/* ---- the registry ---- */
+
+static void
+test_registry (void)
+{
+  g_autoptr(ClarifyConnection) connection = clarify_connection_new ("agent", "clarify", "http://127.0.0.1:1/events");
+  g_autoptr(ClarifyConnection) unknown = clarify_connection_new ("agent", "carrier-pigeon", "http://127.0.0.1:1/");
+  g_autoptr(ClarifyBackend) backend = NULL;
+  g_autoptr(ClarifyBackend) none = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree const char **kinds = NULL;
+  const ClarifyBackendInfo *info;
+
+  info = clarify_backend_registry_lookup ("clarify");
+  g_assert_nonnull (info);
+  g_assert_cmpstr (info->kind, ==, "clarify");
+  g_assert_nonnull (info->display_name);
+  g_assert_true (info->get_type () == CLARIFY_TYPE_JSON_BACKEND);
+  g_assert_null (clarify_backend_registry_lookup ("carrier-pigeon"));
+  g_assert_null (clarify_backend_registry_lookup (NULL));
+
+  kinds = clarify_backend_registry_list_kinds ();
+  g_assert_true (g_strv_contains (kinds, "clarify"));
+  for (guint i = 0; kinds[i] != NULL; i++)
+    g_assert_nonnull (clarify_backend_registry_lookup (kinds[i]));
+
+  backend = clarify_backend_registry_create (connection, &error);
+  g_assert_no_error (error);
+  g_assert_true (CLARIFY_IS_JSON_BACKEND (backend));
+  g_assert_true (clarify_backend_get_connection (backend) == connection);
+  g_assert_cmpint (clarify_backend_get_state (backend), ==, CLARIFY_CONNECTION_STATE_IDLE);
+
+  none = clarify_backend_registry_create (unknown, &error);
+  g_assert_null (none);
+  g_assert_error (error, CLARIFY_ERROR, CLARIFY_ERROR_INVALID);
+  g_assert_nonnull (strstr (error->message, "carrier-pigeon"));
+}
+
+/* ---- the "clarify" JSON backend against a fake agent ---- */
+
+#define EVENTS_PATH   "/agent/events"
+#define RESPONSE_PATH "/agent/requests/r1/response"
+
+#define REQUEST_R1 "{\"id\":\"r1\",\"title\":\"Setup\",\"questions\":[{\"id\":\"q1\",\"kind\":\"text\",\"text\":\"Name?\"}]}"
+#define REQUEST_R2 "{\"id\":\"r2\",\"questions\":[{\"id\":\"q1\",\"kind\":\"confirm\",\"text\":\"Go?\"}]}"
+
+typedef struct
+{
+  ClarifyTestServer *server;
+  ClarifyConnection *connection;
+  ClarifyBackend    *backend;
+  GPtrArray         *added;      /* ClarifyRequest, in arrival order */
+  GPtrArray         *confirmed;  /* "id=summary" */
+} JsonFixture;
+
+static void
+on_request_added (ClarifyBackend *backend,
+                  ClarifyRequest *request,
+                  JsonFixture    *fixture)
+{
+  g_ptr_array_add (fixture->added, g_object_ref (request));
+}
+
+static void
+on_confirmed (ClarifyBackend *backend,
+              const char     *request_id,
+              const char     *summary,
+              JsonFixture    *fixture)
+{
+  g_ptr_array_add (fixture->confirmed, g_strdup_printf ("%s=%s", request_id, summary));
+}
+
+static void
+json_fixture_setup (JsonFixture   *fixture,
+                    gconstpointer  data)
+{
+  g_autofree char *url = NULL;
+  g_autoptr(GError) error = NULL;
+
+  fixture->server = clarify_test_server_new ();
+  clarify_test_server_add_sse (fixture->server, EVENTS_PATH);
+  url = clarify_test_server_get_url (fixture->server, EVENTS_PATH);
+
+  fixture->connection = clarify_connection_new ("fake-agent", "clarify", url);
+  clarify_connection_set_option (fixture->connection, "token", "s3cret-token");
+
+  fixture->backend = clarify_backend_registry_create (fixture->connection, &error);
+  g_assert_no_error (error);
+  clarify_sse_client_set_backoff (clarify_json_backend_get_sse_client (CLARIFY_JSON_BACKEND (fixture->backend)),
+                                  20, 100);
+
+  fixture->added = g_ptr_array_new_with_free_func (g_object_unref);
+  fixture->confirmed = g_ptr_array_new_with_free_func (g_free);
+  g_signal_connect (fixture->backend, "request-added", G_CALLBACK (on_request_added), fixture);
+  g_signal_connect (fixture->backend, "confirmed", G_CALLBACK (on_confirmed), fixture);
+}
+
+static void
+json_fixture_teardown (JsonFixture   *fixture,
+                       gconstpointer  data)
+{
+  clarify_backend_stop (fixture->backend);
+  g_assert_finalize_object (fixture->backend);
+  g_clear_object (&fixture->connection);
+  g_clear_pointer (&fixture->added, g_ptr_array_unref);
+  g_clear_pointer (&fixture->confirmed, g_ptr_array_unref);
+  g_clear_pointer (&fixture->server, clarify_test_server_free);
+}
+
+static void
+json_fixture_connect (JsonFixture *fixture)
+{
+  clarify_backend_start (fixture->backend);
+  g_assert_true (clarify_test_server_wait_for_n_streams (fixture->server, EVENTS_PATH, 1, WAIT_MS));
+}
+
+static void
+send_event (JsonFixture *fixture,
+            const char  *type,
+            const char  *data)
+{
+  g_autofree char *frame = g_strdup_printf ("event: %s\ndata: %s\n\n", type, data);
+
+  clarify_test_server_sse_send (fixture->server, EVENTS_PATH, frame, -1);
+}
+
+typedef struct
+{
+  JsonFixture *fixture;
+  guint        n;
+} AddedWait;
+
+static gboolean
+has_n_added (gpointer data)
+{
+  AddedWait *wait = data;
+
+  return wait->fixture->added->len >= wait->n;
+}
+
+static void
+wait_for_added (JsonFixture *fixture,
+                guint        n)
+{
+  AddedWait wait = { fixture, n };
+
+  g_assert_true (clarify_test_loop_until (has_n_added, &wait, WAIT_MS));
+}
+
+static gboolean
+is_connected (gpointer data)
+{
+  return clarify_backend_get_state (data) == CLARIFY_CONNECTION_STATE_CONNECTED;
+}
+
+static void
+test_json_request_event (JsonFixture   *fixture,
+                         gconstpointer  data)
+{
+  g_autoptr(ClarifyTestRequest) get = NULL;
+  ClarifyRequest *request;
+
+  json_fixture_connect (fixture);
+  g_assert_true (clarify_test_loop_until (is_connected, fixture->backend, WAIT_MS));
+  g_assert_cmpstr (clarify_backend_get_state_message (fixture->backend), ==, "Connected");
+
+  get = clarify_test_server_get_request (fixture->server, "GET", EVENTS_PATH, 0);
+  g_assert_nonnull (get);
+  g_assert_cmpstr (clarify_test_request_get_header (get, "Authorization"), ==, "Bearer s3cret-token");
+
+  send_event (fixture, "request", REQUEST_R1);
+  wait_for_added (fixture, 1);
+
+  request = g_ptr_array_index (fixture->added, 0);
+  g_assert_cmpstr (clarify_request_get_id (request), ==, "r1");
+  g_assert_cmpstr (clarify_request_get_title (request), ==, "Setup");
+  g_assert_cmpstr (clarify_request_get_connection_name (request), ==, "fake-agent");
+  g_assert_cmpstr (clarify_request_get_connection_kind (request), ==, "clarify");
+  g_assert_cmpuint (clarify_request_get_n_questions (request), ==, 1);
+  g_assert_true (clarify_backend_lookup_request (fixture->backend, "r1") == request);
+
+  /* The token goes on the wire, never into the log. */
+  g_assert_false (was_logged ("s3cret-token", NULL));
+}
+
+static void
+test_json_bad_event_ignored (JsonFixture   *fixture,
+                             gconstpointer  data)
+{
+  json_fixture_connect (fixture);
+
+  send_event (fixture, "request", "{\"id\":\"broken\",\"questions\":[");
+  send_event (fixture, "request", "{\"id\":\"empty\",\"questions\":[]}");
+  send_event (fixture, "ping", "{}");
+  send_event (fixture, "request", REQUEST_R2);
+  wait_for_added (fixture, 1);
+
+  g_assert_cmpuint (fixture->added->len, ==, 1);
+  g_assert_cmpstr (clarify_request_get_id (g_ptr_array_index (fixture->added, 0)), ==, "r2");
+  /* Each rejected event left a line that names the connection. */
+  g_assert_true (was_logged ("fake-agent", "ignored a request"));
+  g_assert_cmpuint (g_list_model_get_n_items (clarify_backend_get_requests (fixture->backend)), ==, 1);
+  g_assert_cmpint (clarify_backend_get_state (fixture->backend), ==, CLARIFY_CONNECTION_STATE_CONNECTED);
+}
+
+static gboolean
+is_withdrawn (gpointer data)
+{
+  return clarify_request_is_withdrawn (data);
+}
+
+static void
+test_json_withdraw_event (JsonFixture   *fixture,
+                          gconstpointer  data)
+{
+  ClarifyRequest *r1;
+  ClarifyRequest *r2;
+
+  json_fixture_connect (fixture);
+  send_event (fixture, "request", REQUEST_R1);
+  send_event (fixture, "request", REQUEST_R2);
+  wait_for_added (fixture, 2);
+  r1 = g_ptr_array_index (fixture->added, 0);
+  r2 = g_ptr_array_index (fixture->added, 1);
+
+  send_event (fixture, "withdraw", "{\"id\":\"r1\",\"reason\":\"Answered in the terminal\"}");
+  send_event (fixture, "withdraw", "{\"id\":\"r2\"}");
+  g_assert_true (clarify_test_loop_until (is_withdrawn, r2, WAIT_MS));
+
+  g_assert_true (clarify_request_is_withdrawn (r1));
+  g_assert_cmpstr (clarify_request_get_withdraw_reason (r1), ==, "Answered in the terminal");
+  /* Without a reason the user still gets a sentence. */
+  g_assert_nonnull (clarify_request_get_withdraw_reason (r2));
+  g_assert_cmpstr (clarify_request_get_withdraw_reason (r2), !=, "");
+  g_assert_cmpuint (g_list_model_get_n_items (clarify_backend_get_requests (fixture->backend)), ==, 0);
+}
+
+static void
+test_json_resend_after_reconnect (JsonFixture   *fixture,
+                                  gconstpointer  data)
+{
+  GListModel *requests = clarify_backend_get_requests (fixture->backend);
+
+  json_fixture_connect (fixture);
+  send_event (fixture, "request", REQUEST_R1);
+  wait_for_added (fixture, 1);
+
+  /* The agent restarts its stream; Clarify reconnects, the agent re-sends
+   * what is pending, and then something new. */
+  clarify_test_server_sse_close (fixture->server, EVENTS_PATH);
+  g_assert_true (clarify_test_server_wait_for_n_requests (fixture->server, "GET", EVENTS_PATH, 2, WAIT_MS));
+  g_assert_true (clarify_test_server_wait_for_n_streams (fixture->server, EVENTS_PATH, 1, WAIT_MS));
+  send_event (fixture, "request", REQUEST_R1);
+  send_event (fixture, "request", REQUEST_R2);
+  wait_for_added (fixture, 2);
+
+  g_assert_cmpuint (fixture->added->len, ==, 2);
+  g_assert_cmpstr (clarify_request_get_id (g_ptr_array_index (fixture->added, 0)), ==, "r1");
+  g_assert_cmpstr (clarify_request_get_id (g_ptr_array_index (fixture->added, 1)), ==, "r2");
+  g_assert_cmpuint (g_list_model_get_n_items (requests), ==, 2);
+}
+
+static void
+on_respond_done (GObject      *source,
+                 GAsyncResult *result,
+                 gpointer      user_data)
+{
+  GAsyncResult **out = user_data;
+
+  *out = g_object_ref (result);
+}
+
+static gboolean
+is_set (gpointer data)
+{
+  return *(gpointer *) data != NULL;
+}
+
+static gboolean
+post_answer (JsonFixture      *fixture,
+             ClarifyResponse  *response,
+             GError          **error)
+{
+  g_autoptr(ClarifyRequest) request = make_request ("r1");
+  g_autoptr(GAsyncResult) result = NULL;
+
+  clarify_backend_respond_async (fixture->backend, request, response, NULL, on_respond_done, &result);
+  g_assert_true (clarify_test_loop_until (is_set, &result, WAIT_MS));
+
+  return clarify_backend_respond_finish (fixture->backend, result, error);
+}
+
+static ClarifyResponse *
+make_response (void)
+{
+  ClarifyResponse *response = clarify_response_new ("r1", CLARIFY_OUTCOME_ANSWERED);
+
+  clarify_response_add_answer (response, "q1", (const char *[]) { "Grüße aus Köln", NULL }, NULL, FALSE);
+
+  return response;
+}
+
+static void
+test_json_post_body (JsonFixture   *fixture,
+                     gconstpointer  data)
+{
+  g_autoptr(ClarifyResponse) response = make_response ();
+  g_autoptr(ClarifyTestRequest) post = NULL;
+  g_autoptr(JsonNode) node = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *expected = NULL;
+
+  clarify_test_server_add_json (fixture->server, "POST", RESPONSE_PATH, 200, "application/json",
+                                "{\"received\":\"Name: Grüße aus Köln\"}");
+
+  g_assert_true (post_answer (fixture, response, &error));
+  g_assert_no_error (error);
+
+  post = clarify_test_server_get_request (fixture->server, "POST", RESPONSE_PATH, 0);
+  g_assert_nonnull (post);
+  node = clarify_response_to_json (response);
+  expected = clarify_json_to_string (node);
+  /* Exactly the JSON form, byte for byte, and nothing else. */
+  g_assert_cmpstr (post->body, ==,
+                   "{\"id\":\"r1\",\"outcome\":\"answered\",\"answers\":"
+                   "[{\"question_id\":\"q1\",\"values\":[\"Grüße aus Köln\"]}]}");
+  g_assert_cmpstr (post->body, ==, expected);
+  g_assert_cmpuint (post->body_len, ==, strlen (expected));
+  g_assert_cmpstr (post->method, ==, "POST");
+  g_assert_cmpstr (clarify_test_request_get_header (post, "Content-Type"), ==, "application/json");
+  g_assert_cmpstr (clarify_test_request_get_header (post, "Authorization"), ==, "Bearer s3cret-token");
+
+  /* What the agent said it understood reaches the app. */
+  g_assert_cmpuint (fixture->confirmed->len, ==, 1);
+  g_assert_cmpstr (g_ptr_array_index (fixture->confirmed, 0), ==, "r1=Name: Grüße aus Köln");
+}
+
+typedef struct
+{
+  guint        status;
+  const char  *content_type;
+  const char  *body;
+  gboolean     delivered;
+  int          code;
+} ReplyCase;
+
+static void
+test_json_reply_statuses (JsonFixture   *fixture,
+                          gconstpointer  data)
+{
+  static const ReplyCase cases[] = {
+    { 200, "application/json", "{}", TRUE, 0 },
+    { 204, NULL, NULL, TRUE, 0 },
+    { 200, NULL, NULL, TRUE, 0 },
+    { 404, "application/json", "{\"error\":\"unknown\"}", FALSE, CLARIFY_ERROR_GONE },
+    { 410, "text/plain", "gone", FALSE, CLARIFY_ERROR_GONE },
+    { 400, "application/json", "{\"error\":\"values must be an array\"}", FALSE, CLARIFY_ERROR_REJECTED },
+    { 422, "application/json", "{}", FALSE, CLARIFY_ERROR_REJECTED },
+    { 401, "text/plain", "who are you", FALSE, CLARIFY_ERROR_AUTH },
+    { 403, "text/plain", "no", FALSE, CLARIFY_ERROR_AUTH },
+    { 500, "text/plain", "oops", FALSE, CLARIFY_ERROR_TRANSIENT },
+    { 503, NULL, NULL, FALSE, CLARIFY_ERROR_TRANSIENT },
+    /* An unknown route of a web UI: 200, but nobody took the answer. */
+    { 200, "text/html", "<!doctype html><html></html>", FALSE, CLARIFY_ERROR_PROTOCOL },
+    { 200, "application/json", "not json", FALSE, CLARIFY_ERROR_PROTOCOL },
+    { 200, "application/json", NULL, FALSE, CLARIFY_ERROR_PROTOCOL },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr(ClarifyResponse) response = make_response ();
+      g_autoptr(GError) error = NULL;
+      gboolean delivered;
+
+      g_test_message ("case %u: %u %s", i, cases[i].status, cases[i].content_type);
+      clarify_test_server_add_json (fixture->server, "POST", RESPONSE_PATH,
+                                    cases[i].status, cases[i].content_type, cases[i].body);
+      delivered = post_answer (fixture, response, &error);
+
+      g_assert_cmpint (delivered, ==, cases[i].delivered);
+      if (cases[i].delivered)
+        g_assert_no_error (error);
+      else
+        g_assert_error (error, CLARIFY_ERROR, cases[i].code);
+    }
+
+  /* A rejected answer leaves its evidence in the log. */
+  g_assert_true (was_logged ("values must be an array", "fake-agent"));
+}
+
+static void
+test_json_unreachable_is_transient (void)
+{
+  g_autoptr(ClarifyTestServer) server = clarify_test_server_new ();
+  g_autofree char *url = clarify_test_server_get_url (server, EVENTS_PATH);
+  g_autoptr(ClarifyConnection) connection = NULL;
+  g_autoptr(ClarifyBackend) backend = NULL;
+  g_autoptr(ClarifyRequest) request = make_request ("r1");
+  g_autoptr(ClarifyResponse) response = make_response ();
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+
+  /* A port that just closed: connection refused. */
+  g_clear_pointer (&server, clarify_test_server_free);
+  connection = clarify_connection_new ("gone-agent", "clarify", url);
+  backend = clarify_backend_registry_create (connection, &error);
+  g_assert_no_error (error);
+
+  clarify_backend_respond_async (backend, request, response, NULL, on_respond_done, &result);
+  g_assert_true (clarify_test_loop_until (is_set, &result, WAIT_MS));
+  g_assert_false (clarify_backend_respond_finish (backend, result, &error));
+  g_assert_error (error, CLARIFY_ERROR, CLARIFY_ERROR_TRANSIENT);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
+
+  logged_messages = g_ptr_array_new_with_free_func (g_free);
+  g_log_set_writer_func (capture_log_writer, NULL, NULL);
+
+  g_test_add_func ("/backend/base/dedup", test_base_dedup);
+  g_test_add_func ("/backend/base/withdraw", test_base_withdraw);
+  g_test_add_func ("/backend/base/state", test_base_state);
+  g_test_add_func ("/backend/registry", test_registry);
+
+#define ADD(path, func) \
+  g_test_add (path, JsonFixture, NULL, json_fixture_setup, func, json_fixture_teardown)
+  ADD ("/backend/json/request-event", test_json_request_event);
+  ADD ("/backend/json/bad-event-ignored", test_json_bad_event_ignored);
+  ADD ("/backend/json/withdraw-event", test_json_withdraw_event);
+  ADD ("/backend/json/resend-after-reconnect", test_json_resend_after_reconnect);
+  ADD ("/backend/json/post-body", test_json_post_body);
+  ADD ("/backend/json/reply-statuses", test_json_reply_statuses);
+#undef ADD
+  g_test_add_func ("/backend/json/unreachable-is-transient", test_json_unreachable_is_transient);
+
+  return g_test_run ();
+}
