@@ -365,7 +365,7 @@ test_permission (Fixture       *fixture,
   g_assert_cmpstr (clarify_option_get_value (clarify_question_get_option (question, 0)), ==, "once");
   g_assert_cmpstr (clarify_option_get_label (clarify_question_get_option (question, 1)), ==, "Always allow");
   g_assert_cmpstr (clarify_option_get_value (clarify_question_get_option (question, 1)), ==, "always");
-  g_assert_cmpstr (clarify_option_get_description (clarify_question_get_option (question, 1)), ==, "Also allow echo * from now on");
+  g_assert_cmpstr (clarify_option_get_description (clarify_question_get_option (question, 1)), ==, "Also allow “echo *” from now on");
   g_assert_cmpstr (clarify_option_get_label (clarify_question_get_option (question, 2)), ==, "Reject");
   g_assert_cmpstr (clarify_option_get_value (clarify_question_get_option (question, 2)), ==, "reject");
   question = clarify_request_get_question (request, 1);
