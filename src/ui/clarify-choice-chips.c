@@ -1,0 +1,324 @@
+/* clarify-choice-chips.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "clarify-choice-chips.h"
+
+struct _ClarifyChoiceChips
+{
+  ClarifyChoiceView  parent_instance;
+
+  GtkWidget         *flow_box;
+  /* GtkToggleButton per option in the agent's order, then "Other…". */
+  GPtrArray         *chips;
+  /* Set while the chips follow the state, so their ::toggled is not news. */
+  gboolean           syncing;
+};
+
+G_DEFINE_FINAL_TYPE (ClarifyChoiceChips, clarify_choice_chips, CLARIFY_TYPE_CHOICE_VIEW)
+
+#define OPTION_KEY "clarify-option"
+#define CHECK_KEY  "clarify-check"
+
+static ClarifyOption *
+chip_get_option (GtkWidget *chip)
+{
+  return g_object_get_data (G_OBJECT (chip), OPTION_KEY);
+}
+
+static void
+chip_toggled_cb (GtkToggleButton    *chip,
+                 ClarifyChoiceChips *self)
+{
+  ClarifyChoiceView *view = CLARIFY_CHOICE_VIEW (self);
+  ClarifyOption *option = chip_get_option (GTK_WIDGET (chip));
+  gboolean active = gtk_toggle_button_get_active (chip);
+  GtkWidget *check = g_object_get_data (G_OBJECT (chip), CHECK_KEY);
+
+  if (check != NULL)
+    gtk_widget_set_visible (check, active);
+
+  if (self->syncing)
+    return;
+
+  if (option != NULL)
+    clarify_choice_view_set_active (view, option, active);
+  else
+    clarify_choice_view_set_other_active (view, active);
+}
+
+static GtkWidget *
+new_chip_label (const char *text)
+{
+  GtkWidget *label = gtk_label_new (text);
+
+  /* Agent text: never markup. Long labels wrap instead of widening the dialog. */
+  gtk_label_set_use_markup (GTK_LABEL (label), FALSE);
+  gtk_label_set_wrap (GTK_LABEL (label), TRUE);
+  gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
+  gtk_label_set_max_width_chars (GTK_LABEL (label), 36);
+  gtk_label_set_justify (GTK_LABEL (label), GTK_JUSTIFY_CENTER);
+
+  return label;
+}
+
+static GtkWidget *
+new_chip (ClarifyChoiceChips *self,
+          ClarifyOption      *option,
+          const char         *label,
+          const char         *description)
+{
+  GtkWidget *chip = gtk_toggle_button_new ();
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+  GtkWidget *texts = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+
+  gtk_widget_add_css_class (chip, "pill");
+  gtk_widget_add_css_class (chip, "clarify-chip");
+  gtk_widget_set_halign (box, GTK_ALIGN_CENTER);
+  gtk_widget_set_valign (texts, GTK_ALIGN_CENTER);
+
+  if (clarify_choice_view_get_multiple (CLARIFY_CHOICE_VIEW (self)))
+    {
+      GtkWidget *check = gtk_image_new_from_icon_name ("object-select-symbolic");
+
+      gtk_widget_set_visible (check, FALSE);
+      gtk_box_append (GTK_BOX (box), check);
+      g_object_set_data (G_OBJECT (chip), CHECK_KEY, check);
+    }
+
+  gtk_box_append (GTK_BOX (texts), new_chip_label (label));
+  if (description != NULL && description[0] != '\0')
+    {
+      GtkWidget *subtitle = new_chip_label (description);
+
+      gtk_widget_add_css_class (subtitle, "dim-label");
+      gtk_widget_add_css_class (subtitle, "caption");
+      gtk_box_append (GTK_BOX (texts), subtitle);
+      gtk_widget_add_css_class (chip, "with-description");
+    }
+  gtk_box_append (GTK_BOX (box), texts);
+  gtk_button_set_child (GTK_BUTTON (chip), box);
+
+  /* The button has a custom child, so name it for screen readers. */
+  gtk_accessible_update_property (GTK_ACCESSIBLE (chip),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, label,
+                                  -1);
+  if (description != NULL && description[0] != '\0')
+    gtk_accessible_update_property (GTK_ACCESSIBLE (chip),
+                                    GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, description,
+                                    -1);
+
+  g_object_set_data (G_OBJECT (chip), OPTION_KEY, option);
+  g_signal_connect (chip, "toggled", G_CALLBACK (chip_toggled_cb), self);
+
+  return chip;
+}
+
+static void
+add_chip (ClarifyChoiceChips *self,
+          GtkWidget          *chip)
+{
+  GtkWidget *child;
+
+  if (!clarify_choice_view_get_multiple (CLARIFY_CHOICE_VIEW (self)) && self->chips->len > 0)
+    gtk_toggle_button_set_group (GTK_TOGGLE_BUTTON (chip),
+                                 g_ptr_array_index (self->chips, 0));
+
+  g_ptr_array_add (self->chips, chip);
+  gtk_flow_box_append (GTK_FLOW_BOX (self->flow_box), chip);
+
+  /* Tab and arrows go straight to the buttons, not to the flow box cells. */
+  child = gtk_widget_get_parent (chip);
+  gtk_widget_set_focusable (child, FALSE);
+}
+
+static void
+clarify_choice_chips_setup (ClarifyChoiceView *view)
+{
+  ClarifyChoiceChips *self = CLARIFY_CHOICE_CHIPS (view);
+  GListModel *options = clarify_choice_view_get_options (view);
+  guint n = g_list_model_get_n_items (options);
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(ClarifyOption) option = g_list_model_get_item (options, i);
+
+      add_chip (self, new_chip (self, option,
+                                clarify_option_get_label (option),
+                                clarify_option_get_description (option)));
+    }
+
+  if (clarify_choice_view_get_with_other (view))
+    add_chip (self, new_chip (self, NULL, _("Other…"), NULL));
+}
+
+static void
+clarify_choice_chips_sync (ClarifyChoiceView *view)
+{
+  ClarifyChoiceChips *self = CLARIFY_CHOICE_CHIPS (view);
+
+  self->syncing = TRUE;
+
+  /* Deactivate first, so a radio group never holds two active chips. */
+  for (int pass = 0; pass < 2; pass++)
+    for (guint i = 0; i < self->chips->len; i++)
+      {
+        GtkToggleButton *chip = g_ptr_array_index (self->chips, i);
+        ClarifyOption *option = chip_get_option (GTK_WIDGET (chip));
+        gboolean active;
+
+        if (option != NULL)
+          active = clarify_choice_view_get_active (view, option);
+        else
+          active = clarify_choice_view_get_other_active (view);
+
+        if (active == (pass == 1))
+          gtk_toggle_button_set_active (chip, active);
+      }
+
+  self->syncing = FALSE;
+}
+
+static gboolean
+clarify_choice_chips_pick (ClarifyChoiceView *view,
+                           guint              index)
+{
+  ClarifyChoiceChips *self = CLARIFY_CHOICE_CHIPS (view);
+  GtkToggleButton *chip;
+
+  if (index >= self->chips->len)
+    return FALSE;
+
+  chip = g_ptr_array_index (self->chips, index);
+  gtk_widget_grab_focus (GTK_WIDGET (chip));
+
+  /* Like a click: a radio chip stays on, a check chip flips. */
+  if (clarify_choice_view_get_multiple (view))
+    gtk_toggle_button_set_active (chip, !gtk_toggle_button_get_active (chip));
+  else
+    gtk_toggle_button_set_active (chip, TRUE);
+
+  return TRUE;
+}
+
+static gboolean
+clarify_choice_chips_grab_focus (GtkWidget *widget)
+{
+  ClarifyChoiceChips *self = CLARIFY_CHOICE_CHIPS (widget);
+
+  /* Like a radio group: focus lands on the active chip, else the first. */
+  for (guint i = 0; i < self->chips->len; i++)
+    {
+      GtkWidget *chip = g_ptr_array_index (self->chips, i);
+
+      if (gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (chip)))
+        return gtk_widget_grab_focus (chip);
+    }
+
+  if (self->chips->len > 0)
+    return gtk_widget_grab_focus (g_ptr_array_index (self->chips, 0));
+
+  return FALSE;
+}
+
+static void
+clarify_choice_chips_dispose (GObject *object)
+{
+  ClarifyChoiceChips *self = CLARIFY_CHOICE_CHIPS (object);
+
+  if (self->chips != NULL)
+    g_ptr_array_set_size (self->chips, 0);
+  self->flow_box = NULL;
+
+  G_OBJECT_CLASS (clarify_choice_chips_parent_class)->dispose (object);
+}
+
+static void
+clarify_choice_chips_finalize (GObject *object)
+{
+  ClarifyChoiceChips *self = CLARIFY_CHOICE_CHIPS (object);
+
+  g_clear_pointer (&self->chips, g_ptr_array_unref);
+
+  G_OBJECT_CLASS (clarify_choice_chips_parent_class)->finalize (object);
+}
+
+static void
+clarify_choice_chips_class_init (ClarifyChoiceChipsClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+  ClarifyChoiceViewClass *view_class = CLARIFY_CHOICE_VIEW_CLASS (klass);
+
+  object_class->dispose = clarify_choice_chips_dispose;
+  object_class->finalize = clarify_choice_chips_finalize;
+
+  widget_class->grab_focus = clarify_choice_chips_grab_focus;
+
+  view_class->setup = clarify_choice_chips_setup;
+  view_class->sync = clarify_choice_chips_sync;
+  view_class->pick = clarify_choice_chips_pick;
+
+  gtk_widget_class_set_css_name (widget_class, "clarifychips");
+}
+
+static void
+clarify_choice_chips_init (ClarifyChoiceChips *self)
+{
+  /* Borrowed pointers: the flow box owns the chips. */
+  self->chips = g_ptr_array_new ();
+
+  self->flow_box = gtk_flow_box_new ();
+  gtk_flow_box_set_selection_mode (GTK_FLOW_BOX (self->flow_box), GTK_SELECTION_NONE);
+  gtk_flow_box_set_homogeneous (GTK_FLOW_BOX (self->flow_box), FALSE);
+  gtk_flow_box_set_activate_on_single_click (GTK_FLOW_BOX (self->flow_box), FALSE);
+  gtk_flow_box_set_column_spacing (GTK_FLOW_BOX (self->flow_box), 6);
+  gtk_flow_box_set_row_spacing (GTK_FLOW_BOX (self->flow_box), 6);
+  gtk_flow_box_set_min_children_per_line (GTK_FLOW_BOX (self->flow_box), 1);
+  gtk_flow_box_set_max_children_per_line (GTK_FLOW_BOX (self->flow_box), 8);
+  gtk_widget_set_focusable (self->flow_box, FALSE);
+  gtk_widget_set_valign (self->flow_box, GTK_ALIGN_START);
+  gtk_widget_add_css_class (self->flow_box, "clarify-chips");
+  gtk_widget_set_parent (self->flow_box, GTK_WIDGET (self));
+}
+
+GtkWidget *
+clarify_choice_chips_new (GListModel *options,
+                          gboolean    multiple,
+                          gboolean    with_other)
+{
+  g_return_val_if_fail (G_IS_LIST_MODEL (options), NULL);
+
+  return g_object_new (CLARIFY_TYPE_CHOICE_CHIPS,
+                       "options", options,
+                       "multiple", multiple,
+                       "with-other", with_other,
+                       NULL);
+}
+
+void
+clarify_choice_chips_set_homogeneous (ClarifyChoiceChips *self,
+                                      gboolean            homogeneous)
+{
+  g_return_if_fail (CLARIFY_IS_CHOICE_CHIPS (self));
+
+  gtk_flow_box_set_homogeneous (GTK_FLOW_BOX (self->flow_box), homogeneous);
+  gtk_flow_box_set_min_children_per_line (GTK_FLOW_BOX (self->flow_box),
+                                          homogeneous ? MAX (self->chips->len, 1) : 1);
+}
+
+GtkWidget *
+clarify_choice_chips_get_chip (ClarifyChoiceChips *self,
+                               guint               index)
+{
+  g_return_val_if_fail (CLARIFY_IS_CHOICE_CHIPS (self), NULL);
+
+  if (index >= self->chips->len)
+    return NULL;
+
+  return g_ptr_array_index (self->chips, index);
+}

@@ -1,0 +1,205 @@
+/* clarify-choice-input.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "clarify-choice-chips.h"
+#include "clarify-choice-input.h"
+#include "clarify-input-private.h"
+#include "clarify-option-list.h"
+
+typedef struct
+{
+  GtkWidget *view;
+  GtkWidget *other_entry;
+  /* To move focus into the entry only when Other has just been chosen. */
+  gboolean   other_was_active;
+} ClarifyChoiceInputPrivate;
+
+G_DEFINE_ABSTRACT_TYPE_WITH_PRIVATE (ClarifyChoiceInput, clarify_choice_input, CLARIFY_TYPE_INPUT)
+
+static void
+view_changed_cb (ClarifyChoiceInput *self)
+{
+  ClarifyChoiceInputPrivate *priv = clarify_choice_input_get_instance_private (self);
+  gboolean other_active = clarify_choice_view_get_other_active (CLARIFY_CHOICE_VIEW (priv->view));
+
+  if (priv->other_entry != NULL)
+    {
+      gtk_widget_set_visible (priv->other_entry, other_active);
+      if (other_active && !priv->other_was_active && gtk_widget_get_mapped (priv->view))
+        gtk_widget_grab_focus (priv->other_entry);
+    }
+  priv->other_was_active = other_active;
+
+  clarify_input_changed (CLARIFY_INPUT (self));
+}
+
+static void
+apply_defaults (ClarifyChoiceInput *self,
+                ClarifyQuestion    *question)
+{
+  ClarifyChoiceInputPrivate *priv = clarify_choice_input_get_instance_private (self);
+  ClarifyChoiceView *view = CLARIFY_CHOICE_VIEW (priv->view);
+  const char * const *defaults = clarify_question_get_default_values (question);
+  gboolean multiple = CLARIFY_CHOICE_INPUT_GET_CLASS (self)->multiple;
+
+  for (guint i = 0; defaults[i] != NULL; i++)
+    {
+      ClarifyOption *option = clarify_question_find_option (question, defaults[i]);
+
+      if (option != NULL)
+        clarify_choice_view_set_active (view, option, TRUE);
+      /* A default that is no option is what the agent would expect as "Other". */
+      else if (priv->other_entry != NULL && !clarify_choice_view_get_other_active (view))
+        {
+          gtk_editable_set_text (GTK_EDITABLE (priv->other_entry), defaults[i]);
+          clarify_choice_view_set_other_active (view, TRUE);
+        }
+
+      if (!multiple)
+        break;
+    }
+}
+
+static void
+clarify_choice_input_setup (ClarifyInput    *input,
+                            ClarifyQuestion *question)
+{
+  ClarifyChoiceInput *self = CLARIFY_CHOICE_INPUT (input);
+  ClarifyChoiceInputPrivate *priv = clarify_choice_input_get_instance_private (self);
+  GListModel *options = clarify_question_get_options (question);
+  gboolean multiple = CLARIFY_CHOICE_INPUT_GET_CLASS (self)->multiple;
+  gboolean with_other = clarify_question_get_allow_other (question);
+
+  if (g_list_model_get_n_items (options) <= CLARIFY_CHIP_THRESHOLD)
+    {
+      priv->view = clarify_choice_chips_new (options, multiple, with_other);
+      clarify_input_label_accessible (input, priv->view);
+    }
+  else
+    {
+      ClarifyOptionList *list;
+
+      priv->view = clarify_option_list_new (options, multiple, with_other);
+      list = CLARIFY_OPTION_LIST (priv->view);
+      clarify_input_label_accessible (input, clarify_option_list_get_search_entry (list));
+      clarify_input_label_accessible (input, clarify_option_list_get_list_view (list));
+      g_signal_connect_swapped (list, "activate-default",
+                                G_CALLBACK (clarify_input_activate_default), self);
+    }
+  gtk_widget_set_parent (priv->view, GTK_WIDGET (self));
+
+  if (with_other)
+    {
+      priv->other_entry = gtk_entry_new ();
+      gtk_entry_set_placeholder_text (GTK_ENTRY (priv->other_entry), _("Type your answer…"));
+      gtk_widget_set_visible (priv->other_entry, FALSE);
+      clarify_input_label_accessible (input, priv->other_entry);
+      g_signal_connect_swapped (priv->other_entry, "changed",
+                                G_CALLBACK (clarify_input_changed), self);
+      g_signal_connect_swapped (priv->other_entry, "activate",
+                                G_CALLBACK (clarify_input_activate_default), self);
+      gtk_widget_set_parent (priv->other_entry, GTK_WIDGET (self));
+    }
+
+  g_signal_connect_swapped (priv->view, "changed", G_CALLBACK (view_changed_cb), self);
+  apply_defaults (self, question);
+}
+
+static void
+clarify_choice_input_collect (ClarifyInput  *input,
+                              GPtrArray     *values,
+                              char         **custom_text)
+{
+  ClarifyChoiceInput *self = CLARIFY_CHOICE_INPUT (input);
+  ClarifyChoiceInputPrivate *priv = clarify_choice_input_get_instance_private (self);
+  ClarifyChoiceView *view = CLARIFY_CHOICE_VIEW (priv->view);
+
+  clarify_choice_view_collect (view, values);
+
+  if (priv->other_entry != NULL && clarify_choice_view_get_other_active (view))
+    {
+      g_autofree char *text = g_strdup (gtk_editable_get_text (GTK_EDITABLE (priv->other_entry)));
+
+      g_strstrip (text);
+      if (text[0] != '\0')
+        *custom_text = g_steal_pointer (&text);
+    }
+}
+
+static gboolean
+clarify_choice_input_pick (ClarifyInput *input,
+                           guint         index)
+{
+  ClarifyChoiceInput *self = CLARIFY_CHOICE_INPUT (input);
+  ClarifyChoiceInputPrivate *priv = clarify_choice_input_get_instance_private (self);
+
+  return clarify_choice_view_pick (CLARIFY_CHOICE_VIEW (priv->view), index);
+}
+
+static gboolean
+clarify_choice_input_grab_focus (GtkWidget *widget)
+{
+  ClarifyChoiceInput *self = CLARIFY_CHOICE_INPUT (widget);
+  ClarifyChoiceInputPrivate *priv = clarify_choice_input_get_instance_private (self);
+
+  return gtk_widget_grab_focus (priv->view);
+}
+
+static void
+clarify_choice_input_dispose (GObject *object)
+{
+  ClarifyChoiceInput *self = CLARIFY_CHOICE_INPUT (object);
+  ClarifyChoiceInputPrivate *priv = clarify_choice_input_get_instance_private (self);
+
+  /* Children go with the base class; drop the borrowed pointers. */
+  priv->view = NULL;
+  priv->other_entry = NULL;
+
+  G_OBJECT_CLASS (clarify_choice_input_parent_class)->dispose (object);
+}
+
+static void
+clarify_choice_input_class_init (ClarifyChoiceInputClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+  ClarifyInputClass *input_class = CLARIFY_INPUT_CLASS (klass);
+
+  object_class->dispose = clarify_choice_input_dispose;
+
+  widget_class->grab_focus = clarify_choice_input_grab_focus;
+
+  input_class->setup = clarify_choice_input_setup;
+  input_class->collect = clarify_choice_input_collect;
+  input_class->pick = clarify_choice_input_pick;
+}
+
+static void
+clarify_choice_input_init (ClarifyChoiceInput *self)
+{
+}
+
+GtkWidget *
+clarify_choice_input_get_view (ClarifyChoiceInput *self)
+{
+  ClarifyChoiceInputPrivate *priv = clarify_choice_input_get_instance_private (self);
+
+  g_return_val_if_fail (CLARIFY_IS_CHOICE_INPUT (self), NULL);
+
+  return priv->view;
+}
+
+GtkWidget *
+clarify_choice_input_get_other_entry (ClarifyChoiceInput *self)
+{
+  ClarifyChoiceInputPrivate *priv = clarify_choice_input_get_instance_private (self);
+
+  g_return_val_if_fail (CLARIFY_IS_CHOICE_INPUT (self), NULL);
+
+  return priv->other_entry;
+}

@@ -1,0 +1,30 @@
+/* clarify-choice-input.h: what single and multiple choice inputs share
+ *
+ * Chips for up to CLARIFY_CHIP_THRESHOLD options, else ClarifyOptionList,
+ * plus the entry that "Other…" reveals.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include "clarify-input.h"
+
+G_BEGIN_DECLS
+
+#define CLARIFY_TYPE_CHOICE_INPUT (clarify_choice_input_get_type ())
+G_DECLARE_DERIVABLE_TYPE (ClarifyChoiceInput, clarify_choice_input, CLARIFY, CHOICE_INPUT, ClarifyInput)
+
+struct _ClarifyChoiceInputClass
+{
+  ClarifyInputClass parent_class;
+
+  /* Set by the subclass's class_init. */
+  gboolean          multiple;
+};
+
+/* The ClarifyChoiceChips or ClarifyOptionList in use. */
+GtkWidget *clarify_choice_input_get_view        (ClarifyChoiceInput *self);
+/* The entry that "Other…" reveals, or NULL without allow_other. */
+GtkWidget *clarify_choice_input_get_other_entry (ClarifyChoiceInput *self);
+
+G_END_DECLS

@@ -1,0 +1,337 @@
+/* clarify-choice-view.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include "clarify-choice-view.h"
+
+typedef struct
+{
+  GListModel *options;
+  /* ClarifyOption* → itself; the options model keeps them alive. */
+  GHashTable *active;
+  gboolean    multiple;
+  gboolean    with_other;
+  gboolean    other_active;
+} ClarifyChoiceViewPrivate;
+
+G_DEFINE_ABSTRACT_TYPE_WITH_PRIVATE (ClarifyChoiceView, clarify_choice_view, GTK_TYPE_WIDGET)
+
+enum
+{
+  PROP_0,
+  PROP_OPTIONS,
+  PROP_MULTIPLE,
+  PROP_WITH_OTHER,
+  N_PROPS
+};
+
+enum
+{
+  CHANGED,
+  N_SIGNALS
+};
+
+static GParamSpec *properties[N_PROPS];
+static guint signals[N_SIGNALS];
+
+static void
+state_changed (ClarifyChoiceView *self)
+{
+  if (CLARIFY_CHOICE_VIEW_GET_CLASS (self)->sync != NULL)
+    CLARIFY_CHOICE_VIEW_GET_CLASS (self)->sync (self);
+
+  g_signal_emit (self, signals[CHANGED], 0);
+}
+
+static void
+clarify_choice_view_constructed (GObject *object)
+{
+  ClarifyChoiceView *self = CLARIFY_CHOICE_VIEW (object);
+  ClarifyChoiceViewPrivate *priv = clarify_choice_view_get_instance_private (self);
+
+  G_OBJECT_CLASS (clarify_choice_view_parent_class)->constructed (object);
+
+  if (priv->options == NULL)
+    priv->options = G_LIST_MODEL (g_list_store_new (CLARIFY_TYPE_OPTION));
+
+  if (CLARIFY_CHOICE_VIEW_GET_CLASS (self)->setup != NULL)
+    CLARIFY_CHOICE_VIEW_GET_CLASS (self)->setup (self);
+}
+
+static void
+clarify_choice_view_dispose (GObject *object)
+{
+  GtkWidget *child;
+
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (object))) != NULL)
+    gtk_widget_unparent (child);
+
+  G_OBJECT_CLASS (clarify_choice_view_parent_class)->dispose (object);
+}
+
+static void
+clarify_choice_view_finalize (GObject *object)
+{
+  ClarifyChoiceView *self = CLARIFY_CHOICE_VIEW (object);
+  ClarifyChoiceViewPrivate *priv = clarify_choice_view_get_instance_private (self);
+
+  g_clear_pointer (&priv->active, g_hash_table_unref);
+  g_clear_object (&priv->options);
+
+  G_OBJECT_CLASS (clarify_choice_view_parent_class)->finalize (object);
+}
+
+static void
+clarify_choice_view_get_property (GObject    *object,
+                                  guint       prop_id,
+                                  GValue     *value,
+                                  GParamSpec *pspec)
+{
+  ClarifyChoiceView *self = CLARIFY_CHOICE_VIEW (object);
+  ClarifyChoiceViewPrivate *priv = clarify_choice_view_get_instance_private (self);
+
+  switch (prop_id)
+    {
+    case PROP_OPTIONS:
+      g_value_set_object (value, priv->options);
+      break;
+
+    case PROP_MULTIPLE:
+      g_value_set_boolean (value, priv->multiple);
+      break;
+
+    case PROP_WITH_OTHER:
+      g_value_set_boolean (value, priv->with_other);
+      break;
+
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+clarify_choice_view_set_property (GObject      *object,
+                                  guint         prop_id,
+                                  const GValue *value,
+                                  GParamSpec   *pspec)
+{
+  ClarifyChoiceView *self = CLARIFY_CHOICE_VIEW (object);
+  ClarifyChoiceViewPrivate *priv = clarify_choice_view_get_instance_private (self);
+
+  switch (prop_id)
+    {
+    case PROP_OPTIONS:
+      priv->options = g_value_dup_object (value);
+      break;
+
+    case PROP_MULTIPLE:
+      priv->multiple = g_value_get_boolean (value);
+      break;
+
+    case PROP_WITH_OTHER:
+      priv->with_other = g_value_get_boolean (value);
+      break;
+
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+clarify_choice_view_class_init (ClarifyChoiceViewClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->constructed = clarify_choice_view_constructed;
+  object_class->dispose = clarify_choice_view_dispose;
+  object_class->finalize = clarify_choice_view_finalize;
+  object_class->get_property = clarify_choice_view_get_property;
+  object_class->set_property = clarify_choice_view_set_property;
+
+  properties[PROP_OPTIONS] =
+    g_param_spec_object ("options", NULL, NULL,
+                         G_TYPE_LIST_MODEL,
+                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
+
+  properties[PROP_MULTIPLE] =
+    g_param_spec_boolean ("multiple", NULL, NULL,
+                          FALSE,
+                          G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
+
+  properties[PROP_WITH_OTHER] =
+    g_param_spec_boolean ("with-other", NULL, NULL,
+                          FALSE,
+                          G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
+
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  signals[CHANGED] =
+    g_signal_new ("changed",
+                  G_TYPE_FROM_CLASS (klass),
+                  G_SIGNAL_RUN_LAST,
+                  0,
+                  NULL, NULL,
+                  NULL,
+                  G_TYPE_NONE, 0);
+
+  gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BOX_LAYOUT);
+  gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_GROUP);
+}
+
+static void
+clarify_choice_view_init (ClarifyChoiceView *self)
+{
+  ClarifyChoiceViewPrivate *priv = clarify_choice_view_get_instance_private (self);
+  GtkLayoutManager *layout = gtk_widget_get_layout_manager (GTK_WIDGET (self));
+
+  priv->active = g_hash_table_new (NULL, NULL);
+
+  gtk_orientable_set_orientation (GTK_ORIENTABLE (layout), GTK_ORIENTATION_VERTICAL);
+  gtk_box_layout_set_spacing (GTK_BOX_LAYOUT (layout), 6);
+}
+
+GListModel *
+clarify_choice_view_get_options (ClarifyChoiceView *self)
+{
+  ClarifyChoiceViewPrivate *priv = clarify_choice_view_get_instance_private (self);
+
+  g_return_val_if_fail (CLARIFY_IS_CHOICE_VIEW (self), NULL);
+
+  return priv->options;
+}
+
+gboolean
+clarify_choice_view_get_multiple (ClarifyChoiceView *self)
+{
+  ClarifyChoiceViewPrivate *priv = clarify_choice_view_get_instance_private (self);
+
+  g_return_val_if_fail (CLARIFY_IS_CHOICE_VIEW (self), FALSE);
+
+  return priv->multiple;
+}
+
+gboolean
+clarify_choice_view_get_with_other (ClarifyChoiceView *self)
+{
+  ClarifyChoiceViewPrivate *priv = clarify_choice_view_get_instance_private (self);
+
+  g_return_val_if_fail (CLARIFY_IS_CHOICE_VIEW (self), FALSE);
+
+  return priv->with_other;
+}
+
+gboolean
+clarify_choice_view_get_active (ClarifyChoiceView *self,
+                                ClarifyOption     *option)
+{
+  ClarifyChoiceViewPrivate *priv = clarify_choice_view_get_instance_private (self);
+
+  g_return_val_if_fail (CLARIFY_IS_CHOICE_VIEW (self), FALSE);
+
+  return option != NULL && g_hash_table_contains (priv->active, option);
+}
+
+void
+clarify_choice_view_set_active (ClarifyChoiceView *self,
+                                ClarifyOption     *option,
+                                gboolean           active)
+{
+  ClarifyChoiceViewPrivate *priv = clarify_choice_view_get_instance_private (self);
+
+  g_return_if_fail (CLARIFY_IS_CHOICE_VIEW (self));
+  g_return_if_fail (CLARIFY_IS_OPTION (option));
+
+  if (active == g_hash_table_contains (priv->active, option))
+    return;
+
+  if (active)
+    {
+      if (!priv->multiple)
+        {
+          g_hash_table_remove_all (priv->active);
+          priv->other_active = FALSE;
+        }
+      g_hash_table_add (priv->active, option);
+    }
+  else
+    {
+      g_hash_table_remove (priv->active, option);
+    }
+
+  state_changed (self);
+}
+
+gboolean
+clarify_choice_view_get_other_active (ClarifyChoiceView *self)
+{
+  ClarifyChoiceViewPrivate *priv = clarify_choice_view_get_instance_private (self);
+
+  g_return_val_if_fail (CLARIFY_IS_CHOICE_VIEW (self), FALSE);
+
+  return priv->other_active;
+}
+
+void
+clarify_choice_view_set_other_active (ClarifyChoiceView *self,
+                                      gboolean           active)
+{
+  ClarifyChoiceViewPrivate *priv = clarify_choice_view_get_instance_private (self);
+
+  g_return_if_fail (CLARIFY_IS_CHOICE_VIEW (self));
+
+  active = active && priv->with_other;
+  if (priv->other_active == active)
+    return;
+
+  priv->other_active = active;
+  /* In a single choice, "Other…" is one more option of the group. */
+  if (active && !priv->multiple)
+    g_hash_table_remove_all (priv->active);
+
+  state_changed (self);
+}
+
+guint
+clarify_choice_view_get_n_active (ClarifyChoiceView *self)
+{
+  ClarifyChoiceViewPrivate *priv = clarify_choice_view_get_instance_private (self);
+
+  g_return_val_if_fail (CLARIFY_IS_CHOICE_VIEW (self), 0);
+
+  return g_hash_table_size (priv->active);
+}
+
+void
+clarify_choice_view_collect (ClarifyChoiceView *self,
+                             GPtrArray         *values)
+{
+  ClarifyChoiceViewPrivate *priv = clarify_choice_view_get_instance_private (self);
+  guint n;
+
+  g_return_if_fail (CLARIFY_IS_CHOICE_VIEW (self));
+  g_return_if_fail (values != NULL);
+
+  n = g_list_model_get_n_items (priv->options);
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(ClarifyOption) option = g_list_model_get_item (priv->options, i);
+
+      if (g_hash_table_contains (priv->active, option))
+        g_ptr_array_add (values, g_strdup (clarify_option_get_value (option)));
+    }
+}
+
+gboolean
+clarify_choice_view_pick (ClarifyChoiceView *self,
+                          guint              index)
+{
+  g_return_val_if_fail (CLARIFY_IS_CHOICE_VIEW (self), FALSE);
+
+  if (CLARIFY_CHOICE_VIEW_GET_CLASS (self)->pick == NULL)
+    return FALSE;
+
+  return CLARIFY_CHOICE_VIEW_GET_CLASS (self)->pick (self, index);
+}

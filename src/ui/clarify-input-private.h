@@ -1,0 +1,21 @@
+/* clarify-input-private.h: what the per-kind inputs share beyond the public API
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include "clarify-input.h"
+
+G_BEGIN_DECLS
+
+/* Up to this many options show as chips; more get the searchable list. */
+#define CLARIFY_CHIP_THRESHOLD 4
+
+/* Emits ::activate-default (Enter in a one-line control). */
+void       clarify_input_activate_default (ClarifyInput *self);
+
+/* A dim, small, wrapping label for the input's own hints and counters.
+ * Plain text only: it may show numbers that came from the agent. */
+GtkWidget *clarify_input_new_hint_label   (void);
+
+G_END_DECLS

@@ -1,0 +1,252 @@
+/* clarify-number-input.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <math.h>
+
+#include "clarify-input-private.h"
+#include "clarify-number-input.h"
+
+/* Limits when the agent gives none: wide, and exact in a double. */
+#define DEFAULT_MIN  -1e9
+#define DEFAULT_MAX  1e9
+#define DEFAULT_STEP 1.0
+#define MAX_DIGITS   6
+
+struct _ClarifyNumberInput
+{
+  ClarifyInput  parent_instance;
+
+  GtkWidget    *spin;
+  GtkWidget    *hint;
+};
+
+G_DEFINE_FINAL_TYPE (ClarifyNumberInput, clarify_number_input, CLARIFY_TYPE_INPUT)
+
+/* How many decimals @value needs, up to MAX_DIGITS ("0.25" → 2, "3" → 0). */
+static guint
+decimals_of (double value)
+{
+  char buf[G_ASCII_DTOSTR_BUF_SIZE];
+  const char *dot;
+  guint n;
+
+  g_ascii_formatd (buf, sizeof buf, "%.6f", fabs (value));
+  dot = strchr (buf, '.');
+  if (dot == NULL)
+    return 0;
+
+  n = strlen (dot + 1);
+  while (n > 0 && dot[n] == '0')
+    n--;
+
+  return MIN (n, MAX_DIGITS);
+}
+
+/* C-locale text for the wire: "42", not "42.0"; "2.5"; never "-0". */
+static char *
+format_for_wire (double value)
+{
+  char format[8];
+  char buf[G_ASCII_DTOSTR_BUF_SIZE];
+
+  g_snprintf (format, sizeof format, "%%.%uf", decimals_of (value));
+  g_ascii_formatd (buf, sizeof buf, format, value);
+  if (strcmp (buf, "-0") == 0)
+    return g_strdup ("0");
+
+  return g_strdup (buf);
+}
+
+/* Locale text for people: the user's decimal separator. */
+static char *
+format_for_display (double value)
+{
+  return g_strdup_printf ("%.*f", (int) decimals_of (value), value);
+}
+
+static char *
+range_hint (const ClarifyValidation *validation)
+{
+  g_autofree char *min = format_for_display (validation->min);
+  g_autofree char *max = format_for_display (validation->max);
+
+  if (validation->has_min && validation->has_max)
+    /* Translators: the allowed range of a number, e.g. "Between 1 and 10". */
+    return g_strdup_printf (_("Between %s and %s"), min, max);
+  if (validation->has_min)
+    return g_strdup_printf (_("At least %s"), min);
+  if (validation->has_max)
+    return g_strdup_printf (_("At most %s"), max);
+
+  return NULL;
+}
+
+static gboolean
+parse_number (const char *text,
+              double     *value)
+{
+  g_autofree char *copy = g_strstrip (g_strdup (text));
+  char *end = NULL;
+
+  if (copy[0] == '\0')
+    return FALSE;
+
+  /* g_strtod takes the user's decimal separator as well as '.'. */
+  *value = g_strtod (copy, &end);
+
+  return end != NULL && *end == '\0' && isfinite (*value);
+}
+
+static gboolean
+key_pressed_cb (GtkEventControllerKey *controller,
+                guint                  keyval,
+                guint                  keycode,
+                GdkModifierType        state,
+                ClarifyNumberInput    *self)
+{
+  gboolean enter = keyval == GDK_KEY_Return || keyval == GDK_KEY_KP_Enter || keyval == GDK_KEY_ISO_Enter;
+
+  if (!enter || (state & GDK_CONTROL_MASK) != 0)
+    return FALSE;
+
+  /* Commit what was typed first, so the answer is what the user sees. */
+  gtk_spin_button_update (GTK_SPIN_BUTTON (self->spin));
+  clarify_input_activate_default (CLARIFY_INPUT (self));
+
+  return TRUE;
+}
+
+static void
+clarify_number_input_setup (ClarifyInput    *input,
+                            ClarifyQuestion *question)
+{
+  ClarifyNumberInput *self = CLARIFY_NUMBER_INPUT (input);
+  const ClarifyValidation *validation = clarify_question_get_validation (question);
+  const char * const *defaults = clarify_question_get_default_values (question);
+  double step = validation->step > 0 ? validation->step : DEFAULT_STEP;
+  double lower, upper, value;
+  guint digits;
+  g_autofree char *hint = NULL;
+  GtkAdjustment *adjustment;
+  GtkEventController *keys;
+
+  /* Without a minimum, keep the step grid on 0 rather than on -1e9. */
+  lower = validation->has_min ? validation->min : -floor (-DEFAULT_MIN / step) * step;
+  upper = validation->has_max ? validation->max : DEFAULT_MAX;
+  if (upper < lower)
+    upper = lower;
+
+  digits = decimals_of (step);
+  if (validation->has_min)
+    digits = MAX (digits, decimals_of (validation->min));
+  if (validation->has_max)
+    digits = MAX (digits, decimals_of (validation->max));
+
+  if (defaults[0] == NULL || !parse_number (defaults[0], &value))
+    {
+      /* No default: 0 on the step grid, moved into the range. */
+      value = CLAMP (0.0, lower, upper);
+      value = lower + round ((value - lower) / step) * step;
+      if (value > upper)
+        value -= step;
+    }
+  value = CLAMP (value, lower, upper);
+
+  adjustment = gtk_adjustment_new (value, lower, upper, step, step * 10, 0);
+  self->spin = gtk_spin_button_new (adjustment, 0, digits);
+  gtk_spin_button_set_numeric (GTK_SPIN_BUTTON (self->spin), TRUE);
+  gtk_spin_button_set_snap_to_ticks (GTK_SPIN_BUTTON (self->spin), TRUE);
+  gtk_spin_button_set_update_policy (GTK_SPIN_BUTTON (self->spin), GTK_UPDATE_ALWAYS);
+  gtk_widget_set_halign (self->spin, GTK_ALIGN_START);
+  clarify_input_label_accessible (input, self->spin);
+
+  keys = gtk_event_controller_key_new ();
+  gtk_event_controller_set_propagation_phase (keys, GTK_PHASE_CAPTURE);
+  g_signal_connect (keys, "key-pressed", G_CALLBACK (key_pressed_cb), self);
+  gtk_widget_add_controller (self->spin, keys);
+
+  gtk_widget_set_parent (self->spin, GTK_WIDGET (self));
+
+  hint = range_hint (validation);
+  if (hint != NULL)
+    {
+      self->hint = clarify_input_new_hint_label ();
+      gtk_label_set_text (GTK_LABEL (self->hint), hint);
+      gtk_widget_set_parent (self->hint, GTK_WIDGET (self));
+      gtk_accessible_update_relation (GTK_ACCESSIBLE (self->spin),
+                                      GTK_ACCESSIBLE_RELATION_DESCRIBED_BY, self->hint, NULL,
+                                      -1);
+    }
+
+  /* Typing counts at once (Ctrl+Enter may come before the spin commits). */
+  g_signal_connect_swapped (self->spin, "changed", G_CALLBACK (clarify_input_changed), self);
+  g_signal_connect_swapped (self->spin, "value-changed", G_CALLBACK (clarify_input_changed), self);
+}
+
+static void
+clarify_number_input_collect (ClarifyInput  *input,
+                              GPtrArray     *values,
+                              char         **custom_text)
+{
+  ClarifyNumberInput *self = CLARIFY_NUMBER_INPUT (input);
+  const char *text = gtk_editable_get_text (GTK_EDITABLE (self->spin));
+  double value;
+
+  /* What is typed, not yet committed, is the answer too. Text that is no
+   * number goes as it is, so that the check can say so. */
+  if (parse_number (text, &value))
+    g_ptr_array_add (values, format_for_wire (value));
+  else if (text[0] != '\0')
+    g_ptr_array_add (values, g_strdup (text));
+}
+
+static gboolean
+clarify_number_input_grab_focus (GtkWidget *widget)
+{
+  ClarifyNumberInput *self = CLARIFY_NUMBER_INPUT (widget);
+
+  return gtk_widget_grab_focus (self->spin);
+}
+
+static void
+clarify_number_input_dispose (GObject *object)
+{
+  ClarifyNumberInput *self = CLARIFY_NUMBER_INPUT (object);
+
+  self->spin = NULL;
+  self->hint = NULL;
+
+  G_OBJECT_CLASS (clarify_number_input_parent_class)->dispose (object);
+}
+
+static void
+clarify_number_input_class_init (ClarifyNumberInputClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+  ClarifyInputClass *input_class = CLARIFY_INPUT_CLASS (klass);
+
+  object_class->dispose = clarify_number_input_dispose;
+
+  widget_class->grab_focus = clarify_number_input_grab_focus;
+
+  input_class->setup = clarify_number_input_setup;
+  input_class->collect = clarify_number_input_collect;
+}
+
+static void
+clarify_number_input_init (ClarifyNumberInput *self)
+{
+}
+
+GtkSpinButton *
+clarify_number_input_get_spin_button (ClarifyNumberInput *self)
+{
+  g_return_val_if_fail (CLARIFY_IS_NUMBER_INPUT (self), NULL);
+
+  return GTK_SPIN_BUTTON (self->spin);
+}

@@ -1,0 +1,594 @@
+/* clarify-option-list.c
+ *
+ * The options flow through GtkFilterListModel (search) and, with Other, a
+ * GtkFlattenListModel that appends the Other row. Filtering drops rows and
+ * with them their selection, so the selection model only mirrors the state
+ * kept by ClarifyChoiceView and is re-applied after every search.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "clarify-option-list.h"
+
+struct _ClarifyOptionList
+{
+  ClarifyChoiceView   parent_instance;
+
+  GtkWidget          *search_entry;
+  GtkWidget          *empty_label;
+  GtkWidget          *scrolled;
+  GtkWidget          *list_view;
+  GtkWidget          *count_label;
+
+  GtkFilter          *filter;
+  GtkFilterListModel *filtered;
+  GtkSelectionModel  *selection;
+  /* The row "Other…"; never part of the question's options. */
+  ClarifyOption      *other_item;
+  /* Checklist rows currently bound to an item (GtkCheckButton*). */
+  GHashTable         *bound_checks;
+
+  char               *query;
+  /* Set while the rows follow the state, so their signals are not news. */
+  gboolean            syncing;
+};
+
+G_DEFINE_FINAL_TYPE (ClarifyOptionList, clarify_option_list, CLARIFY_TYPE_CHOICE_VIEW)
+
+enum
+{
+  ACTIVATE_DEFAULT,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
+
+#define OPTION_KEY "clarify-option"
+
+static gboolean
+item_get_active (ClarifyOptionList *self,
+                 ClarifyOption     *item)
+{
+  ClarifyChoiceView *view = CLARIFY_CHOICE_VIEW (self);
+
+  if (item == self->other_item)
+    return clarify_choice_view_get_other_active (view);
+
+  return clarify_choice_view_get_active (view, item);
+}
+
+static void
+item_set_active (ClarifyOptionList *self,
+                 ClarifyOption     *item,
+                 gboolean           active)
+{
+  ClarifyChoiceView *view = CLARIFY_CHOICE_VIEW (self);
+
+  if (item == self->other_item)
+    clarify_choice_view_set_other_active (view, active);
+  else
+    clarify_choice_view_set_active (view, item, active);
+}
+
+static gboolean
+option_matches (gpointer item,
+                gpointer user_data)
+{
+  ClarifyOptionList *self = user_data;
+  const char *description;
+
+  if (self->query == NULL)
+    return TRUE;
+
+  /* g_str_match_string folds case and accents: "koln" finds "Köln". */
+  if (g_str_match_string (self->query, clarify_option_get_label (item), TRUE))
+    return TRUE;
+
+  description = clarify_option_get_description (item);
+  return description != NULL && g_str_match_string (self->query, description, TRUE);
+}
+
+static void
+update_selection (ClarifyOptionList *self)
+{
+  GListModel *rows = G_LIST_MODEL (self->selection);
+  guint n = g_list_model_get_n_items (rows);
+  guint selected = GTK_INVALID_LIST_POSITION;
+
+  if (!GTK_IS_SINGLE_SELECTION (self->selection))
+    return;
+
+  for (guint i = 0; i < n && selected == GTK_INVALID_LIST_POSITION; i++)
+    {
+      g_autoptr(ClarifyOption) item = g_list_model_get_item (rows, i);
+
+      if (item_get_active (self, item))
+        selected = i;
+    }
+
+  self->syncing = TRUE;
+  gtk_single_selection_set_selected (GTK_SINGLE_SELECTION (self->selection), selected);
+  self->syncing = FALSE;
+}
+
+static void
+update_count (ClarifyOptionList *self)
+{
+  ClarifyChoiceView *view = CLARIFY_CHOICE_VIEW (self);
+  g_autofree char *text = NULL;
+  guint n;
+
+  if (self->count_label == NULL)
+    return;
+
+  n = clarify_choice_view_get_n_active (view);
+  if (clarify_choice_view_get_other_active (view))
+    n++;
+
+  /* Translators: below a checklist, how many of its entries are ticked. */
+  text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u selected", "%u selected", n), n);
+  gtk_label_set_text (GTK_LABEL (self->count_label), text);
+}
+
+static void
+update_empty (ClarifyOptionList *self)
+{
+  gboolean none = g_list_model_get_n_items (G_LIST_MODEL (self->filtered)) == 0;
+
+  gtk_widget_set_visible (self->empty_label, none);
+  /* Without Other there is no row left to show. */
+  gtk_widget_set_visible (self->scrolled,
+                          g_list_model_get_n_items (G_LIST_MODEL (self->selection)) > 0);
+}
+
+static void
+search_changed_cb (ClarifyOptionList *self)
+{
+  g_autofree char *query = g_strstrip (g_strdup (gtk_editable_get_text (GTK_EDITABLE (self->search_entry))));
+
+  g_clear_pointer (&self->query, g_free);
+  if (query[0] != '\0')
+    self->query = g_steal_pointer (&query);
+
+  self->syncing = TRUE;
+  gtk_filter_changed (self->filter, GTK_FILTER_CHANGE_DIFFERENT);
+  self->syncing = FALSE;
+
+  update_selection (self);
+  update_empty (self);
+}
+
+static void
+search_activate_cb (ClarifyOptionList *self)
+{
+  g_autoptr(ClarifyOption) first = NULL;
+
+  if (self->query != NULL)
+    first = g_list_model_get_item (G_LIST_MODEL (self->filtered), 0);
+
+  if (first == NULL || item_get_active (self, first))
+    {
+      g_signal_emit (self, signals[ACTIVATE_DEFAULT], 0);
+      return;
+    }
+
+  /* Enter takes the best match; in a checklist, clear the search for the next one. */
+  item_set_active (self, first, TRUE);
+  if (clarify_choice_view_get_multiple (CLARIFY_CHOICE_VIEW (self)))
+    gtk_editable_set_text (GTK_EDITABLE (self->search_entry), "");
+}
+
+static gboolean
+search_key_pressed_cb (GtkEventControllerKey *controller,
+                       guint                  keyval,
+                       guint                  keycode,
+                       GdkModifierType        state,
+                       ClarifyOptionList     *self)
+{
+  if ((keyval == GDK_KEY_Down || keyval == GDK_KEY_KP_Down) &&
+      (state & GDK_MODIFIER_MASK) == 0)
+    return gtk_widget_child_focus (self->list_view, GTK_DIR_TAB_FORWARD);
+
+  return FALSE;
+}
+
+static void
+selected_changed_cb (ClarifyOptionList *self)
+{
+  GObject *item;
+
+  if (self->syncing)
+    return;
+
+  item = gtk_single_selection_get_selected_item (GTK_SINGLE_SELECTION (self->selection));
+  if (item != NULL)
+    item_set_active (self, CLARIFY_OPTION (item), TRUE);
+  else
+    update_selection (self);
+}
+
+static void
+list_activate_cb (ClarifyOptionList *self,
+                  guint              position)
+{
+  if (!GTK_IS_SINGLE_SELECTION (self->selection))
+    return;
+
+  gtk_single_selection_set_selected (GTK_SINGLE_SELECTION (self->selection), position);
+  g_signal_emit (self, signals[ACTIVATE_DEFAULT], 0);
+}
+
+static void
+check_toggled_cb (GtkCheckButton    *check,
+                  ClarifyOptionList *self)
+{
+  ClarifyOption *item = g_object_get_data (G_OBJECT (check), OPTION_KEY);
+
+  if (self->syncing || item == NULL)
+    return;
+
+  item_set_active (self, item, gtk_check_button_get_active (check));
+}
+
+static GtkWidget *
+new_row_label (void)
+{
+  GtkWidget *label = gtk_label_new (NULL);
+
+  gtk_label_set_use_markup (GTK_LABEL (label), FALSE);
+  gtk_label_set_wrap (GTK_LABEL (label), TRUE);
+  gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
+  gtk_label_set_xalign (GTK_LABEL (label), 0.0);
+
+  return label;
+}
+
+static GtkWidget *
+new_row_texts (GtkWidget **title,
+               GtkWidget **subtitle)
+{
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 2);
+
+  *title = new_row_label ();
+  *subtitle = new_row_label ();
+  gtk_widget_add_css_class (*subtitle, "dim-label");
+  gtk_widget_add_css_class (*subtitle, "caption");
+  gtk_widget_set_hexpand (box, TRUE);
+  gtk_widget_set_valign (box, GTK_ALIGN_CENTER);
+  gtk_box_append (GTK_BOX (box), *title);
+  gtk_box_append (GTK_BOX (box), *subtitle);
+
+  return box;
+}
+
+static void
+setup_row_cb (GtkSignalListItemFactory *factory,
+              GtkListItem              *list_item,
+              ClarifyOptionList        *self)
+{
+  GtkWidget *title, *subtitle, *texts;
+
+  texts = new_row_texts (&title, &subtitle);
+  g_object_set_data (G_OBJECT (list_item), "title", title);
+  g_object_set_data (G_OBJECT (list_item), "subtitle", subtitle);
+
+  if (clarify_choice_view_get_multiple (CLARIFY_CHOICE_VIEW (self)))
+    {
+      GtkWidget *check = gtk_check_button_new ();
+
+      gtk_check_button_set_child (GTK_CHECK_BUTTON (check), texts);
+      g_signal_connect (check, "toggled", G_CALLBACK (check_toggled_cb), self);
+      gtk_list_item_set_child (list_item, check);
+    }
+  else
+    {
+      GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
+      GtkWidget *mark = gtk_image_new_from_icon_name ("object-select-symbolic");
+      GtkExpression *selected;
+
+      selected = gtk_property_expression_new (GTK_TYPE_LIST_ITEM, NULL, "selected");
+      gtk_expression_bind (selected, mark, "visible", list_item);
+      gtk_widget_add_css_class (mark, "accent");
+
+      gtk_box_append (GTK_BOX (box), texts);
+      gtk_box_append (GTK_BOX (box), mark);
+      gtk_list_item_set_child (list_item, box);
+    }
+}
+
+static void
+bind_row_cb (GtkSignalListItemFactory *factory,
+             GtkListItem              *list_item,
+             ClarifyOptionList        *self)
+{
+  ClarifyOption *item = gtk_list_item_get_item (list_item);
+  GtkWidget *title = g_object_get_data (G_OBJECT (list_item), "title");
+  GtkWidget *subtitle = g_object_get_data (G_OBJECT (list_item), "subtitle");
+  GtkWidget *child = gtk_list_item_get_child (list_item);
+  const char *description = clarify_option_get_description (item);
+
+  gtk_label_set_text (GTK_LABEL (title), clarify_option_get_label (item));
+  gtk_label_set_text (GTK_LABEL (subtitle), description != NULL ? description : "");
+  gtk_widget_set_visible (subtitle, description != NULL && description[0] != '\0');
+
+  if (GTK_IS_CHECK_BUTTON (child))
+    {
+      g_object_set_data (G_OBJECT (child), OPTION_KEY, item);
+      self->syncing = TRUE;
+      gtk_check_button_set_active (GTK_CHECK_BUTTON (child), item_get_active (self, item));
+      self->syncing = FALSE;
+      g_hash_table_add (self->bound_checks, child);
+    }
+}
+
+static void
+unbind_row_cb (GtkSignalListItemFactory *factory,
+               GtkListItem              *list_item,
+               ClarifyOptionList        *self)
+{
+  GtkWidget *child = gtk_list_item_get_child (list_item);
+
+  if (GTK_IS_CHECK_BUTTON (child))
+    {
+      g_object_set_data (G_OBJECT (child), OPTION_KEY, NULL);
+      g_hash_table_remove (self->bound_checks, child);
+    }
+}
+
+static void
+clarify_option_list_setup (ClarifyChoiceView *view)
+{
+  ClarifyOptionList *self = CLARIFY_OPTION_LIST (view);
+  GListModel *options = clarify_choice_view_get_options (view);
+  gboolean multiple = clarify_choice_view_get_multiple (view);
+  g_autoptr(GListModel) rows = NULL;
+  GtkListItemFactory *factory;
+  GtkEventController *keys;
+
+  self->filter = GTK_FILTER (gtk_custom_filter_new (option_matches, self, NULL));
+  self->filtered = gtk_filter_list_model_new (g_object_ref (options), g_object_ref (self->filter));
+
+  if (clarify_choice_view_get_with_other (view))
+    {
+      GListStore *parts = g_list_store_new (G_TYPE_LIST_MODEL);
+      g_autoptr(GListStore) other = g_list_store_new (CLARIFY_TYPE_OPTION);
+
+      self->other_item = clarify_option_new (_("Other…"), NULL, NULL);
+      g_list_store_append (other, self->other_item);
+      g_list_store_append (parts, self->filtered);
+      g_list_store_append (parts, other);
+      rows = G_LIST_MODEL (gtk_flatten_list_model_new (G_LIST_MODEL (parts)));
+    }
+  else
+    {
+      rows = g_object_ref (G_LIST_MODEL (self->filtered));
+    }
+
+  if (multiple)
+    {
+      self->selection = GTK_SELECTION_MODEL (gtk_no_selection_new (g_object_ref (rows)));
+    }
+  else
+    {
+      GtkSingleSelection *single = gtk_single_selection_new (g_object_ref (rows));
+
+      gtk_single_selection_set_autoselect (single, FALSE);
+      gtk_single_selection_set_can_unselect (single, TRUE);
+      gtk_single_selection_set_selected (single, GTK_INVALID_LIST_POSITION);
+      g_signal_connect_swapped (single, "notify::selected", G_CALLBACK (selected_changed_cb), self);
+      self->selection = GTK_SELECTION_MODEL (single);
+    }
+
+  /* Search */
+  self->search_entry = gtk_search_entry_new ();
+  g_object_set (self->search_entry, "placeholder-text", _("Search…"), NULL);
+  g_signal_connect_swapped (self->search_entry, "changed", G_CALLBACK (search_changed_cb), self);
+  g_signal_connect_swapped (self->search_entry, "activate", G_CALLBACK (search_activate_cb), self);
+  keys = gtk_event_controller_key_new ();
+  gtk_event_controller_set_propagation_phase (keys, GTK_PHASE_CAPTURE);
+  g_signal_connect (keys, "key-pressed", G_CALLBACK (search_key_pressed_cb), self);
+  gtk_widget_add_controller (self->search_entry, keys);
+  gtk_widget_set_parent (self->search_entry, GTK_WIDGET (self));
+
+  /* List */
+  factory = gtk_signal_list_item_factory_new ();
+  g_signal_connect (factory, "setup", G_CALLBACK (setup_row_cb), self);
+  g_signal_connect (factory, "bind", G_CALLBACK (bind_row_cb), self);
+  g_signal_connect (factory, "unbind", G_CALLBACK (unbind_row_cb), self);
+
+  self->list_view = gtk_list_view_new (g_object_ref (self->selection), factory);
+  gtk_list_view_set_single_click_activate (GTK_LIST_VIEW (self->list_view), FALSE);
+  gtk_widget_add_css_class (self->list_view, "clarify-option-list");
+  if (multiple)
+    gtk_widget_add_css_class (self->list_view, "checklist");
+  g_signal_connect_swapped (self->list_view, "activate", G_CALLBACK (list_activate_cb), self);
+
+  self->scrolled = gtk_scrolled_window_new ();
+  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (self->scrolled),
+                                  GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
+  gtk_scrolled_window_set_propagate_natural_height (GTK_SCROLLED_WINDOW (self->scrolled), TRUE);
+  gtk_scrolled_window_set_max_content_height (GTK_SCROLLED_WINDOW (self->scrolled), 264);
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (self->scrolled), self->list_view);
+  gtk_widget_add_css_class (self->scrolled, "card");
+  gtk_widget_add_css_class (self->scrolled, "clarify-option-list-frame");
+
+  self->empty_label = gtk_label_new (_("No options found"));
+  gtk_widget_add_css_class (self->empty_label, "dim-label");
+  gtk_widget_set_margin_top (self->empty_label, 6);
+  gtk_widget_set_margin_bottom (self->empty_label, 6);
+  gtk_widget_set_visible (self->empty_label, FALSE);
+
+  gtk_widget_set_parent (self->empty_label, GTK_WIDGET (self));
+  gtk_widget_set_parent (self->scrolled, GTK_WIDGET (self));
+
+  if (multiple)
+    {
+      self->count_label = gtk_label_new (NULL);
+      gtk_label_set_xalign (GTK_LABEL (self->count_label), 0.0);
+      gtk_widget_add_css_class (self->count_label, "dim-label");
+      gtk_widget_add_css_class (self->count_label, "caption");
+      gtk_widget_set_parent (self->count_label, GTK_WIDGET (self));
+      update_count (self);
+    }
+
+  update_empty (self);
+}
+
+static void
+clarify_option_list_sync (ClarifyChoiceView *view)
+{
+  ClarifyOptionList *self = CLARIFY_OPTION_LIST (view);
+  GHashTableIter iter;
+  gpointer check;
+
+  update_selection (self);
+  update_count (self);
+
+  self->syncing = TRUE;
+  g_hash_table_iter_init (&iter, self->bound_checks);
+  while (g_hash_table_iter_next (&iter, &check, NULL))
+    {
+      ClarifyOption *item = g_object_get_data (G_OBJECT (check), OPTION_KEY);
+
+      gtk_check_button_set_active (GTK_CHECK_BUTTON (check), item_get_active (self, item));
+    }
+  self->syncing = FALSE;
+}
+
+static gboolean
+clarify_option_list_pick (ClarifyChoiceView *view,
+                          guint              index)
+{
+  ClarifyOptionList *self = CLARIFY_OPTION_LIST (view);
+  g_autoptr(ClarifyOption) item = g_list_model_get_item (G_LIST_MODEL (self->selection), index);
+
+  if (item == NULL)
+    return FALSE;
+
+  /* Like a click on the row: a single choice selects, a checklist flips. */
+  if (clarify_choice_view_get_multiple (view))
+    item_set_active (self, item, !item_get_active (self, item));
+  else
+    item_set_active (self, item, TRUE);
+
+  return TRUE;
+}
+
+static gboolean
+clarify_option_list_grab_focus (GtkWidget *widget)
+{
+  ClarifyOptionList *self = CLARIFY_OPTION_LIST (widget);
+
+  return gtk_widget_grab_focus (self->search_entry);
+}
+
+static void
+clarify_option_list_dispose (GObject *object)
+{
+  ClarifyOptionList *self = CLARIFY_OPTION_LIST (object);
+
+  if (self->bound_checks != NULL)
+    g_hash_table_remove_all (self->bound_checks);
+
+  if (GTK_IS_SINGLE_SELECTION (self->selection))
+    g_signal_handlers_disconnect_by_data (self->selection, self);
+
+  self->search_entry = NULL;
+  self->empty_label = NULL;
+  self->scrolled = NULL;
+  self->list_view = NULL;
+  self->count_label = NULL;
+
+  G_OBJECT_CLASS (clarify_option_list_parent_class)->dispose (object);
+
+  g_clear_object (&self->selection);
+  g_clear_object (&self->filtered);
+  g_clear_object (&self->filter);
+  g_clear_object (&self->other_item);
+}
+
+static void
+clarify_option_list_finalize (GObject *object)
+{
+  ClarifyOptionList *self = CLARIFY_OPTION_LIST (object);
+
+  g_clear_pointer (&self->bound_checks, g_hash_table_unref);
+  g_clear_pointer (&self->query, g_free);
+
+  G_OBJECT_CLASS (clarify_option_list_parent_class)->finalize (object);
+}
+
+static void
+clarify_option_list_class_init (ClarifyOptionListClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+  ClarifyChoiceViewClass *view_class = CLARIFY_CHOICE_VIEW_CLASS (klass);
+
+  object_class->dispose = clarify_option_list_dispose;
+  object_class->finalize = clarify_option_list_finalize;
+
+  widget_class->grab_focus = clarify_option_list_grab_focus;
+
+  view_class->setup = clarify_option_list_setup;
+  view_class->sync = clarify_option_list_sync;
+  view_class->pick = clarify_option_list_pick;
+
+  signals[ACTIVATE_DEFAULT] =
+    g_signal_new ("activate-default",
+                  G_TYPE_FROM_CLASS (klass),
+                  G_SIGNAL_RUN_LAST,
+                  0,
+                  NULL, NULL,
+                  NULL,
+                  G_TYPE_NONE, 0);
+
+  gtk_widget_class_set_css_name (widget_class, "clarifyoptionlist");
+}
+
+static void
+clarify_option_list_init (ClarifyOptionList *self)
+{
+  self->bound_checks = g_hash_table_new (NULL, NULL);
+}
+
+GtkWidget *
+clarify_option_list_new (GListModel *options,
+                         gboolean    multiple,
+                         gboolean    with_other)
+{
+  g_return_val_if_fail (G_IS_LIST_MODEL (options), NULL);
+
+  return g_object_new (CLARIFY_TYPE_OPTION_LIST,
+                       "options", options,
+                       "multiple", multiple,
+                       "with-other", with_other,
+                       NULL);
+}
+
+GtkWidget *
+clarify_option_list_get_search_entry (ClarifyOptionList *self)
+{
+  g_return_val_if_fail (CLARIFY_IS_OPTION_LIST (self), NULL);
+
+  return self->search_entry;
+}
+
+GtkWidget *
+clarify_option_list_get_list_view (ClarifyOptionList *self)
+{
+  g_return_val_if_fail (CLARIFY_IS_OPTION_LIST (self), NULL);
+
+  return self->list_view;
+}
+
+GtkSelectionModel *
+clarify_option_list_get_model (ClarifyOptionList *self)
+{
+  g_return_val_if_fail (CLARIFY_IS_OPTION_LIST (self), NULL);
+
+  return self->selection;
+}
