@@ -1,0 +1,1470 @@
+/* test-inputs.c: the per-kind answer widgets, in a real window
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <gtk/gtk.h>
+
+#include "clarify-choice-chips.h"
+#include "clarify-confirm-input.h"
+#include "clarify-date-input.h"
+#include "clarify-date-range-input.h"
+#include "clarify-input.h"
+#include "clarify-multi-input.h"
+#include "clarify-number-input.h"
+#include "clarify-option-list.h"
+#include "clarify-single-input.h"
+#include "clarify-test-gtk-utils.h"
+#include "clarify-text-input.h"
+
+#define WINDOW_WIDTH 560
+
+/* Helpers */
+
+static ClarifyQuestion *
+new_question (ClarifyQuestionKind kind,
+              const char         *text)
+{
+  return clarify_question_new ("q1", kind, text);
+}
+
+static void
+add_options (ClarifyQuestion *question,
+             const char      *first_label,
+             ...)
+{
+  va_list args;
+
+  va_start (args, first_label);
+  for (const char *label = first_label; label != NULL; label = va_arg (args, const char *))
+    {
+      const char *value = va_arg (args, const char *);
+      const char *description = va_arg (args, const char *);
+      g_autoptr(ClarifyOption) option = clarify_option_new (label, value, description);
+
+      clarify_question_add_option (question, option);
+    }
+  va_end (args);
+}
+
+static void
+set_defaults (ClarifyQuestion *question,
+              const char      *first,
+              ...)
+{
+  g_autoptr(GPtrArray) values = g_ptr_array_new ();
+  va_list args;
+
+  va_start (args, first);
+  for (const char *value = first; value != NULL; value = va_arg (args, const char *))
+    g_ptr_array_add (values, (gpointer) value);
+  va_end (args);
+  g_ptr_array_add (values, NULL);
+
+  clarify_question_set_default_values (question, (const char * const *) values->pdata);
+}
+
+typedef struct
+{
+  GtkWidget    *window;
+  ClarifyInput *input;
+} Shown;
+
+/* The input in a fixed-width window, as the dialog will host it. */
+static Shown
+show (ClarifyQuestion *question)
+{
+  Shown shown;
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 12);
+  GtkWidget *title = gtk_label_new (clarify_question_get_text (question));
+
+  shown.window = gtk_window_new ();
+  gtk_window_set_default_size (GTK_WINDOW (shown.window), WINDOW_WIDTH, -1);
+  gtk_window_set_resizable (GTK_WINDOW (shown.window), FALSE);
+  gtk_window_set_title (GTK_WINDOW (shown.window), "test-inputs");
+
+  gtk_label_set_wrap (GTK_LABEL (title), TRUE);
+  gtk_label_set_xalign (GTK_LABEL (title), 0.0);
+  gtk_widget_add_css_class (title, "heading");
+  gtk_box_append (GTK_BOX (box), title);
+
+  shown.input = clarify_input_new_for_question (question);
+  gtk_box_append (GTK_BOX (box), GTK_WIDGET (shown.input));
+
+  /* As the dialog must: a width request, or the window's minimum height is
+   * measured for the narrowest width, where wrapping labels are tallest. */
+  gtk_widget_set_size_request (box, WINDOW_WIDTH - 2 * 18, -1);
+  gtk_widget_set_margin_top (box, 18);
+  gtk_widget_set_margin_bottom (box, 18);
+  gtk_widget_set_margin_start (box, 18);
+  gtk_widget_set_margin_end (box, 18);
+  gtk_window_set_child (GTK_WINDOW (shown.window), box);
+
+  clarify_test_present_and_wait (GTK_WINDOW (shown.window));
+
+  return shown;
+}
+
+/* Destroys the window and checks that the input went with it. */
+static void
+hide (Shown *shown)
+{
+  gpointer input = shown->input;
+
+  g_object_add_weak_pointer (G_OBJECT (input), &input);
+  gtk_window_destroy (GTK_WINDOW (shown->window));
+  clarify_test_spin (20);
+  g_assert_null (input);
+}
+
+/* The collected values joined by "|", and the custom text. */
+static char *
+collect (ClarifyInput  *input,
+         char         **custom_text)
+{
+  g_autoptr(GPtrArray) values = g_ptr_array_new_with_free_func (g_free);
+  g_autofree char *custom = NULL;
+
+  clarify_input_collect (input, values, &custom);
+  g_ptr_array_add (values, NULL);
+
+  if (custom_text != NULL)
+    *custom_text = g_steal_pointer (&custom);
+
+  return g_strjoinv ("|", (char **) values->pdata);
+}
+
+static void
+assert_answer (ClarifyInput *input,
+               const char   *expected_values,
+               const char   *expected_custom)
+{
+  g_autofree char *custom = NULL;
+  g_autofree char *values = collect (input, &custom);
+
+  g_assert_cmpstr (values, ==, expected_values);
+  g_assert_cmpstr (custom, ==, expected_custom);
+}
+
+static void
+assert_valid (ClarifyInput *input)
+{
+  g_assert_cmpstr (clarify_input_get_error (input), ==, NULL);
+  g_assert_true (clarify_input_get_valid (input));
+}
+
+static void
+assert_invalid (ClarifyInput *input,
+                const char   *message)
+{
+  g_assert_false (clarify_input_get_valid (input));
+  g_assert_cmpstr (clarify_input_get_error (input), ==, message);
+}
+
+static const char *
+current_language (void)
+{
+  const char *language = g_getenv ("LANGUAGE");
+
+  return language != NULL && g_str_has_prefix (language, "de") ? "de" : "en";
+}
+
+static void
+screenshot (Shown      *shown,
+            const char *name)
+{
+  g_autofree char *file_name = g_strdup_printf ("%s-%s", name, current_language ());
+  g_autofree char *path = NULL;
+
+  gtk_test_widget_wait_for_draw (shown->window);
+  path = clarify_test_save_screenshot (shown->window, file_name);
+  g_assert_true (g_file_test (path, G_FILE_TEST_EXISTS));
+}
+
+static GtkWidget *
+find_descendant (GtkWidget *root,
+                 GType      type)
+{
+  if (G_TYPE_CHECK_INSTANCE_TYPE (root, type))
+    return root;
+
+  for (GtkWidget *child = gtk_widget_get_first_child (root);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_descendant (child, type);
+
+      if (found != NULL)
+        return found;
+    }
+
+  return NULL;
+}
+
+static GtkWidget *
+find_label (GtkWidget  *root,
+            const char *text)
+{
+  if (GTK_IS_LABEL (root) && g_strcmp0 (gtk_label_get_text (GTK_LABEL (root)), text) == 0)
+    return root;
+
+  for (GtkWidget *child = gtk_widget_get_first_child (root);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_label (child, text);
+
+      if (found != NULL)
+        return found;
+    }
+
+  return NULL;
+}
+
+/* A label with exactly @text is shown (it and its ancestors are visible). */
+static gboolean
+has_label (GtkWidget  *root,
+           const char *text)
+{
+  GtkWidget *label = find_label (root, text);
+
+  return label != NULL && gtk_widget_is_visible (label);
+}
+
+/* The checklist row (a GtkCheckButton) whose title is @label. */
+static GtkWidget *
+find_check_row (GtkWidget  *root,
+                const char *label)
+{
+  if (GTK_IS_CHECK_BUTTON (root) && gtk_widget_get_visible (root) && has_label (root, label))
+    return root;
+
+  for (GtkWidget *child = gtk_widget_get_first_child (root);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_check_row (child, label);
+
+      if (found != NULL)
+        return found;
+    }
+
+  return NULL;
+}
+
+/* What a mouse click ends in (gtk_widget_activate() on a button only
+ * finishes after a timeout, like a key press). */
+static void
+click (gpointer button)
+{
+  g_assert_true (GTK_IS_BUTTON (button));
+  g_signal_emit_by_name (button, "clicked");
+}
+
+static GtkWidget *
+get_view (ClarifyInput *input)
+{
+  return clarify_choice_input_get_view (CLARIFY_CHOICE_INPUT (input));
+}
+
+static GtkToggleButton *
+get_chip (ClarifyInput *input,
+          guint         index)
+{
+  GtkWidget *chip = clarify_choice_chips_get_chip (CLARIFY_CHOICE_CHIPS (get_view (input)), index);
+
+  g_assert_nonnull (chip);
+  return GTK_TOGGLE_BUTTON (chip);
+}
+
+static guint
+count_chips (ClarifyInput *input)
+{
+  guint n = 0;
+
+  while (clarify_choice_chips_get_chip (CLARIFY_CHOICE_CHIPS (get_view (input)), n) != NULL)
+    n++;
+
+  return n;
+}
+
+static void
+search (ClarifyInput *input,
+        const char   *query)
+{
+  ClarifyOptionList *list = CLARIFY_OPTION_LIST (get_view (input));
+
+  gtk_editable_set_text (GTK_EDITABLE (clarify_option_list_get_search_entry (list)), query);
+}
+
+static GListModel *
+visible_rows (ClarifyInput *input)
+{
+  return G_LIST_MODEL (clarify_option_list_get_model (CLARIFY_OPTION_LIST (get_view (input))));
+}
+
+static const char *
+row_label (ClarifyInput *input,
+           guint         position)
+{
+  g_autoptr(ClarifyOption) option = g_list_model_get_item (visible_rows (input), position);
+
+  g_assert_nonnull (option);
+  return clarify_option_get_label (option);
+}
+
+static void
+count_cb (gpointer  object,
+          gpointer  pspec,
+          guint    *count)
+{
+  (*count)++;
+}
+
+static void
+set_text_view (ClarifyInput *input,
+               const char   *text)
+{
+  GtkTextView *view = clarify_text_input_get_text_view (CLARIFY_TEXT_INPUT (input));
+
+  gtk_text_buffer_set_text (gtk_text_view_get_buffer (view), text, -1);
+}
+
+static ClarifyQuestion *
+new_city_question (ClarifyQuestionKind kind)
+{
+  ClarifyQuestion *question = new_question (kind, "Which city?");
+
+  add_options (question,
+               "Berlin", "berlin", "Capital",
+               "Köln", "cologne", "Cathedral on the Rhine",
+               "München", "munich", NULL,
+               "Hamburg", "hamburg", "Harbour",
+               "Grüße aus Zürich", "zurich", NULL,
+               NULL);
+
+  return question;
+}
+
+/* Base class */
+
+static void
+test_factory_kinds (void)
+{
+  static const struct
+  {
+    ClarifyQuestionKind kind;
+    const char         *type_name;
+  } kinds[] = {
+    { CLARIFY_QUESTION_KIND_TEXT, "ClarifyTextInput" },
+    { CLARIFY_QUESTION_KIND_SINGLE, "ClarifySingleInput" },
+    { CLARIFY_QUESTION_KIND_MULTI, "ClarifyMultiInput" },
+    { CLARIFY_QUESTION_KIND_CONFIRM, "ClarifyConfirmInput" },
+    { CLARIFY_QUESTION_KIND_NUMBER, "ClarifyNumberInput" },
+    { CLARIFY_QUESTION_KIND_DATE, "ClarifyDateInput" },
+    { CLARIFY_QUESTION_KIND_DATE_RANGE, "ClarifyDateRangeInput" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (kinds); i++)
+    {
+      g_autoptr(ClarifyQuestion) question = new_question (kinds[i].kind, "Kind?");
+      ClarifyInput *input;
+      GtkLayoutManager *layout;
+
+      if (kinds[i].kind == CLARIFY_QUESTION_KIND_SINGLE || kinds[i].kind == CLARIFY_QUESTION_KIND_MULTI)
+        add_options (question, "A", "a", NULL, "B", "b", NULL, NULL);
+
+      input = g_object_ref_sink (clarify_input_new_for_question (question));
+      g_assert_cmpstr (G_OBJECT_TYPE_NAME (input), ==, kinds[i].type_name);
+      g_assert_true (clarify_input_get_question (input) == question);
+      /* Nothing answered and nothing touched yet. */
+      g_assert_false (clarify_input_get_touched (input));
+      layout = gtk_widget_get_layout_manager (GTK_WIDGET (input));
+      g_assert_true (GTK_IS_BOX_LAYOUT (layout));
+      g_assert_cmpint (gtk_orientable_get_orientation (GTK_ORIENTABLE (layout)), ==, GTK_ORIENTATION_VERTICAL);
+      g_assert_finalize_object (input);
+    }
+}
+
+static void
+test_accessible_label_and_context (void)
+{
+  g_autoptr(ClarifyQuestion) question = new_question (CLARIFY_QUESTION_KIND_TEXT, "What does DM mean?");
+  Shown shown = show (question);
+  GtkTextView *view = clarify_text_input_get_text_view (CLARIFY_TEXT_INPUT (shown.input));
+  guint notified = 0;
+
+  gtk_test_accessible_assert_property (view, GTK_ACCESSIBLE_PROPERTY_LABEL, "What does DM mean?");
+  gtk_test_accessible_assert_property (view, GTK_ACCESSIBLE_PROPERTY_MULTI_LINE, TRUE);
+
+  g_signal_connect (shown.input, "notify::context", G_CALLBACK (count_cb), &notified);
+  clarify_input_set_context (shown.input, "The abbreviation has several meanings");
+  clarify_input_set_context (shown.input, "The abbreviation has several meanings");
+  g_assert_cmpuint (notified, ==, 1);
+  g_assert_cmpstr (clarify_input_get_context (shown.input), ==, "The abbreviation has several meanings");
+  gtk_test_accessible_assert_property (view, GTK_ACCESSIBLE_PROPERTY_DESCRIPTION,
+                                       "The abbreviation has several meanings");
+
+  hide (&shown);
+}
+
+static void
+test_valid_notifies_only_on_change (void)
+{
+  g_autoptr(ClarifyQuestion) question = new_question (CLARIFY_QUESTION_KIND_TEXT, "Name?");
+  Shown shown = show (question);
+  GtkTextView *view = clarify_text_input_get_text_view (CLARIFY_TEXT_INPUT (shown.input));
+  guint valid_notifies = 0, error_notifies = 0, touched_notifies = 0;
+
+  g_signal_connect (shown.input, "notify::valid", G_CALLBACK (count_cb), &valid_notifies);
+  g_signal_connect (shown.input, "notify::error", G_CALLBACK (count_cb), &error_notifies);
+  g_signal_connect (shown.input, "notify::touched", G_CALLBACK (count_cb), &touched_notifies);
+
+  assert_invalid (shown.input, "Please answer this question.");
+  g_assert_false (clarify_input_get_touched (shown.input));
+
+  /* Typing, as a user does: every keystroke is a change. */
+  for (const char *c = "Ada Lovelace"; *c != '\0'; c++)
+    gtk_text_buffer_insert_at_cursor (gtk_text_view_get_buffer (view), c, 1);
+  assert_answer (shown.input, "Ada Lovelace", NULL);
+  assert_valid (shown.input);
+  g_assert_true (clarify_input_get_touched (shown.input));
+  g_assert_cmpuint (valid_notifies, ==, 1);
+  g_assert_cmpuint (error_notifies, ==, 1);
+  g_assert_cmpuint (touched_notifies, ==, 1);
+
+  hide (&shown);
+}
+
+/* Text */
+
+static void
+test_text (void)
+{
+  g_autoptr(ClarifyQuestion) question = new_question (CLARIFY_QUESTION_KIND_TEXT, "What does 'DM' refer to?");
+  ClarifyValidation validation;
+  GtkWidget *placeholder;
+  Shown shown;
+
+  clarify_validation_init (&validation);
+  validation.min_length = 2;
+  validation.max_length = 20;
+  validation.pattern = (char *) "^[A-Za-z ,.-]+$";
+  validation.message = (char *) "Letters only, 2-20 characters";
+  clarify_question_set_validation (question, &validation);
+  clarify_question_set_placeholder (question, "e.g., Direct Message, Data Manager...");
+
+  shown = show (question);
+  g_assert_false (clarify_input_pick (shown.input, 0));
+
+  placeholder = find_label (GTK_WIDGET (shown.input), "e.g., Direct Message, Data Manager...");
+  g_assert_nonnull (placeholder);
+  g_assert_true (gtk_widget_is_visible (placeholder));
+  g_assert_true (has_label (GTK_WIDGET (shown.input), "0 / 20"));
+  g_assert_true (has_label (GTK_WIDGET (shown.input), "At least 2 characters"));
+  assert_answer (shown.input, "", NULL);
+  assert_invalid (shown.input, "Please answer this question.");
+  screenshot (&shown, "input-text-empty");
+
+  set_text_view (shown.input, "D");
+  assert_invalid (shown.input, "Please enter at least 2 characters.");
+
+  set_text_view (shown.input, "Direct Message 42");
+  assert_invalid (shown.input, "Letters only, 2-20 characters");
+
+  set_text_view (shown.input, "Direct Message and a lot more");
+  assert_invalid (shown.input, "Please enter at most 20 characters.");
+  g_assert_true (has_label (GTK_WIDGET (shown.input), "29 / 20"));
+
+  set_text_view (shown.input, "Direct Message");
+  assert_valid (shown.input);
+  assert_answer (shown.input, "Direct Message", NULL);
+  g_assert_true (has_label (GTK_WIDGET (shown.input), "14 / 20"));
+  /* The placeholder is gone while there is text. */
+  g_assert_false (gtk_widget_get_visible (placeholder));
+  screenshot (&shown, "input-text-valid");
+
+  hide (&shown);
+}
+
+typedef struct
+{
+  GtkWidget *widget;
+  int        height;
+} TallerThan;
+
+static gboolean
+is_taller (gpointer data)
+{
+  TallerThan *taller = data;
+
+  return gtk_widget_get_height (taller->widget) > taller->height;
+}
+
+static void
+test_text_grows_then_scrolls (void)
+{
+  g_autoptr(ClarifyQuestion) question = new_question (CLARIFY_QUESTION_KIND_TEXT, "Tell me more");
+  g_autoptr(GString) many_lines = g_string_new (NULL);
+  GtkTextView *view;
+  GtkWidget *scrolled;
+  int empty_height, five_lines_height, full_height;
+  Shown shown = show (question);
+
+  view = clarify_text_input_get_text_view (CLARIFY_TEXT_INPUT (shown.input));
+  scrolled = gtk_widget_get_ancestor (GTK_WIDGET (view), GTK_TYPE_SCROLLED_WINDOW);
+  empty_height = gtk_widget_get_height (scrolled);
+
+  /* The text view lays out its lines in an idle: wait for it to grow. */
+  set_text_view (shown.input, "one\ntwo\nthree\nfour\nfive");
+  clarify_test_wait_until (is_taller, &(TallerThan) { scrolled, empty_height }, 5000);
+  five_lines_height = gtk_widget_get_height (scrolled);
+  g_assert_cmpint (five_lines_height, >, empty_height);
+
+  /* Past eight lines it stops growing and scrolls. */
+  for (guint i = 0; i < 40; i++)
+    g_string_append_printf (many_lines, "line %u\n", i);
+  set_text_view (shown.input, many_lines->str);
+  clarify_test_wait_until (is_taller, &(TallerThan) { scrolled, five_lines_height }, 5000);
+  full_height = gtk_widget_get_height (scrolled);
+  g_assert_cmpint (full_height, >, five_lines_height);
+  g_assert_cmpint (full_height, ==, gtk_scrolled_window_get_max_content_height (GTK_SCROLLED_WINDOW (scrolled)));
+  g_assert_cmpint (full_height, <, 41 * (five_lines_height / 5));
+  screenshot (&shown, "input-text-long");
+
+  hide (&shown);
+}
+
+static void
+activate_default_cb (ClarifyInput *input,
+                     guint        *count)
+{
+  (*count)++;
+}
+
+static void
+test_text_default_and_ctrl_enter (void)
+{
+  g_autoptr(ClarifyQuestion) question = new_question (CLARIFY_QUESTION_KIND_TEXT, "Greeting?");
+  GtkTextView *view;
+  GtkEventController *keys = NULL;
+  guint activated = 0;
+  gboolean handled = FALSE;
+  Shown shown;
+
+  set_defaults (question, "Hello", NULL);
+  shown = show (question);
+  assert_answer (shown.input, "Hello", NULL);
+  assert_valid (shown.input);
+  g_assert_false (clarify_input_get_touched (shown.input));
+
+  /* Ctrl+Enter goes to the dialog (as ::activate-default); plain Enter is a newline. */
+  g_signal_connect (shown.input, "activate-default", G_CALLBACK (activate_default_cb), &activated);
+  view = clarify_text_input_get_text_view (CLARIFY_TEXT_INPUT (shown.input));
+  for (guint i = 0; keys == NULL; i++)
+    {
+      g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (GTK_WIDGET (view));
+      g_autoptr(GObject) controller = g_list_model_get_item (controllers, i);
+
+      g_assert_nonnull (controller);
+      if (GTK_IS_EVENT_CONTROLLER_KEY (controller) &&
+          gtk_event_controller_get_propagation_phase (GTK_EVENT_CONTROLLER (controller)) == GTK_PHASE_CAPTURE)
+        keys = GTK_EVENT_CONTROLLER (controller);
+    }
+  g_signal_emit_by_name (keys, "key-pressed", GDK_KEY_Return, 36, GDK_CONTROL_MASK, &handled);
+  g_assert_true (handled);
+  g_assert_cmpuint (activated, ==, 1);
+  g_signal_emit_by_name (keys, "key-pressed", GDK_KEY_Return, 36, 0, &handled);
+  g_assert_false (handled);
+  g_assert_cmpuint (activated, ==, 1);
+
+  hide (&shown);
+}
+
+/* Single */
+
+static void
+test_single_chips (void)
+{
+  g_autoptr(ClarifyQuestion) question = new_question (CLARIFY_QUESTION_KIND_SINGLE, "Welche Sprache?");
+  Shown shown;
+
+  add_options (question,
+               "Englisch", "en", NULL,
+               "Französisch", "fr", NULL,
+               "Spanisch", "es", NULL,
+               "Italienisch", "it", "Nur schriftlich",
+               NULL);
+  shown = show (question);
+
+  /* Four options are chips, not a list. */
+  g_assert_true (CLARIFY_IS_CHOICE_CHIPS (get_view (shown.input)));
+  g_assert_null (find_descendant (GTK_WIDGET (shown.input), GTK_TYPE_LIST_VIEW));
+  g_assert_cmpuint (count_chips (shown.input), ==, 4);
+  g_assert_cmpstr (gtk_widget_get_tooltip_text (GTK_WIDGET (get_chip (shown.input, 0))), ==, NULL);
+  gtk_test_accessible_assert_property (get_chip (shown.input, 1), GTK_ACCESSIBLE_PROPERTY_LABEL, "Französisch");
+  gtk_test_accessible_assert_property (get_chip (shown.input, 3), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, "Nur schriftlich");
+  gtk_test_accessible_assert_property (get_view (shown.input), GTK_ACCESSIBLE_PROPERTY_LABEL, "Welche Sprache?");
+  assert_invalid (shown.input, "Please answer this question.");
+  assert_answer (shown.input, "", NULL);
+
+  click (get_chip (shown.input, 1));
+  assert_answer (shown.input, "fr", NULL);
+  assert_valid (shown.input);
+  g_assert_true (clarify_input_get_touched (shown.input));
+
+  /* Radio behaviour: one chip at a time. */
+  gtk_toggle_button_set_active (get_chip (shown.input, 2), TRUE);
+  g_assert_false (gtk_toggle_button_get_active (get_chip (shown.input, 1)));
+  assert_answer (shown.input, "es", NULL);
+
+  g_assert_true (clarify_input_pick (shown.input, 0));
+  g_assert_true (gtk_toggle_button_get_active (get_chip (shown.input, 0)));
+  g_assert_false (gtk_toggle_button_get_active (get_chip (shown.input, 2)));
+  assert_answer (shown.input, "en", NULL);
+  g_assert_false (clarify_input_pick (shown.input, 4));
+  assert_answer (shown.input, "en", NULL);
+  screenshot (&shown, "input-single-chips-picked");
+
+  hide (&shown);
+}
+
+static void
+test_single_list_at_five (void)
+{
+  g_autoptr(ClarifyQuestion) question = new_city_question (CLARIFY_QUESTION_KIND_SINGLE);
+  GtkSingleSelection *selection;
+  ClarifyOptionList *list;
+  Shown shown = show (question);
+
+  /* Five options are a searchable list. */
+  g_assert_true (CLARIFY_IS_OPTION_LIST (get_view (shown.input)));
+  list = CLARIFY_OPTION_LIST (get_view (shown.input));
+  selection = GTK_SINGLE_SELECTION (clarify_option_list_get_model (list));
+  g_assert_cmpuint (g_list_model_get_n_items (visible_rows (shown.input)), ==, 5);
+  gtk_test_accessible_assert_property (clarify_option_list_get_list_view (list),
+                                       GTK_ACCESSIBLE_PROPERTY_LABEL, "Which city?");
+  gtk_test_accessible_assert_property (clarify_option_list_get_search_entry (list),
+                                       GTK_ACCESSIBLE_PROPERTY_LABEL, "Which city?");
+  assert_invalid (shown.input, "Please answer this question.");
+
+  gtk_single_selection_set_selected (selection, 0);
+  assert_answer (shown.input, "berlin", NULL);
+  assert_valid (shown.input);
+
+  /* The search ignores case and accents, and keeps the choice. */
+  search (shown.input, "koln");
+  g_assert_cmpuint (g_list_model_get_n_items (visible_rows (shown.input)), ==, 1);
+  g_assert_cmpstr (row_label (shown.input, 0), ==, "Köln");
+  assert_answer (shown.input, "berlin", NULL);
+  screenshot (&shown, "input-single-list-koln");
+
+  search (shown.input, "KÖLN");
+  g_assert_cmpuint (g_list_model_get_n_items (visible_rows (shown.input)), ==, 1);
+  g_assert_cmpstr (row_label (shown.input, 0), ==, "Köln");
+
+  search (shown.input, "zurich");
+  g_assert_cmpuint (g_list_model_get_n_items (visible_rows (shown.input)), ==, 1);
+  g_assert_cmpstr (row_label (shown.input, 0), ==, "Grüße aus Zürich");
+
+  /* Descriptions count too. */
+  search (shown.input, "rhine");
+  g_assert_cmpuint (g_list_model_get_n_items (visible_rows (shown.input)), ==, 1);
+  g_assert_cmpstr (row_label (shown.input, 0), ==, "Köln");
+
+  /* Selecting in the filtered list; then the full list shows it selected. */
+  gtk_single_selection_set_selected (selection, 0);
+  assert_answer (shown.input, "cologne", NULL);
+  search (shown.input, "");
+  g_assert_cmpuint (g_list_model_get_n_items (visible_rows (shown.input)), ==, 5);
+  g_assert_cmpuint (gtk_single_selection_get_selected (selection), ==, 1);
+
+  search (shown.input, "xyz");
+  g_assert_cmpuint (g_list_model_get_n_items (visible_rows (shown.input)), ==, 0);
+  g_assert_true (has_label (GTK_WIDGET (shown.input), "No options found"));
+  /* Nothing is left to show, not even an empty frame. */
+  g_assert_false (gtk_widget_is_visible (clarify_option_list_get_list_view (list)));
+  assert_answer (shown.input, "cologne", NULL);
+  screenshot (&shown, "input-single-list-empty");
+
+  /* pick() takes the n-th visible row. */
+  search (shown.input, "");
+  g_assert_true (clarify_input_pick (shown.input, 3));
+  assert_answer (shown.input, "hamburg", NULL);
+  g_assert_false (clarify_input_pick (shown.input, 5));
+  screenshot (&shown, "input-single-list-picked");
+
+  hide (&shown);
+}
+
+static void
+test_single_search_enter (void)
+{
+  g_autoptr(ClarifyQuestion) question = new_city_question (CLARIFY_QUESTION_KIND_SINGLE);
+  ClarifyOptionList *list;
+  GtkWidget *entry;
+  guint activated = 0;
+  Shown shown = show (question);
+
+  list = CLARIFY_OPTION_LIST (get_view (shown.input));
+  entry = clarify_option_list_get_search_entry (list);
+  g_signal_connect (shown.input, "activate-default", G_CALLBACK (activate_default_cb), &activated);
+
+  /* Enter takes the best match first, then submits. */
+  search (shown.input, "mun");
+  g_signal_emit_by_name (entry, "activate");
+  assert_answer (shown.input, "munich", NULL);
+  g_assert_cmpuint (activated, ==, 0);
+  g_signal_emit_by_name (entry, "activate");
+  g_assert_cmpuint (activated, ==, 1);
+
+  /* Activating a row (double-click, Enter) selects it and submits. */
+  search (shown.input, "");
+  g_signal_emit_by_name (clarify_option_list_get_list_view (list), "activate", 0);
+  assert_answer (shown.input, "berlin", NULL);
+  g_assert_cmpuint (activated, ==, 2);
+
+  hide (&shown);
+}
+
+static void
+test_single_other_chips (void)
+{
+  g_autoptr(ClarifyQuestion) question = new_question (CLARIFY_QUESTION_KIND_SINGLE, "Welche Sprache?");
+  GtkWidget *entry;
+  guint activated = 0;
+  Shown shown;
+
+  add_options (question, "Englisch", "en", NULL, "Französisch", "fr", NULL, "Spanisch", "es", NULL, NULL);
+  clarify_question_set_allow_other (question, TRUE);
+  shown = show (question);
+
+  g_assert_cmpuint (count_chips (shown.input), ==, 4);
+  gtk_test_accessible_assert_role (get_chip (shown.input, 3), GTK_ACCESSIBLE_ROLE_BUTTON);
+  g_assert_true (has_label (GTK_WIDGET (get_chip (shown.input, 3)), "Other…"));
+  entry = clarify_choice_input_get_other_entry (CLARIFY_CHOICE_INPUT (shown.input));
+  g_assert_nonnull (entry);
+  g_assert_false (gtk_widget_get_visible (entry));
+  g_assert_cmpstr (gtk_entry_get_placeholder_text (GTK_ENTRY (entry)), ==, "Type your answer…");
+
+  gtk_toggle_button_set_active (get_chip (shown.input, 0), TRUE);
+  click (get_chip (shown.input, 3));
+  gtk_test_accessible_assert_state (get_chip (shown.input, 3), GTK_ACCESSIBLE_STATE_PRESSED,
+                                    GTK_ACCESSIBLE_TRISTATE_TRUE);
+  g_assert_true (gtk_widget_get_visible (entry));
+  g_assert_true (gtk_widget_has_focus (gtk_widget_get_first_child (entry)));
+  g_assert_false (gtk_toggle_button_get_active (get_chip (shown.input, 0)));
+  assert_answer (shown.input, "", NULL);
+  assert_invalid (shown.input, "Please answer this question.");
+
+  gtk_editable_set_text (GTK_EDITABLE (entry), "  Latein ");
+  assert_answer (shown.input, "", "Latein");
+  assert_valid (shown.input);
+  screenshot (&shown, "input-single-other-typed");
+
+  /* Enter in the entry is for the dialog. */
+  g_signal_connect (shown.input, "activate-default", G_CALLBACK (activate_default_cb), &activated);
+  g_signal_emit_by_name (entry, "activate");
+  g_assert_cmpuint (activated, ==, 1);
+
+  /* Back to an option: the custom text no longer counts. */
+  g_assert_true (clarify_input_pick (shown.input, 1));
+  g_assert_false (gtk_widget_get_visible (entry));
+  assert_answer (shown.input, "fr", NULL);
+
+  hide (&shown);
+}
+
+static void
+test_single_other_list (void)
+{
+  g_autoptr(ClarifyQuestion) question = new_city_question (CLARIFY_QUESTION_KIND_SINGLE);
+  GtkSingleSelection *selection;
+  GtkWidget *entry;
+  Shown shown;
+
+  clarify_question_set_allow_other (question, TRUE);
+  shown = show (question);
+  selection = GTK_SINGLE_SELECTION (clarify_option_list_get_model (CLARIFY_OPTION_LIST (get_view (shown.input))));
+  entry = clarify_choice_input_get_other_entry (CLARIFY_CHOICE_INPUT (shown.input));
+
+  /* Other is the last row and stays there whatever the search. */
+  g_assert_cmpuint (g_list_model_get_n_items (visible_rows (shown.input)), ==, 6);
+  g_assert_cmpstr (row_label (shown.input, 5), ==, "Other…");
+  search (shown.input, "xyz");
+  g_assert_cmpuint (g_list_model_get_n_items (visible_rows (shown.input)), ==, 1);
+  g_assert_cmpstr (row_label (shown.input, 0), ==, "Other…");
+  g_assert_true (has_label (GTK_WIDGET (shown.input), "No options found"));
+
+  gtk_single_selection_set_selected (selection, 0);
+  g_assert_true (gtk_widget_get_visible (entry));
+  gtk_editable_set_text (GTK_EDITABLE (entry), "Hannover");
+  assert_answer (shown.input, "", "Hannover");
+  assert_valid (shown.input);
+  search (shown.input, "");
+  g_assert_cmpuint (gtk_single_selection_get_selected (selection), ==, 5);
+  screenshot (&shown, "input-single-list-other");
+
+  gtk_single_selection_set_selected (selection, 2);
+  g_assert_false (gtk_widget_get_visible (entry));
+  assert_answer (shown.input, "munich", NULL);
+
+  hide (&shown);
+}
+
+static void
+test_single_defaults (void)
+{
+  g_autoptr(ClarifyQuestion) chips = new_question (CLARIFY_QUESTION_KIND_SINGLE, "Size?");
+  g_autoptr(ClarifyQuestion) list = new_city_question (CLARIFY_QUESTION_KIND_SINGLE);
+  g_autoptr(ClarifyQuestion) other = new_question (CLARIFY_QUESTION_KIND_SINGLE, "Size?");
+  Shown shown;
+
+  add_options (chips, "Small", "s", NULL, "Medium", "m", NULL, "Large", "l", NULL, NULL);
+  set_defaults (chips, "Medium", NULL);
+  shown = show (chips);
+  g_assert_true (gtk_toggle_button_get_active (get_chip (shown.input, 1)));
+  assert_answer (shown.input, "m", NULL);
+  assert_valid (shown.input);
+  g_assert_false (clarify_input_get_touched (shown.input));
+  hide (&shown);
+
+  set_defaults (list, "hamburg", NULL);
+  shown = show (list);
+  g_assert_cmpuint (gtk_single_selection_get_selected (GTK_SINGLE_SELECTION (clarify_option_list_get_model (CLARIFY_OPTION_LIST (get_view (shown.input))))), ==, 3);
+  assert_answer (shown.input, "hamburg", NULL);
+  hide (&shown);
+
+  /* A default that is no option goes to Other. */
+  add_options (other, "Small", "s", NULL, "Large", "l", NULL, NULL);
+  clarify_question_set_allow_other (other, TRUE);
+  set_defaults (other, "XXL", NULL);
+  shown = show (other);
+  g_assert_true (gtk_toggle_button_get_active (get_chip (shown.input, 2)));
+  g_assert_true (gtk_widget_get_visible (clarify_choice_input_get_other_entry (CLARIFY_CHOICE_INPUT (shown.input))));
+  assert_answer (shown.input, "", "XXL");
+  assert_valid (shown.input);
+  hide (&shown);
+}
+
+/* Multi */
+
+static void
+test_multi_chips (void)
+{
+  g_autoptr(ClarifyQuestion) question = new_question (CLARIFY_QUESTION_KIND_MULTI, "Which toppings?");
+  GtkWidget *check;
+  Shown shown;
+
+  add_options (question,
+               "Cheese", "cheese", NULL,
+               "Olives", "olives", "Black and green",
+               "Basil", "basil", NULL,
+               "Chili", "chili", NULL,
+               NULL);
+  shown = show (question);
+
+  g_assert_true (CLARIFY_IS_CHOICE_CHIPS (get_view (shown.input)));
+  g_assert_cmpuint (count_chips (shown.input), ==, 4);
+  assert_invalid (shown.input, "Please answer this question.");
+
+  /* Values come in the agent's order, whatever the clicking order. */
+  click (get_chip (shown.input, 2));
+  gtk_toggle_button_set_active (get_chip (shown.input, 0), TRUE);
+  assert_answer (shown.input, "cheese|basil", NULL);
+  assert_valid (shown.input);
+
+  /* Active chips show a check mark. */
+  check = find_descendant (GTK_WIDGET (get_chip (shown.input, 0)), GTK_TYPE_IMAGE);
+  g_assert_nonnull (check);
+  g_assert_cmpstr (gtk_image_get_icon_name (GTK_IMAGE (check)), ==, "object-select-symbolic");
+  g_assert_true (gtk_widget_get_visible (check));
+  g_assert_false (gtk_widget_get_visible (find_descendant (GTK_WIDGET (get_chip (shown.input, 1)), GTK_TYPE_IMAGE)));
+
+  /* pick() flips a chip, like a click. */
+  g_assert_true (clarify_input_pick (shown.input, 3));
+  assert_answer (shown.input, "cheese|basil|chili", NULL);
+  g_assert_true (clarify_input_pick (shown.input, 2));
+  assert_answer (shown.input, "cheese|chili", NULL);
+  g_assert_true (clarify_input_pick (shown.input, 1));
+  screenshot (&shown, "input-multi-chips-picked");
+
+  gtk_toggle_button_set_active (get_chip (shown.input, 0), FALSE);
+  gtk_toggle_button_set_active (get_chip (shown.input, 1), FALSE);
+  gtk_toggle_button_set_active (get_chip (shown.input, 3), FALSE);
+  assert_answer (shown.input, "", NULL);
+  assert_invalid (shown.input, "Please answer this question.");
+
+  hide (&shown);
+}
+
+static void
+test_multi_list (void)
+{
+  g_autoptr(ClarifyQuestion) question = new_question (CLARIFY_QUESTION_KIND_MULTI, "Who is the target audience?");
+  GtkWidget *view, *row, *entry;
+  ClarifyValidation validation;
+  Shown shown;
+
+  add_options (question,
+               "Developers", "developers", NULL,
+               "Product Managers", "pm", NULL,
+               "End Users", "end_users", "People who use the product",
+               "Admins", "admins", NULL,
+               "Support", "support", NULL,
+               "Sales", "sales", NULL,
+               NULL);
+  clarify_question_set_allow_other (question, TRUE);
+  clarify_validation_init (&validation);
+  validation.has_max = TRUE;
+  validation.max = 3;
+  clarify_question_set_validation (question, &validation);
+  set_defaults (question, "admins", NULL);
+  shown = show (question);
+  view = get_view (shown.input);
+  entry = clarify_choice_input_get_other_entry (CLARIFY_CHOICE_INPUT (shown.input));
+
+  g_assert_true (CLARIFY_IS_OPTION_LIST (view));
+  g_assert_true (GTK_IS_NO_SELECTION (clarify_option_list_get_model (CLARIFY_OPTION_LIST (view))));
+  assert_answer (shown.input, "admins", NULL);
+  g_assert_true (has_label (view, "1 selected"));
+
+  row = find_check_row (view, "End Users");
+  g_assert_nonnull (row);
+  gtk_check_button_set_active (GTK_CHECK_BUTTON (row), TRUE);
+  gtk_widget_activate (find_check_row (view, "Developers"));
+  assert_answer (shown.input, "developers|end_users|admins", NULL);
+  g_assert_true (has_label (view, "3 selected"));
+  assert_valid (shown.input);
+
+  /* A search hides rows but not what they hold. */
+  search (shown.input, "sal");
+  g_assert_cmpuint (g_list_model_get_n_items (visible_rows (shown.input)), ==, 2);
+  g_assert_cmpstr (row_label (shown.input, 0), ==, "Sales");
+  gtk_check_button_set_active (GTK_CHECK_BUTTON (find_check_row (view, "Sales")), TRUE);
+  assert_answer (shown.input, "developers|end_users|admins|sales", NULL);
+  assert_invalid (shown.input, "Please choose at most 3 options.");
+  g_assert_true (has_label (view, "4 selected"));
+
+  search (shown.input, "");
+  g_assert_true (gtk_check_button_get_active (GTK_CHECK_BUTTON (find_check_row (view, "End Users"))));
+  g_assert_false (gtk_check_button_get_active (GTK_CHECK_BUTTON (find_check_row (view, "Support"))));
+  gtk_check_button_set_active (GTK_CHECK_BUTTON (find_check_row (view, "Developers")), FALSE);
+  gtk_check_button_set_active (GTK_CHECK_BUTTON (find_check_row (view, "Sales")), FALSE);
+
+  /* Other: its text is the custom text, next to the checked values. */
+  gtk_check_button_set_active (GTK_CHECK_BUTTON (find_check_row (view, "Other…")), TRUE);
+  g_assert_true (gtk_widget_get_visible (entry));
+  gtk_editable_set_text (GTK_EDITABLE (entry), "Investors");
+  assert_answer (shown.input, "end_users|admins", "Investors");
+  g_assert_true (has_label (view, "3 selected"));
+  assert_valid (shown.input);
+  screenshot (&shown, "input-multi-list-other");
+
+  /* pick() flips the n-th visible row. */
+  g_assert_true (clarify_input_pick (shown.input, 2));
+  assert_answer (shown.input, "admins", "Investors");
+  g_assert_false (gtk_check_button_get_active (GTK_CHECK_BUTTON (find_check_row (view, "End Users"))));
+
+  hide (&shown);
+}
+
+static void
+test_multi_search_enter (void)
+{
+  g_autoptr(ClarifyQuestion) question = new_city_question (CLARIFY_QUESTION_KIND_MULTI);
+  GtkWidget *entry;
+  Shown shown = show (question);
+
+  entry = clarify_option_list_get_search_entry (CLARIFY_OPTION_LIST (get_view (shown.input)));
+
+  /* Enter ticks the best match and clears the search for the next one. */
+  search (shown.input, "hamb");
+  g_signal_emit_by_name (entry, "activate");
+  search (shown.input, "koln");
+  g_signal_emit_by_name (entry, "activate");
+  assert_answer (shown.input, "cologne|hamburg", NULL);
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (entry)), ==, "");
+
+  hide (&shown);
+}
+
+/* Confirm */
+
+static void
+test_confirm (void)
+{
+  g_autoptr(ClarifyQuestion) question = new_question (CLARIFY_QUESTION_KIND_CONFIRM, "Delete all 15 drafts?");
+  g_autoptr(ClarifyQuestion) preset = new_question (CLARIFY_QUESTION_KIND_CONFIRM, "Keep going?");
+  GtkWidget *view;
+  Shown shown = show (question);
+
+  view = find_descendant (GTK_WIDGET (shown.input), CLARIFY_TYPE_CHOICE_CHIPS);
+  g_assert_nonnull (view);
+  g_assert_true (has_label (view, "Yes"));
+  g_assert_true (has_label (view, "No"));
+  assert_invalid (shown.input, "Please answer this question.");
+
+  g_assert_true (clarify_input_pick (shown.input, 0));
+  assert_answer (shown.input, "yes", NULL);
+  assert_valid (shown.input);
+  g_assert_true (clarify_input_pick (shown.input, 1));
+  assert_answer (shown.input, "no", NULL);
+  g_assert_false (clarify_input_pick (shown.input, 2));
+  assert_answer (shown.input, "no", NULL);
+
+  click (clarify_choice_chips_get_chip (CLARIFY_CHOICE_CHIPS (view), 0));
+  assert_answer (shown.input, "yes", NULL);
+  screenshot (&shown, "input-confirm-clicked");
+  hide (&shown);
+
+  set_defaults (preset, "no", NULL);
+  shown = show (preset);
+  assert_answer (shown.input, "no", NULL);
+  assert_valid (shown.input);
+  hide (&shown);
+}
+
+/* Number */
+
+static ClarifyQuestion *
+new_number_question (gboolean has_min,
+                     double   min,
+                     gboolean has_max,
+                     double   max,
+                     double   step)
+{
+  ClarifyQuestion *question = new_question (CLARIFY_QUESTION_KIND_NUMBER, "How many attendees?");
+  ClarifyValidation validation;
+
+  clarify_validation_init (&validation);
+  validation.has_min = has_min;
+  validation.min = min;
+  validation.has_max = has_max;
+  validation.max = max;
+  validation.step = step;
+  clarify_question_set_validation (question, &validation);
+
+  return question;
+}
+
+static void
+test_number_range (void)
+{
+  g_autoptr(ClarifyQuestion) question = new_number_question (TRUE, 1, TRUE, 10, 0);
+  GtkSpinButton *spin;
+  guint activated = 0;
+  Shown shown = show (question);
+
+  spin = clarify_number_input_get_spin_button (CLARIFY_NUMBER_INPUT (shown.input));
+  g_assert_true (has_label (GTK_WIDGET (shown.input), "Between 1 and 10"));
+  g_assert_cmpuint (gtk_spin_button_get_digits (spin), ==, 0);
+  g_assert_true (gtk_spin_button_get_numeric (spin));
+  g_assert_false (clarify_input_pick (shown.input, 0));
+
+  /* No default: 0 moved into the range, and valid from the start. */
+  assert_answer (shown.input, "1", NULL);
+  assert_valid (shown.input);
+
+  gtk_spin_button_set_value (spin, 7);
+  assert_answer (shown.input, "7", NULL);
+  assert_valid (shown.input);
+  g_assert_true (clarify_input_get_touched (shown.input));
+
+  /* Typed but not yet committed counts, and is checked. */
+  gtk_editable_set_text (GTK_EDITABLE (spin), "12");
+  assert_answer (shown.input, "12", NULL);
+  assert_invalid (shown.input, "The number must be at most 10.");
+
+  /* Committing clamps into the range. */
+  g_signal_connect (shown.input, "activate-default", G_CALLBACK (activate_default_cb), &activated);
+  gtk_spin_button_update (spin);
+  assert_answer (shown.input, "10", NULL);
+  assert_valid (shown.input);
+
+  gtk_spin_button_spin (spin, GTK_SPIN_STEP_FORWARD, 1);
+  assert_answer (shown.input, "10", NULL);
+  gtk_spin_button_spin (spin, GTK_SPIN_STEP_BACKWARD, 1);
+  assert_answer (shown.input, "9", NULL);
+
+  gtk_editable_set_text (GTK_EDITABLE (spin), "");
+  assert_invalid (shown.input, "Please answer this question.");
+  gtk_spin_button_set_value (spin, 4);
+  gtk_spin_button_update (spin);
+  assert_answer (shown.input, "4", NULL);
+  screenshot (&shown, "input-number-typed");
+
+  hide (&shown);
+}
+
+static void
+test_number_step (void)
+{
+  g_autoptr(ClarifyQuestion) half = new_number_question (TRUE, 0, TRUE, 5, 0.5);
+  g_autoptr(ClarifyQuestion) at_least = new_number_question (TRUE, 1, FALSE, 0, 0);
+  g_autoptr(ClarifyQuestion) at_most = new_number_question (FALSE, 0, TRUE, -2, 0.25);
+  g_autoptr(ClarifyQuestion) free_number = new_number_question (FALSE, 0, FALSE, 0, 0);
+  GtkSpinButton *spin;
+  Shown shown;
+
+  shown = show (half);
+  spin = clarify_number_input_get_spin_button (CLARIFY_NUMBER_INPUT (shown.input));
+  g_assert_cmpuint (gtk_spin_button_get_digits (spin), ==, 1);
+  assert_answer (shown.input, "0", NULL);
+  gtk_spin_button_spin (spin, GTK_SPIN_STEP_FORWARD, 0);
+  gtk_spin_button_spin (spin, GTK_SPIN_STEP_FORWARD, 0);
+  gtk_spin_button_spin (spin, GTK_SPIN_STEP_FORWARD, 0);
+  assert_answer (shown.input, "1.5", NULL);
+  gtk_spin_button_spin (spin, GTK_SPIN_STEP_FORWARD, 0);
+  assert_answer (shown.input, "2", NULL);
+  gtk_editable_set_text (GTK_EDITABLE (spin), "2.3");
+  assert_invalid (shown.input, "The number must be a multiple of 0.5.");
+  gtk_spin_button_update (spin);
+  assert_answer (shown.input, "2.5", NULL);
+  assert_valid (shown.input);
+  hide (&shown);
+
+  shown = show (at_least);
+  g_assert_true (has_label (GTK_WIDGET (shown.input), "At least 1"));
+  assert_answer (shown.input, "1", NULL);
+  hide (&shown);
+
+  /* Without a minimum the step grid stays on 0. */
+  shown = show (at_most);
+  spin = clarify_number_input_get_spin_button (CLARIFY_NUMBER_INPUT (shown.input));
+  g_assert_true (has_label (GTK_WIDGET (shown.input), "At most -2"));
+  g_assert_cmpuint (gtk_spin_button_get_digits (spin), ==, 2);
+  assert_answer (shown.input, "-2", NULL);
+  gtk_spin_button_spin (spin, GTK_SPIN_STEP_BACKWARD, 0);
+  assert_answer (shown.input, "-2.25", NULL);
+  assert_valid (shown.input);
+  hide (&shown);
+
+  set_defaults (free_number, "42", NULL);
+  shown = show (free_number);
+  spin = clarify_number_input_get_spin_button (CLARIFY_NUMBER_INPUT (shown.input));
+  /* No limits, no hint. */
+  g_assert_null (gtk_widget_get_next_sibling (GTK_WIDGET (spin)));
+  assert_answer (shown.input, "42", NULL);
+  assert_valid (shown.input);
+  gtk_editable_set_text (GTK_EDITABLE (spin), "-");
+  assert_invalid (shown.input, "Please enter a number.");
+  hide (&shown);
+}
+
+/* Date */
+
+static void
+test_date (void)
+{
+  g_autoptr(ClarifyQuestion) question = new_question (CLARIFY_QUESTION_KIND_DATE, "When should we schedule it?");
+  g_autoptr(GDateTime) day = g_date_time_new_local (2026, 7, 14, 0, 0, 0);
+  ClarifyDateEntry *date_entry;
+  GtkWidget *entry, *calendar;
+  guint activated = 0;
+  Shown shown = show (question);
+
+  date_entry = clarify_date_input_get_date_entry (CLARIFY_DATE_INPUT (shown.input));
+  entry = clarify_date_entry_get_entry (date_entry);
+  calendar = clarify_date_entry_get_calendar (date_entry);
+  g_assert_cmpstr (gtk_menu_button_get_icon_name (GTK_MENU_BUTTON (clarify_date_entry_get_button (date_entry))),
+                   ==, "x-office-calendar-symbolic");
+  gtk_test_accessible_assert_property (entry, GTK_ACCESSIBLE_PROPERTY_LABEL, "When should we schedule it?");
+  g_assert_false (clarify_input_pick (shown.input, 0));
+  assert_invalid (shown.input, "Please answer this question.");
+  screenshot (&shown, "input-date-empty");
+
+  gtk_editable_set_text (GTK_EDITABLE (entry), "2026-03-05");
+  assert_answer (shown.input, "2026-03-05", NULL);
+  assert_valid (shown.input);
+
+  /* Half a date is no date yet. */
+  gtk_editable_set_text (GTK_EDITABLE (entry), "12");
+  assert_invalid (shown.input, "Please enter a valid date.");
+  gtk_editable_set_text (GTK_EDITABLE (entry), "2026-02-30");
+  assert_invalid (shown.input, "Please enter a valid date.");
+  gtk_editable_set_text (GTK_EDITABLE (entry), "tomorrow");
+  assert_answer (shown.input, "tomorrow", NULL);
+  assert_invalid (shown.input, "Please enter a valid date.");
+
+  /* The locale's own format (here C: month/day/year) is understood too. */
+  gtk_editable_set_text (GTK_EDITABLE (entry), "12/24/2026");
+  assert_answer (shown.input, "2026-12-24", NULL);
+  assert_valid (shown.input);
+
+  /* Enter shows the date in the display format and is for the dialog. */
+  g_signal_connect (shown.input, "activate-default", G_CALLBACK (activate_default_cb), &activated);
+  g_signal_emit_by_name (entry, "activate");
+  g_assert_cmpuint (activated, ==, 1);
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (entry)), ==, "2026-12-24");
+
+  /* A day picked in the calendar fills the entry. */
+  gtk_calendar_select_day (GTK_CALENDAR (calendar), day);
+  g_signal_emit_by_name (calendar, "day-selected");
+  assert_answer (shown.input, "2026-07-14", NULL);
+  assert_valid (shown.input);
+  screenshot (&shown, "input-date-picked");
+
+  hide (&shown);
+}
+
+static void
+test_date_default (void)
+{
+  g_autoptr(ClarifyQuestion) question = new_question (CLARIFY_QUESTION_KIND_DATE, "Birthday?");
+  Shown shown;
+
+  set_defaults (question, "1990-01-31", NULL);
+  shown = show (question);
+  assert_answer (shown.input, "1990-01-31", NULL);
+  assert_valid (shown.input);
+  g_assert_false (clarify_input_get_touched (shown.input));
+  hide (&shown);
+}
+
+static void
+test_date_range (void)
+{
+  g_autoptr(ClarifyQuestion) question = new_question (CLARIFY_QUESTION_KIND_DATE_RANGE, "Which weeks are you away?");
+  ClarifyDateRangeInput *range;
+  GtkWidget *start, *end;
+  guint activated = 0;
+  Shown shown = show (question);
+
+  range = CLARIFY_DATE_RANGE_INPUT (shown.input);
+  start = clarify_date_entry_get_entry (clarify_date_range_input_get_start (range));
+  end = clarify_date_entry_get_entry (clarify_date_range_input_get_end (range));
+  g_assert_true (has_label (GTK_WIDGET (shown.input), "Start"));
+  g_assert_true (has_label (GTK_WIDGET (shown.input), "End"));
+  assert_answer (shown.input, "", NULL);
+  assert_invalid (shown.input, "Please answer this question.");
+
+  gtk_editable_set_text (GTK_EDITABLE (start), "2026-08-10");
+  assert_answer (shown.input, "2026-08-10|", NULL);
+  assert_invalid (shown.input, "Please enter a start and an end date.");
+
+  gtk_editable_set_text (GTK_EDITABLE (end), "2026-08-01");
+  assert_answer (shown.input, "2026-08-10|2026-08-01", NULL);
+  assert_invalid (shown.input, "The start date must not be after the end date.");
+  screenshot (&shown, "input-date-range-invalid");
+
+  gtk_editable_set_text (GTK_EDITABLE (end), "2026-08-21");
+  assert_answer (shown.input, "2026-08-10|2026-08-21", NULL);
+  assert_valid (shown.input);
+
+  /* One day is a range too. */
+  gtk_editable_set_text (GTK_EDITABLE (end), "2026-08-10");
+  assert_valid (shown.input);
+  gtk_editable_set_text (GTK_EDITABLE (end), "2026-08-24");
+
+  /* Enter in Start moves on to End; Enter in End is for the dialog. */
+  g_signal_connect (shown.input, "activate-default", G_CALLBACK (activate_default_cb), &activated);
+  gtk_widget_grab_focus (start);
+  g_signal_emit_by_name (start, "activate");
+  g_assert_cmpuint (activated, ==, 0);
+  g_assert_true (gtk_widget_is_ancestor (gtk_root_get_focus (GTK_ROOT (shown.window)), end));
+  g_signal_emit_by_name (end, "activate");
+  g_assert_cmpuint (activated, ==, 1);
+  screenshot (&shown, "input-date-range-valid");
+
+  hide (&shown);
+}
+
+static void
+test_date_range_default (void)
+{
+  g_autoptr(ClarifyQuestion) question = new_question (CLARIFY_QUESTION_KIND_DATE_RANGE, "When?");
+  Shown shown;
+
+  set_defaults (question, "2026-01-05", "2026-01-09", NULL);
+  shown = show (question);
+  assert_answer (shown.input, "2026-01-05|2026-01-09", NULL);
+  assert_valid (shown.input);
+  hide (&shown);
+}
+
+/* Focus */
+
+static void
+test_grab_focus (void)
+{
+  g_autoptr(ClarifyQuestion) chips = new_question (CLARIFY_QUESTION_KIND_SINGLE, "Size?");
+  g_autoptr(ClarifyQuestion) list = new_city_question (CLARIFY_QUESTION_KIND_SINGLE);
+  g_autoptr(ClarifyQuestion) text = new_question (CLARIFY_QUESTION_KIND_TEXT, "Why?");
+  GtkWidget *focus;
+  Shown shown;
+
+  add_options (chips, "Small", "s", NULL, "Medium", "m", NULL, NULL);
+  set_defaults (chips, "m", NULL);
+  shown = show (chips);
+  g_assert_true (gtk_widget_grab_focus (GTK_WIDGET (shown.input)));
+  g_assert_true (gtk_widget_has_focus (GTK_WIDGET (get_chip (shown.input, 1))));
+  hide (&shown);
+
+  shown = show (list);
+  g_assert_true (gtk_widget_grab_focus (GTK_WIDGET (shown.input)));
+  focus = gtk_root_get_focus (GTK_ROOT (shown.window));
+  g_assert_true (gtk_widget_is_ancestor (focus, clarify_option_list_get_search_entry (CLARIFY_OPTION_LIST (get_view (shown.input)))));
+  hide (&shown);
+
+  shown = show (text);
+  g_assert_true (gtk_widget_grab_focus (GTK_WIDGET (shown.input)));
+  g_assert_true (gtk_widget_has_focus (GTK_WIDGET (clarify_text_input_get_text_view (CLARIFY_TEXT_INPUT (shown.input)))));
+  hide (&shown);
+}
+
+/* Every kind, for the eye: run once per language. */
+static void
+test_screenshots (gconstpointer data)
+{
+  const char *language = data;
+  g_autoptr(ClarifyQuestion) text = new_question (CLARIFY_QUESTION_KIND_TEXT, "Was meinen Sie mit „DM“?");
+  g_autoptr(ClarifyQuestion) chips = new_question (CLARIFY_QUESTION_KIND_SINGLE, "Welche Sprache?");
+  g_autoptr(ClarifyQuestion) list = new_city_question (CLARIFY_QUESTION_KIND_SINGLE);
+  g_autoptr(ClarifyQuestion) multi = new_question (CLARIFY_QUESTION_KIND_MULTI, "Who is the target audience?");
+  g_autoptr(ClarifyQuestion) multi_chips = new_question (CLARIFY_QUESTION_KIND_MULTI, "Which toppings?");
+  g_autoptr(ClarifyQuestion) confirm = new_question (CLARIFY_QUESTION_KIND_CONFIRM, "Delete all 15 drafts?");
+  g_autoptr(ClarifyQuestion) number = new_number_question (TRUE, 1, TRUE, 500, 0);
+  g_autoptr(ClarifyQuestion) decimal = new_number_question (TRUE, 0, FALSE, 0, 0.25);
+  g_autoptr(ClarifyQuestion) date = new_question (CLARIFY_QUESTION_KIND_DATE, "When should we schedule it?");
+  g_autoptr(ClarifyQuestion) range = new_question (CLARIFY_QUESTION_KIND_DATE_RANGE, "Which weeks are you away?");
+  ClarifyValidation validation;
+  Shown shown;
+
+  clarify_test_set_language (language);
+
+  clarify_validation_init (&validation);
+  validation.max_length = 200;
+  validation.min_length = 2;
+  clarify_question_set_validation (text, &validation);
+  clarify_question_set_placeholder (text, "z. B. Direktnachricht, Data Manager …");
+  shown = show (text);
+  screenshot (&shown, "input-text");
+  set_text_view (shown.input, "Direktnachricht – also eine private Nachricht im Chat, nicht die Währung.");
+  screenshot (&shown, "input-text-filled");
+  hide (&shown);
+
+  add_options (chips,
+               "Englisch", "en", NULL,
+               "Französisch", "fr", "Mit Akzenten",
+               "Spanisch", "es", NULL,
+               NULL);
+  clarify_question_set_allow_other (chips, TRUE);
+  set_defaults (chips, "fr", NULL);
+  shown = show (chips);
+  screenshot (&shown, "input-single-chips");
+  clarify_input_pick (shown.input, 3);
+  gtk_editable_set_text (GTK_EDITABLE (clarify_choice_input_get_other_entry (CLARIFY_CHOICE_INPUT (shown.input))), "Latein");
+  screenshot (&shown, "input-single-other");
+  hide (&shown);
+
+  clarify_question_set_allow_other (list, TRUE);
+  set_defaults (list, "cologne", NULL);
+  shown = show (list);
+  screenshot (&shown, "input-single-list");
+  search (shown.input, "koln");
+  screenshot (&shown, "input-single-list-search");
+  hide (&shown);
+
+  add_options (multi_chips,
+               "Cheese", "cheese", NULL,
+               "Olives", "olives", NULL,
+               "Basil", "basil", NULL,
+               "Chili", "chili", NULL,
+               NULL);
+  set_defaults (multi_chips, "cheese", "basil", NULL);
+  shown = show (multi_chips);
+  screenshot (&shown, "input-multi-chips");
+  hide (&shown);
+
+  add_options (multi,
+               "Developers", "developers", NULL,
+               "Product Managers", "pm", NULL,
+               "End Users", "end_users", "People who use the product every day",
+               "Admins", "admins", NULL,
+               "Support", "support", NULL,
+               "Sales", "sales", NULL,
+               NULL);
+  clarify_question_set_allow_other (multi, TRUE);
+  set_defaults (multi, "developers", "admins", NULL);
+  shown = show (multi);
+  screenshot (&shown, "input-multi-list");
+  hide (&shown);
+
+  shown = show (confirm);
+  screenshot (&shown, "input-confirm");
+  clarify_input_pick (shown.input, 0);
+  screenshot (&shown, "input-confirm-yes");
+  hide (&shown);
+
+  set_defaults (number, "25", NULL);
+  shown = show (number);
+  screenshot (&shown, "input-number");
+  hide (&shown);
+
+  shown = show (decimal);
+  screenshot (&shown, "input-number-decimal");
+  hide (&shown);
+
+  set_defaults (date, "2026-03-05", NULL);
+  shown = show (date);
+  screenshot (&shown, "input-date");
+  hide (&shown);
+
+  set_defaults (range, "2026-08-10", "2026-08-21", NULL);
+  shown = show (range);
+  screenshot (&shown, "input-date-range");
+  hide (&shown);
+
+  clarify_test_set_language ("en");
+}
+
+static void
+load_style (void)
+{
+  g_autoptr(GtkCssProvider) provider = gtk_css_provider_new ();
+
+  /* What ClarifyApplication loads for the whole display. */
+  gtk_css_provider_load_from_resource (provider, "/io/github/clarify/Clarify/style.css");
+  gtk_style_context_add_provider_for_display (gdk_display_get_default (),
+                                              GTK_STYLE_PROVIDER (provider),
+                                              GTK_STYLE_PROVIDER_PRIORITY_APPLICATION);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  clarify_test_gtk_init (&argc, &argv);
+  load_style ();
+
+  g_test_add_func ("/inputs/factory", test_factory_kinds);
+  g_test_add_func ("/inputs/accessible", test_accessible_label_and_context);
+  g_test_add_func ("/inputs/notify-on-change", test_valid_notifies_only_on_change);
+  g_test_add_func ("/inputs/text", test_text);
+  g_test_add_func ("/inputs/text/grows", test_text_grows_then_scrolls);
+  g_test_add_func ("/inputs/text/default-ctrl-enter", test_text_default_and_ctrl_enter);
+  g_test_add_func ("/inputs/single/chips", test_single_chips);
+  g_test_add_func ("/inputs/single/list", test_single_list_at_five);
+  g_test_add_func ("/inputs/single/search-enter", test_single_search_enter);
+  g_test_add_func ("/inputs/single/other-chips", test_single_other_chips);
+  g_test_add_func ("/inputs/single/other-list", test_single_other_list);
+  g_test_add_func ("/inputs/single/defaults", test_single_defaults);
+  g_test_add_func ("/inputs/multi/chips", test_multi_chips);
+  g_test_add_func ("/inputs/multi/list", test_multi_list);
+  g_test_add_func ("/inputs/multi/search-enter", test_multi_search_enter);
+  g_test_add_func ("/inputs/confirm", test_confirm);
+  g_test_add_func ("/inputs/number/range", test_number_range);
+  g_test_add_func ("/inputs/number/step", test_number_step);
+  g_test_add_func ("/inputs/date", test_date);
+  g_test_add_func ("/inputs/date/default", test_date_default);
+  g_test_add_func ("/inputs/date-range", test_date_range);
+  g_test_add_func ("/inputs/date-range/default", test_date_range_default);
+  g_test_add_func ("/inputs/focus", test_grab_focus);
+  g_test_add_data_func ("/inputs/screenshots/en", "en", test_screenshots);
+  g_test_add_data_func ("/inputs/screenshots/de", "de", test_screenshots);
+
+  return g_test_run ();
+}
