@@ -7,6 +7,7 @@
 #include <glib/gi18n.h>
 #include <locale.h>
 
+#include "core/clarify-cli.h"
 #include "ui/clarify-application.h"
 
 int
@@ -14,12 +15,20 @@ main (int   argc,
       char *argv[])
 {
   g_autoptr(ClarifyApplication) app = NULL;
+  int status;
 
   setlocale (LC_ALL, "");
   bindtextdomain (GETTEXT_PACKAGE, LOCALEDIR);
   bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
   textdomain (GETTEXT_PACKAGE);
 
+  /* `clarify ask`, `clarify mcp-stdio`, `clarify --mcp-info`: clients of the
+   * running app over D-Bus, without a GUI of their own. Every other command
+   * line is ClarifyApplication's (see its option entries). */
+  if (clarify_cli_handle (argc, argv, &status))
+    return status;
+
+  g_set_application_name (_("Clarify"));
   app = clarify_application_new ();
 
   return g_application_run (G_APPLICATION (app), argc, argv);

@@ -321,11 +321,11 @@ communicate_cb (GObject      *object,
   run->done = TRUE;
 }
 
-/* Keeps the main loop running meanwhile: a second instance hands its
- * command line to the registered app in this process. */
+/* Starts the real binary; the main loop must run until @run->done: a
+ * second instance hands its command line to the app in this process. */
 static void
-run_clarify (RunResult          *run,
-             const char * const *args)
+run_clarify_start (RunResult          *run,
+                   const char * const *args)
 {
   g_autoptr(GSubprocessLauncher) launcher =
     g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE);
@@ -347,9 +347,21 @@ run_clarify (RunResult          *run,
 
   memset (run, 0, sizeof *run);
   g_subprocess_communicate_utf8_async (process, NULL, NULL, communicate_cb, run);
+}
+
+static void
+run_clarify_finish (RunResult *run)
+{
   g_assert_true (clarify_test_wait_until (is_true, &run->done, WAIT_MS));
-  g_test_message ("clarify %s → %d\nstdout: %s\nstderr: %s",
-                  args[0], run->status, run->out, run->err);
+  g_test_message ("clarify → %d\nstdout: %s\nstderr: %s", run->status, run->out, run->err);
+}
+
+static void
+run_clarify (RunResult          *run,
+             const char * const *args)
+{
+  run_clarify_start (run, args);
+  run_clarify_finish (run);
 }
 
 /* Tests */
@@ -688,6 +700,59 @@ test_withdrawn_while_queued (void)
   clarify_application_remove_backend (app, backend);
 }
 
+static ClarifyRequestDialog *
+find_dialog_of_kind (const char *kind)
+{
+  for (GList *l = gtk_application_get_windows (GTK_APPLICATION (app)); l != NULL; l = l->next)
+    {
+      if (CLARIFY_IS_REQUEST_DIALOG (l->data) &&
+          g_strcmp0 (clarify_request_get_connection_kind (clarify_request_dialog_get_request (l->data)), kind) == 0)
+        return l->data;
+    }
+
+  return NULL;
+}
+
+static gboolean
+dbus_dialog_exists (gpointer data)
+{
+  return find_dialog_of_kind ("dbus") != NULL;
+}
+
+/* `clarify ask` reaches the app's own D-Bus API; its dialog waits behind the
+ * demo's and comes up through the notification's action. */
+static void
+test_ask_over_dbus (void)
+{
+  g_auto(RunResult) run = { 0, };
+  ClarifyRequestDialog *dialog;
+  g_autofree char *key = NULL;
+
+  ensure_app ();
+  if (clarify_application_get_demo_agent (app) == NULL)
+    test_demo ();
+
+  run_clarify_start (&run, (const char *[]) { "ask", "--title", "Deploy", "--question", "Deploy to staging now?",
+                                              "--type", "confirm", NULL });
+  g_assert_true (clarify_test_wait_until (dbus_dialog_exists, NULL, WAIT_MS));
+  dialog = find_dialog_of_kind ("dbus");
+  key = clarify_application_dup_request_key (clarify_request_dialog_get_request (dialog));
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (dialog)));
+  g_assert_true (clarify_test_wait_until (notification_shown, key, WAIT_MS));
+
+  g_action_group_activate_action (G_ACTION_GROUP (app), "open-request", g_variant_new_string (key));
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (dialog)));
+  clarify_test_present_and_wait (GTK_WINDOW (dialog));
+
+  g_assert_true (clarify_input_pick (clarify_request_dialog_get_input (dialog, 0), 0));
+  click_submit (dialog);
+
+  run_clarify_finish (&run);
+  g_assert_cmpint (run.status, ==, 0);
+  g_assert_cmpstr (run.out, ==, "yes\n");
+  g_assert_true (clarify_test_wait_until (notification_removed, key, WAIT_MS));
+}
+
 static void
 test_command_line_second_instance (void)
 {
@@ -788,6 +853,7 @@ main (int   argc,
   g_test_add_func ("/application/demo", test_demo);
   g_test_add_func ("/application/second-request-waits", test_second_request_waits);
   g_test_add_func ("/application/withdrawn-while-queued", test_withdrawn_while_queued);
+  g_test_add_func ("/application/ask-over-dbus", test_ask_over_dbus);
   g_test_add_func ("/application/second-instance-command-line", test_command_line_second_instance);
   g_test_add_func ("/application/close-hides", test_close_hides);
 

@@ -16,6 +16,7 @@
 
 #include "core/clarify-backend-registry.h"
 #include "core/clarify-connection-store.h"
+#include "core/clarify-dbus-backend.h"
 #include "core/clarify-demo-agent.h"
 #include "core/clarify-error.h"
 #include "core/clarify-outbox.h"
@@ -50,6 +51,10 @@ struct _ClarifyApplication
   GQueue                  queue;      /* PendingEntry behind the active dialog */
   ClarifyOutbox          *outbox;
   ClarifyDemoAgent       *demo_agent;
+  /* The Ask API for scripts: requests like any agent's, but no connection
+   * to list, and nothing to keep the process alive for (D-Bus activation
+   * starts it again). */
+  ClarifyBackend         *dbus_backend;
 
   ClarifyWindow          *window;     /* weak */
   ClarifyRequestDialog   *presenting; /* weak: presented, focus not yet seen */
@@ -761,7 +766,7 @@ disconnect (ClarifyApplication  *self,
   if (!known)
     {
       g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
-                   _("There is no connection named “%s”"), name);
+                   _("There is no connection named “%s”."), name);
       return FALSE;
     }
 
@@ -960,6 +965,44 @@ static const GActionEntry app_actions[] = {
 
 /* GApplication */
 
+static gboolean
+clarify_application_dbus_register (GApplication     *application,
+                                   GDBusConnection  *connection,
+                                   const char       *object_path,
+                                   GError          **error)
+{
+  ClarifyApplication *self = CLARIFY_APPLICATION (application);
+
+  if (!G_APPLICATION_CLASS (clarify_application_parent_class)->dbus_register (application, connection,
+                                                                              object_path, error))
+    return FALSE;
+
+  self->dbus_backend = clarify_dbus_backend_new (connection, object_path);
+  g_signal_connect_object (self->dbus_backend, "request-added",
+                           G_CALLBACK (backend_request_added_cb), self, 0);
+  clarify_backend_start (self->dbus_backend);
+
+  return TRUE;
+}
+
+static void
+clarify_application_dbus_unregister (GApplication    *application,
+                                     GDBusConnection *connection,
+                                     const char      *object_path)
+{
+  ClarifyApplication *self = CLARIFY_APPLICATION (application);
+
+  if (self->dbus_backend != NULL)
+    {
+      g_signal_handlers_disconnect_by_data (self->dbus_backend, self);
+      clarify_backend_stop (self->dbus_backend);
+      remove_entries_of_backend (self, self->dbus_backend);
+      g_clear_object (&self->dbus_backend);
+    }
+
+  G_APPLICATION_CLASS (clarify_application_parent_class)->dbus_unregister (application, connection, object_path);
+}
+
 static void
 clarify_application_startup (GApplication *application)
 {
@@ -1014,6 +1057,7 @@ clarify_application_dispose (GObject *object)
   g_clear_weak_pointer (&self->window);
   g_clear_weak_pointer (&self->presenting);
   g_clear_object (&self->demo_agent);
+  g_clear_object (&self->dbus_backend);
   g_clear_object (&self->outbox);
   g_clear_object (&self->requests);
   g_clear_object (&self->backends);
@@ -1036,6 +1080,8 @@ clarify_application_class_init (ClarifyApplicationClass *klass)
   app_class->command_line = clarify_application_command_line;
   app_class->handle_local_options = clarify_application_handle_local_options;
   app_class->shutdown = clarify_application_shutdown;
+  app_class->dbus_register = clarify_application_dbus_register;
+  app_class->dbus_unregister = clarify_application_dbus_unregister;
 }
 
 static void
@@ -1066,7 +1112,8 @@ clarify_application_init (ClarifyApplication *self)
                                    "\n"
                                    "Examples:\n"
                                    "  clarify --demo\n"
-                                   "  clarify --connect work=opencode:http://127.0.0.1:4096"),
+                                   "  clarify --connect work=opencode:http://127.0.0.1:4096\n"
+                                   "  clarify ask --question \"Deploy now?\" --type confirm"),
                                  known_kinds);
   g_application_set_option_context_description (G_APPLICATION (self), description);
 }
