@@ -182,10 +182,10 @@ read_json_file (const char  *path,
 
   stream = g_unix_input_stream_new (0, FALSE);
   memory = g_memory_output_stream_new_resizable ();
-  if (g_output_stream_splice (memory, stream, G_OUTPUT_STREAM_SPLICE_CLOSE_TARGET, NULL, error) < 0)
+  if (g_output_stream_splice (memory, stream, G_OUTPUT_STREAM_SPLICE_NONE, NULL, error) < 0 ||
+      !g_output_stream_write_all (memory, "", 1, NULL, NULL, error) ||
+      !g_output_stream_close (memory, NULL, error))
     return NULL;
-  /* NUL-terminate. */
-  g_output_stream_write_all (memory, "", 1, NULL, NULL, NULL);
 
   return g_memory_output_stream_steal_data (G_MEMORY_OUTPUT_STREAM (memory));
 }

@@ -1,0 +1,779 @@
+/* test-cli.c: `clarify ask` and `clarify mcp-stdio` as separate processes
+ * against the D-Bus API on a private session bus (GTestDBus)
+ *
+ * The processes are this test binary run as `test-cli ask …`: main() hands
+ * such arguments to clarify_cli_handle(), exactly as src/main.c does, so
+ * what runs is the CLI code over a real bus. The test process owns
+ * io.github.clarify.Clarify, exports ClarifyDbusBackend and answers through
+ * the backend API. D-Bus activation is tested with a service file whose
+ * Exec is this binary in --serve-activation mode (a stand-in for
+ * `clarify --gapplication-service`): the bus starts it on the CLI's call.
+ * The real binary's service file and the app's export of the object are
+ * not covered here (see test-application).
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <glib/gstdio.h>
+#include <locale.h>
+
+#include "clarify-cli.h"
+#include "clarify-dbus-backend.h"
+#include "clarify-json.h"
+#include "clarify-test-server.h"
+
+#define WAIT_MS 10000
+
+static char *test_binary;
+
+typedef struct
+{
+  GDBusConnection *bus;
+  ClarifyBackend  *backend;
+  guint            owner_id;
+  gboolean         acquired;
+  GPtrArray       *added;
+  guint            n_withdrawn;
+} Fixture;
+
+typedef struct
+{
+  GSubprocess *process;
+  gboolean     done;
+  char        *out;
+  char        *err;
+} Run;
+
+static void
+withdrawn_cb (ClarifyRequest *request,
+              const char     *reason,
+              Fixture        *fixture)
+{
+  fixture->n_withdrawn++;
+}
+
+static void
+request_added_cb (ClarifyBackend *backend,
+                  ClarifyRequest *request,
+                  Fixture        *fixture)
+{
+  g_ptr_array_add (fixture->added, g_object_ref (request));
+  g_signal_connect (request, "withdrawn", G_CALLBACK (withdrawn_cb), fixture);
+}
+
+static void
+name_acquired_cb (GDBusConnection *bus,
+                  const char      *name,
+                  gpointer         data)
+{
+  ((Fixture *) data)->acquired = TRUE;
+}
+
+static gboolean
+is_acquired (gpointer data)
+{
+  return ((Fixture *) data)->acquired;
+}
+
+static void
+fixture_setup (Fixture       *fixture,
+               gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+
+  fixture->bus = g_bus_get_sync (G_BUS_TYPE_SESSION, NULL, &error);
+  g_assert_no_error (error);
+  fixture->added = g_ptr_array_new_with_free_func (g_object_unref);
+
+  /* The object first, then the name: as GApplication's dbus_register does. */
+  fixture->backend = clarify_dbus_backend_new (fixture->bus, NULL);
+  g_signal_connect (fixture->backend, "request-added", G_CALLBACK (request_added_cb), fixture);
+  clarify_backend_start (fixture->backend);
+  g_assert_cmpuint (clarify_backend_get_state (fixture->backend), ==, CLARIFY_CONNECTION_STATE_CONNECTED);
+
+  fixture->owner_id = g_bus_own_name_on_connection (fixture->bus, CLARIFY_DBUS_NAME,
+                                                    G_BUS_NAME_OWNER_FLAGS_NONE,
+                                                    name_acquired_cb, NULL, fixture, NULL);
+  g_assert_true (clarify_test_loop_until (is_acquired, fixture, WAIT_MS));
+}
+
+static void
+fixture_teardown (Fixture       *fixture,
+                  gconstpointer  data)
+{
+  for (guint i = 0; i < fixture->added->len; i++)
+    g_signal_handlers_disconnect_by_data (g_ptr_array_index (fixture->added, i), fixture);
+  g_bus_unown_name (fixture->owner_id);
+  clarify_backend_stop (fixture->backend);
+  g_clear_object (&fixture->backend);
+  g_clear_pointer (&fixture->added, g_ptr_array_unref);
+  g_clear_object (&fixture->bus);
+}
+
+static void
+communicate_cb (GObject      *object,
+                GAsyncResult *result,
+                gpointer      user_data)
+{
+  Run *run = user_data;
+  g_autoptr(GError) error = NULL;
+
+  g_subprocess_communicate_utf8_finish (G_SUBPROCESS (object), result, &run->out, &run->err, &error);
+  g_assert_no_error (error);
+  run->done = TRUE;
+}
+
+static gboolean
+run_done (gpointer data)
+{
+  return ((Run *) data)->done;
+}
+
+/* Starts `test-cli ARGS…` with @input (NULL: none) on its stdin. */
+static Run *
+start_cli (const char *input,
+           ...)
+{
+  g_autoptr(GPtrArray) args = g_ptr_array_new ();
+  g_autoptr(GError) error = NULL;
+  Run *run = g_new0 (Run, 1);
+  const char *arg;
+  va_list ap;
+
+  g_ptr_array_add (args, test_binary);
+  va_start (ap, input);
+  while ((arg = va_arg (ap, const char *)) != NULL)
+    g_ptr_array_add (args, (char *) arg);
+  va_end (ap);
+  g_ptr_array_add (args, NULL);
+
+  run->process = g_subprocess_newv ((const char * const *) args->pdata,
+                                    G_SUBPROCESS_FLAGS_STDIN_PIPE |
+                                    G_SUBPROCESS_FLAGS_STDOUT_PIPE |
+                                    G_SUBPROCESS_FLAGS_STDERR_PIPE,
+                                    &error);
+  g_assert_no_error (error);
+  g_subprocess_communicate_utf8_async (run->process, input != NULL ? input : "", NULL, communicate_cb, run);
+
+  return run;
+}
+
+static int
+finish_cli (Run *run)
+{
+  g_assert_true (clarify_test_loop_until (run_done, run, WAIT_MS));
+  /* Its pipes are closed; now reap it. */
+  g_assert_true (g_subprocess_wait (run->process, NULL, NULL));
+  g_assert_true (g_subprocess_get_if_exited (run->process));
+  g_test_message ("stdout: %s\nstderr: %s", run->out, run->err);
+
+  return g_subprocess_get_exit_status (run->process);
+}
+
+static void
+run_free (Run *run)
+{
+  g_clear_object (&run->process);
+  g_free (run->out);
+  g_free (run->err);
+  g_free (run);
+}
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (Run, run_free)
+
+typedef struct
+{
+  Fixture *fixture;
+  guint    n;
+} AddedWait;
+
+static gboolean
+n_added (gpointer data)
+{
+  AddedWait *wait = data;
+
+  return wait->fixture->added->len >= wait->n;
+}
+
+static ClarifyRequest *
+wait_for_request (Fixture *fixture,
+                  guint    n)
+{
+  AddedWait wait = { fixture, n };
+
+  g_assert_true (clarify_test_loop_until (n_added, &wait, WAIT_MS));
+  return g_ptr_array_index (fixture->added, n - 1);
+}
+
+static void
+respond_cb (GObject      *object,
+            GAsyncResult *result,
+            gpointer      user_data)
+{
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (clarify_backend_respond_finish (CLARIFY_BACKEND (object), result, &error));
+}
+
+static void
+respond (Fixture         *fixture,
+         ClarifyRequest  *request,
+         ClarifyResponse *response)
+{
+  clarify_backend_respond_async (fixture->backend, request, response, NULL, respond_cb, NULL);
+}
+
+/* ---------------------------------------------------------------------- */
+
+static void
+test_answered_text (Fixture       *fixture,
+                    gconstpointer  data)
+{
+  g_autoptr(Run) run = start_cli (NULL, "ask", "--title", "Rename", "--question", "New name?",
+                                  "--placeholder", "e.g. parse_args", NULL);
+  ClarifyRequest *request = wait_for_request (fixture, 1);
+  ClarifyQuestion *question = clarify_request_get_question (request, 0);
+  g_autoptr(ClarifyResponse) response = clarify_response_new (clarify_request_get_id (request),
+                                                              CLARIFY_OUTCOME_ANSWERED);
+
+  g_assert_cmpstr (clarify_request_get_title (request), ==, "Rename");
+  g_assert_cmpuint (clarify_request_get_timeout_ms (request), ==, 0);
+  g_assert_cmpstr (clarify_request_get_connection_kind (request), ==, "dbus");
+  g_assert_cmpuint (clarify_request_get_n_questions (request), ==, 1);
+  g_assert_cmpint (clarify_question_get_kind (question), ==, CLARIFY_QUESTION_KIND_TEXT);
+  g_assert_cmpstr (clarify_question_get_text (question), ==, "New name?");
+  g_assert_cmpstr (clarify_question_get_placeholder (question), ==, "e.g. parse_args");
+
+  clarify_response_add_answer (response, clarify_question_get_id (question),
+                               (const char *[]) { "parse_options", NULL }, NULL, FALSE);
+  respond (fixture, request, response);
+
+  g_assert_cmpint (finish_cli (run), ==, 0);
+  g_assert_cmpstr (run->out, ==, "parse_options\n");
+  g_assert_cmpstr (run->err, ==, "");
+}
+
+static void
+test_select_with_other (Fixture       *fixture,
+                        gconstpointer  data)
+{
+  /* Settings before the first --question belong to it. */
+  g_autoptr(Run) run = start_cli (NULL, "ask", "--type", "select", "--option", "Red",
+                                  "--question", "Colour?", "--option", "Green", "--other", NULL);
+  ClarifyRequest *request = wait_for_request (fixture, 1);
+  ClarifyQuestion *question = clarify_request_get_question (request, 0);
+  g_autoptr(ClarifyResponse) response = clarify_response_new (clarify_request_get_id (request),
+                                                              CLARIFY_OUTCOME_ANSWERED);
+
+  g_assert_cmpint (clarify_question_get_kind (question), ==, CLARIFY_QUESTION_KIND_SINGLE);
+  g_assert_cmpuint (clarify_question_get_n_options (question), ==, 2);
+  g_assert_cmpstr (clarify_option_get_label (clarify_question_get_option (question, 0)), ==, "Red");
+  g_assert_cmpstr (clarify_option_get_label (clarify_question_get_option (question, 1)), ==, "Green");
+  g_assert_true (clarify_question_get_allow_other (question));
+  g_assert_false (clarify_question_get_skippable (question));
+
+  clarify_response_add_answer (response, clarify_question_get_id (question),
+                               (const char *[]) { NULL }, "Teal", FALSE);
+  respond (fixture, request, response);
+
+  g_assert_cmpint (finish_cli (run), ==, 0);
+  g_assert_cmpstr (run->out, ==, "Teal\n");
+}
+
+static void
+test_several_questions (Fixture       *fixture,
+                        gconstpointer  data)
+{
+  g_autoptr(Run) run = start_cli (NULL, "ask",
+                                  "--question", "Features?", "--type", "multi-select",
+                                  "--option", "A", "--option", "B", "--option", "C",
+                                  "--question", "Notes?", "--skippable",
+                                  "--question", "Deploy?", "--type", "confirm",
+                                  "--timeout", "120", NULL);
+  ClarifyRequest *request = wait_for_request (fixture, 1);
+  g_autoptr(ClarifyResponse) response = clarify_response_new (clarify_request_get_id (request),
+                                                              CLARIFY_OUTCOME_ANSWERED);
+
+  g_assert_cmpuint (clarify_request_get_n_questions (request), ==, 3);
+  g_assert_cmpuint (clarify_request_get_timeout_ms (request), ==, 120000);
+  g_assert_cmpint (clarify_question_get_kind (clarify_request_get_question (request, 0)), ==, CLARIFY_QUESTION_KIND_MULTI);
+  g_assert_true (clarify_question_get_skippable (clarify_request_get_question (request, 1)));
+  g_assert_cmpint (clarify_question_get_kind (clarify_request_get_question (request, 2)), ==, CLARIFY_QUESTION_KIND_CONFIRM);
+
+  clarify_response_add_answer (response, "q1", (const char *[]) { "A", "C", NULL }, NULL, FALSE);
+  clarify_response_add_answer (response, "q2", NULL, NULL, TRUE);
+  clarify_response_add_answer (response, "q3", (const char *[]) { "yes", NULL }, NULL, FALSE);
+  respond (fixture, request, response);
+
+  g_assert_cmpint (finish_cli (run), ==, 0);
+  /* One value per line; a blank line between questions; nothing for a skipped one. */
+  g_assert_cmpstr (run->out, ==, "A\nC\n\n\nyes\n");
+}
+
+static void
+test_output_json (Fixture       *fixture,
+                  gconstpointer  data)
+{
+  g_autoptr(Run) run = start_cli (NULL, "ask", "--question", "Name?", "--output", "json", NULL);
+  ClarifyRequest *request = wait_for_request (fixture, 1);
+  g_autoptr(ClarifyResponse) response = clarify_response_new (clarify_request_get_id (request),
+                                                              CLARIFY_OUTCOME_ANSWERED);
+  g_autoptr(ClarifyResponse) printed = NULL;
+  g_autoptr(GError) error = NULL;
+
+  clarify_response_add_answer (response, "q1", (const char *[]) { "Ada", NULL }, NULL, FALSE);
+  respond (fixture, request, response);
+
+  g_assert_cmpint (finish_cli (run), ==, 0);
+  g_assert_true (g_str_has_suffix (run->out, "}\n"));
+  printed = clarify_response_new_from_data (run->out, -1, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (clarify_response_get_outcome (printed), ==, CLARIFY_OUTCOME_ANSWERED);
+  /* The caller's own id comes back, not the one the app used inside. */
+  g_assert_cmpstr (clarify_response_get_request_id (printed), ==, "clarify-ask");
+  g_assert_cmpstr (clarify_response_lookup_answer (printed, "q1")->values[0], ==, "Ada");
+}
+
+static void
+test_cancelled (Fixture       *fixture,
+                gconstpointer  data)
+{
+  g_autoptr(Run) run = start_cli (NULL, "ask", "--question", "Continue?", "--type", "confirm", NULL);
+  ClarifyRequest *request = wait_for_request (fixture, 1);
+  g_autoptr(ClarifyResponse) response = clarify_response_new (clarify_request_get_id (request),
+                                                              CLARIFY_OUTCOME_CANCELLED);
+
+  respond (fixture, request, response);
+  g_assert_cmpint (finish_cli (run), ==, 1);
+  g_assert_cmpstr (run->out, ==, "");
+}
+
+static void
+test_timed_out (Fixture       *fixture,
+                gconstpointer  data)
+{
+  g_autoptr(Run) run = start_cli (NULL, "ask", "--question", "Quick?", "--timeout", "1", "--output", "json", NULL);
+  ClarifyRequest *request = wait_for_request (fixture, 1);
+
+  g_assert_cmpuint (clarify_request_get_timeout_ms (request), ==, 1000);
+
+  /* Nobody answers: the app's timer answers "timed out". */
+  g_assert_cmpint (finish_cli (run), ==, 5);
+  g_assert_nonnull (strstr (run->out, "\"outcome\":\"timed_out\""));
+  g_assert_true (clarify_request_is_withdrawn (request));
+}
+
+static void
+test_json_request (Fixture       *fixture,
+                   gconstpointer  data)
+{
+  const char *input = "{\"title\":\"From a file\",\"questions\":[{\"id\":\"size\",\"text\":\"How many?\","
+                      "\"kind\":\"number\",\"validation\":{\"min\":1,\"max\":9}}]}";
+  g_autoptr(Run) run = start_cli (input, "ask", "--json", "-", NULL);
+  ClarifyRequest *request = wait_for_request (fixture, 1);
+  g_autoptr(ClarifyResponse) response = clarify_response_new (clarify_request_get_id (request),
+                                                              CLARIFY_OUTCOME_ANSWERED);
+
+  g_assert_cmpstr (clarify_request_get_title (request), ==, "From a file");
+  g_assert_cmpint (clarify_question_get_kind (clarify_request_get_question (request, 0)), ==, CLARIFY_QUESTION_KIND_NUMBER);
+
+  clarify_response_add_answer (response, "size", (const char *[]) { "4", NULL }, NULL, FALSE);
+  respond (fixture, request, response);
+
+  g_assert_cmpint (finish_cli (run), ==, 0);
+  g_assert_cmpstr (run->out, ==, "4\n");
+}
+
+static void
+test_concurrent_same_id (Fixture       *fixture,
+                         gconstpointer  data)
+{
+  /* Two scripts, both sending id "clarify-ask": two dialogs, two answers. */
+  g_autoptr(Run) first = start_cli (NULL, "ask", "--question", "First?", NULL);
+  g_autoptr(Run) second = NULL;
+  ClarifyRequest *a = wait_for_request (fixture, 1);
+  ClarifyRequest *b;
+
+  second = start_cli (NULL, "ask", "--question", "Second?", NULL);
+  b = wait_for_request (fixture, 2);
+  g_assert_cmpstr (clarify_request_get_id (a), !=, clarify_request_get_id (b));
+
+  for (guint i = 0; i < 2; i++)
+    {
+      ClarifyRequest *request = i == 0 ? b : a;
+      g_autoptr(ClarifyResponse) response = clarify_response_new (clarify_request_get_id (request),
+                                                                  CLARIFY_OUTCOME_ANSWERED);
+      const char *text = clarify_question_get_text (clarify_request_get_question (request, 0));
+
+      clarify_response_add_answer (response, "q1", (const char *[]) { text, NULL }, NULL, FALSE);
+      respond (fixture, request, response);
+    }
+
+  g_assert_cmpint (finish_cli (first), ==, 0);
+  g_assert_cmpstr (first->out, ==, "First?\n");
+  g_assert_cmpint (finish_cli (second), ==, 0);
+  g_assert_cmpstr (second->out, ==, "Second?\n");
+}
+
+static gboolean
+n_withdrawn_is_one (gpointer data)
+{
+  return ((Fixture *) data)->n_withdrawn == 1;
+}
+
+static void
+test_interrupted (Fixture       *fixture,
+                  gconstpointer  data)
+{
+  g_autoptr(Run) run = start_cli (NULL, "ask", "--question", "Still there?", NULL);
+  ClarifyRequest *request = wait_for_request (fixture, 1);
+
+  /* Ctrl+C in the script: its bus name vanishes and the dialog goes. */
+  g_subprocess_send_signal (run->process, SIGINT);
+  g_assert_true (clarify_test_loop_until (n_withdrawn_is_one, fixture, WAIT_MS));
+  g_assert_true (clarify_request_is_withdrawn (request));
+  g_assert_true (clarify_test_loop_until (run_done, run, WAIT_MS));
+}
+
+static void
+test_bad_arguments (void)
+{
+  const struct {
+    const char *args[8];
+    const char *message;
+  } cases[] = {
+    { { "ask", NULL }, "At least one --question is required" },
+    { { "ask", "--type", "select", NULL }, "At least one --question is required" },
+    { { "ask", "--question", "Q", "--type", "colour", NULL }, "Unknown --type “colour”" },
+    { { "ask", "--question", "Q", "--type", "select", NULL }, "option" },
+    { { "ask", "--question", "Q", "--output", "xml", NULL }, "Unknown --output “xml”" },
+    { { "ask", "--question", "Q", "stray", NULL }, "Unexpected argument “stray”" },
+    { { "ask", "--question", "Q", "--timeout", "0", NULL }, "--timeout must be a positive number" },
+    { { "ask", "--question", "Q", "--frobnicate", NULL }, "frobnicate" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr(GPtrArray) args = g_ptr_array_new ();
+      g_autoptr(Run) run = g_new0 (Run, 1);
+      g_autoptr(GError) error = NULL;
+
+      g_ptr_array_add (args, test_binary);
+      for (guint j = 0; cases[i].args[j] != NULL; j++)
+        g_ptr_array_add (args, (char *) cases[i].args[j]);
+      g_ptr_array_add (args, NULL);
+
+      run->process = g_subprocess_newv ((const char * const *) args->pdata,
+                                        G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE,
+                                        &error);
+      g_assert_no_error (error);
+      g_subprocess_communicate_utf8_async (run->process, NULL, NULL, communicate_cb, run);
+
+      g_assert_cmpint (finish_cli (run), ==, 2);
+      g_assert_cmpstr (run->out, ==, "");
+      g_assert_true (g_str_has_prefix (run->err, "clarify ask: "));
+      g_assert_nonnull (strstr (run->err, cases[i].message));
+    }
+}
+
+static void
+test_bad_json (void)
+{
+  const struct {
+    const char *input;
+    const char *message;
+  } cases[] = {
+    { "{\"questions\":[", "clarify ask: " },
+    { "[1,2]", "must be a JSON object" },
+    { "{\"questions\":[]}", "clarify ask: " },
+    { "{\"questions\":[{\"kind\":\"text\"}]}", "clarify ask: " },
+    { "{\"questions\":[{\"text\":\"Q\"}],\"timeout_ms\":\"soon\"}", "timeout_ms must be a number" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr(Run) run = start_cli (cases[i].input, "ask", "--json", "-", NULL);
+
+      g_assert_cmpint (finish_cli (run), ==, 2);
+      g_assert_nonnull (strstr (run->err, cases[i].message));
+    }
+}
+
+static void
+test_unreachable (void)
+{
+  const char *argv[] = { test_binary, "ask", "--question", "Anyone?", NULL };
+  g_autoptr(GSubprocessLauncher) launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE |
+                                                                       G_SUBPROCESS_FLAGS_STDERR_PIPE);
+  g_autoptr(Run) run = g_new0 (Run, 1);
+  g_autoptr(GError) error = NULL;
+
+  /* No session bus at all: nothing could start Clarify either. */
+  g_subprocess_launcher_setenv (launcher, "DBUS_SESSION_BUS_ADDRESS", "unix:path=/nonexistent/clarify-test", TRUE);
+  run->process = g_subprocess_launcher_spawnv (launcher, argv, &error);
+  g_assert_no_error (error);
+  g_subprocess_communicate_utf8_async (run->process, NULL, NULL, communicate_cb, run);
+
+  g_assert_cmpint (finish_cli (run), ==, 3);
+  g_assert_nonnull (strstr (run->err, "cannot reach the session bus"));
+}
+
+static void
+test_activation (void)
+{
+  /* Nobody owns the name now: the bus starts `test-cli --serve-activation`
+   * from the service file, as it starts `clarify --gapplication-service`. */
+  g_autoptr(Run) run = start_cli (NULL, "ask", "--question", "Who answers?", NULL);
+
+  g_assert_cmpint (finish_cli (run), ==, 0);
+  g_assert_cmpstr (run->out, ==, "activated\n");
+}
+
+/* ---------------------------------------------------------------------- */
+/* mcp-stdio */
+
+typedef struct
+{
+  GDataInputStream *out;
+  char             *line;
+  gboolean          done;
+} LineWait;
+
+static void
+line_cb (GObject      *object,
+         GAsyncResult *result,
+         gpointer      user_data)
+{
+  LineWait *wait = user_data;
+
+  wait->line = g_data_input_stream_read_line_finish_utf8 (G_DATA_INPUT_STREAM (object), result, NULL, NULL);
+  wait->done = TRUE;
+}
+
+static gboolean
+line_done (gpointer data)
+{
+  return ((LineWait *) data)->done;
+}
+
+static char *
+read_reply (GDataInputStream *out)
+{
+  LineWait wait = { out, NULL, FALSE };
+
+  g_data_input_stream_read_line_async (out, G_PRIORITY_DEFAULT, NULL, line_cb, &wait);
+  g_assert_true (clarify_test_loop_until (line_done, &wait, WAIT_MS));
+  g_assert_nonnull (wait.line);
+
+  return wait.line;
+}
+
+static void
+send_line (GOutputStream *in,
+           const char    *line)
+{
+  g_autoptr(GError) error = NULL;
+
+  g_output_stream_write_all (in, line, strlen (line), NULL, NULL, &error);
+  g_output_stream_write_all (in, "\n", 1, NULL, NULL, &error);
+  g_assert_no_error (error);
+}
+
+static gboolean
+is_true (gpointer data)
+{
+  return *(gboolean *) data;
+}
+
+static void
+wait_cb (GObject      *object,
+         GAsyncResult *result,
+         gpointer      user_data)
+{
+  g_subprocess_wait_finish (G_SUBPROCESS (object), result, NULL);
+  *(gboolean *) user_data = TRUE;
+}
+
+static void
+test_mcp_stdio (Fixture       *fixture,
+                gconstpointer  data)
+{
+  const char *argv[] = { test_binary, "mcp-stdio", NULL };
+  g_autoptr(GSubprocess) process = NULL;
+  g_autoptr(GDataInputStream) out = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(ClarifyResponse) response = NULL;
+  GOutputStream *in;
+  ClarifyRequest *request;
+  char *reply;
+  const char *question_id;
+  g_autofree char *expected = NULL;
+  gboolean exited = FALSE;
+
+  process = g_subprocess_newv (argv, G_SUBPROCESS_FLAGS_STDIN_PIPE | G_SUBPROCESS_FLAGS_STDOUT_PIPE, &error);
+  g_assert_no_error (error);
+  in = g_subprocess_get_stdin_pipe (process);
+  out = g_data_input_stream_new (g_subprocess_get_stdout_pipe (process));
+
+  send_line (in, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"2025-06-18\"}}");
+  reply = read_reply (out);
+  g_assert_true (g_str_has_prefix (reply, "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"protocolVersion\":\"2025-06-18\""));
+  g_free (reply);
+
+  /* A notification gets no line; the next reply is the ping's. */
+  send_line (in, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}");
+  send_line (in, "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"ping\"}");
+  reply = read_reply (out);
+  g_assert_cmpstr (reply, ==, "{\"jsonrpc\":\"2.0\",\"id\":2,\"result\":{}}");
+  g_free (reply);
+
+  send_line (in, "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"tools/list\"}");
+  reply = read_reply (out);
+  g_assert_nonnull (strstr (reply, "\"name\":\"ask_user\""));
+  g_assert_nonnull (strstr (reply, "\"maxItems\":10"));
+  g_free (reply);
+
+  send_line (in, "not json");
+  reply = read_reply (out);
+  g_assert_cmpstr (reply, ==, "{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":-32700,\"message\":\"Parse error\"}}");
+  g_free (reply);
+
+  send_line (in, "{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"tools/call\",\"params\":{\"name\":\"ask_user\","
+                 "\"arguments\":{\"title\":\"Via stdio\",\"questions\":[{\"question\":\"Which DB?\",\"type\":\"select\","
+                 "\"options\":[\"PostgreSQL\",\"SQLite\"]}]}}}");
+  request = wait_for_request (fixture, 1);
+  g_assert_cmpstr (clarify_request_get_title (request), ==, "Via stdio");
+  g_assert_cmpuint (clarify_request_get_timeout_ms (request), ==, 300000);
+  question_id = clarify_question_get_id (clarify_request_get_question (request, 0));
+  g_assert_true (g_str_has_prefix (question_id, "q_"));
+
+  response = clarify_response_new (clarify_request_get_id (request), CLARIFY_OUTCOME_ANSWERED);
+  clarify_response_add_answer (response, question_id, (const char *[]) { "SQLite", NULL }, NULL, FALSE);
+  respond (fixture, request, response);
+
+  reply = read_reply (out);
+  expected = g_strdup_printf ("{\"jsonrpc\":\"2.0\",\"id\":4,\"result\":{\"content\":[{\"type\":\"text\",\"text\":"
+                              "\"{\\\"answered\\\":true,\\\"cancelled\\\":false,\\\"timedOut\\\":false,\\\"answers\\\":"
+                              "[{\\\"questionId\\\":\\\"%s\\\",\\\"values\\\":[\\\"SQLite\\\"]}]}\"}]}}", question_id);
+  g_assert_cmpstr (reply, ==, expected);
+  g_free (reply);
+
+  /* A second call, then the host closes stdin: the process leaves and the
+   * dialog is withdrawn. */
+  send_line (in, "{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"tools/call\",\"params\":{\"name\":\"ask_user\","
+                 "\"arguments\":{\"questions\":[{\"question\":\"Never answered\"}]}}}");
+  request = wait_for_request (fixture, 2);
+  g_output_stream_close (in, NULL, &error);
+  g_assert_no_error (error);
+  g_subprocess_wait_async (process, NULL, wait_cb, &exited);
+  g_assert_true (clarify_test_loop_until (is_true, &exited, WAIT_MS));
+  g_assert_true (g_subprocess_get_if_exited (process));
+  g_assert_cmpint (g_subprocess_get_exit_status (process), ==, 0);
+  g_assert_true (clarify_test_loop_until (n_withdrawn_is_one, fixture, WAIT_MS));
+  g_assert_true (clarify_request_is_withdrawn (request));
+}
+
+/* ---------------------------------------------------------------------- */
+/* --serve-activation: what the bus starts for the activation test */
+
+static void
+serve_request_added_cb (ClarifyBackend *backend,
+                        ClarifyRequest *request,
+                        GMainLoop      *loop)
+{
+  g_autoptr(ClarifyResponse) response = clarify_response_new (clarify_request_get_id (request),
+                                                              CLARIFY_OUTCOME_ANSWERED);
+
+  for (guint i = 0; i < clarify_request_get_n_questions (request); i++)
+    clarify_response_add_answer (response,
+                                 clarify_question_get_id (clarify_request_get_question (request, i)),
+                                 (const char *[]) { "activated", NULL }, NULL, FALSE);
+  clarify_backend_respond_async (backend, request, response, NULL, NULL, NULL);
+  /* Let the reply go out, then leave. */
+  g_timeout_add_seconds (1, (GSourceFunc) (GCallback) g_main_loop_quit, loop);
+}
+
+static int
+serve_activation (void)
+{
+  g_autoptr(GMainLoop) loop = g_main_loop_new (NULL, FALSE);
+  g_autoptr(GDBusConnection) bus = g_bus_get_sync (G_BUS_TYPE_STARTER, NULL, NULL);
+  g_autoptr(ClarifyBackend) backend = NULL;
+
+  if (bus == NULL)
+    return 1;
+
+  backend = clarify_dbus_backend_new (bus, NULL);
+  g_signal_connect (backend, "request-added", G_CALLBACK (serve_request_added_cb), loop);
+  clarify_backend_start (backend);
+  g_bus_own_name_on_connection (bus, CLARIFY_DBUS_NAME, G_BUS_NAME_OWNER_FLAGS_NONE, NULL, NULL, NULL, NULL);
+  /* Never linger if the test went away. */
+  g_timeout_add_seconds (30, (GSourceFunc) (GCallback) g_main_loop_quit, loop);
+  g_main_loop_run (loop);
+  clarify_backend_stop (backend);
+
+  return 0;
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  GTestDBus *test_bus;
+  g_autofree char *service_dir = NULL;
+  g_autofree char *service_file = NULL;
+  g_autofree char *service = NULL;
+  int exit_status;
+  int result;
+
+  /* Run as the CLI (after setlocale, as src/main.c does) or as the activated service. */
+  setlocale (LC_ALL, "");
+  if (argc > 1 && g_str_equal (argv[1], "--serve-activation"))
+    return serve_activation ();
+  if (clarify_cli_handle (argc, argv, &exit_status))
+    return exit_status;
+
+  test_binary = g_canonicalize_filename (argv[0], NULL);
+
+  g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
+
+  /* A private session bus whose service dir names this binary. */
+  service_dir = g_dir_make_tmp ("clarify-test-cli-XXXXXX", NULL);
+  g_assert_nonnull (service_dir);
+  service_file = g_build_filename (service_dir, CLARIFY_DBUS_NAME ".service", NULL);
+  service = g_strdup_printf ("[D-BUS Service]\nName=%s\nExec=%s --serve-activation\n",
+                             CLARIFY_DBUS_NAME, test_binary);
+  g_assert_true (g_file_set_contents (service_file, service, -1, NULL));
+
+  test_bus = g_test_dbus_new (G_TEST_DBUS_NONE);
+  g_test_dbus_add_service_dir (test_bus, service_dir);
+  g_test_dbus_up (test_bus);
+
+#define ADD(path, func) g_test_add ("/cli/" path, Fixture, NULL, fixture_setup, func, fixture_teardown)
+  ADD ("ask/answered-text", test_answered_text);
+  ADD ("ask/select-with-other", test_select_with_other);
+  ADD ("ask/several-questions", test_several_questions);
+  ADD ("ask/output-json", test_output_json);
+  ADD ("ask/cancelled", test_cancelled);
+  ADD ("ask/timed-out", test_timed_out);
+  ADD ("ask/json-request", test_json_request);
+  ADD ("ask/concurrent-same-id", test_concurrent_same_id);
+  ADD ("ask/interrupted", test_interrupted);
+  ADD ("mcp-stdio", test_mcp_stdio);
+#undef ADD
+  g_test_add_func ("/cli/ask/bad-arguments", test_bad_arguments);
+  g_test_add_func ("/cli/ask/bad-json", test_bad_json);
+  g_test_add_func ("/cli/ask/unreachable", test_unreachable);
+  g_test_add_func ("/cli/ask/activation", test_activation);
+
+  result = g_test_run ();
+  /* Only stopped, never finalized: finalizing waits for the shared
+   * connection to go, which GDBus keeps alive past the last test. */
+  g_test_dbus_stop (test_bus);
+
+  g_unlink (service_file);
+  g_rmdir (service_dir);
+
+  return result;
+}
