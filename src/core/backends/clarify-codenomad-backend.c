@@ -219,8 +219,10 @@ api_cb (GObject      *object,
 
   if (g_error_matches (error, CLARIFY_ERROR, CLARIFY_ERROR_AUTH) && !call->retried && has_credentials (self))
     {
+      GCancellable *cancellable = g_task_get_cancellable (task);
+
       call->retried = TRUE;
-      login_async (self, g_task_get_cancellable (task), relogin_cb, g_steal_pointer (&task));
+      login_async (self, cancellable, relogin_cb, g_steal_pointer (&task));
       return;
     }
 

@@ -1,0 +1,413 @@
+/* test-codenomad.c: the "codenomad" backend against a fake CodeNomad server
+ * that replays the fixtures of shared/protocols/ihub-and-codenomad.md (B7)
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include "clarify-error.h"
+#include "clarify-opencode-events.h"
+#include "clarify-secret.h"
+#include "backends/clarify-codenomad-backend.h"
+
+#include "clarify-test-opencode.h"
+
+#define NOTES "protocols/ihub-and-codenomad.md"
+#define WORKSPACE "mkkd2vy8"
+#define INSTANCE "/workspaces/" WORKSPACE "/worktrees/root/instance"
+#define QUESTION_ID "que_01JH00000000000000000000Q1"
+#define CLIENT_ID "2f1c3a5e-7b9d-4c1e-8f2a-0b4d6e8f1a3c"
+#define CONNECTION_ID "9ab0c1d2-e3f4-4a5b-9c6d-7e8f9a0b1c2d"
+#define WAIT_MS 5000
+
+typedef struct
+{
+  ClarifyTestServer *server;
+  ClarifyConnection *connection;
+  ClarifyBackend    *backend;
+  ClarifyTestWatch   watch;
+  GMutex             mutex;
+  char              *questions;
+} Fixture;
+
+static void
+questions_handler (const ClarifyTestRequest *request,
+                   guint                    *status,
+                   char                    **content_type,
+                   char                    **body,
+                   gpointer                  user_data)
+{
+  Fixture *fixture = user_data;
+
+  g_mutex_lock (&fixture->mutex);
+  *status = 200;
+  *content_type = g_strdup ("application/json");
+  *body = g_strdup (fixture->questions);
+  g_mutex_unlock (&fixture->mutex);
+}
+
+static void
+set_questions (Fixture    *fixture,
+               const char *questions)
+{
+  g_mutex_lock (&fixture->mutex);
+  g_free (fixture->questions);
+  fixture->questions = g_strdup (questions);
+  g_mutex_unlock (&fixture->mutex);
+}
+
+static void
+fixture_set_up (Fixture       *fixture,
+                gconstpointer  data)
+{
+  g_autofree char *url = NULL;
+
+  g_mutex_init (&fixture->mutex);
+  fixture->questions = g_strdup ("[]");
+  fixture->server = clarify_test_server_new ();
+  clarify_test_server_add_sse (fixture->server, "/api/events");
+  /* Tests that queue their own workspace replies pass data. */
+  if (data == NULL)
+    clarify_test_server_add_json (fixture->server, "GET", "/api/workspaces", 200, "application/json",
+                                  "[{\"id\":\"" WORKSPACE "\",\"path\":\"/home/dev/project\",\"status\":\"ready\"}]");
+  clarify_test_server_add_handler (fixture->server, "GET", INSTANCE "/question", questions_handler, fixture);
+  clarify_test_server_add_json (fixture->server, "GET", INSTANCE "/permission", 200, "application/json", "[]");
+  clarify_test_server_add_json (fixture->server, "POST", "/api/client-connections/pong", 204, NULL, "");
+
+  url = clarify_test_server_get_url (fixture->server, "");
+  fixture->connection = clarify_connection_new ("nomad", "codenomad", url);
+  clarify_connection_set_option (fixture->connection, "client-id", CLIENT_ID);
+  clarify_connection_set_option (fixture->connection, "connection-id", CONNECTION_ID);
+}
+
+static void
+fixture_start (Fixture *fixture)
+{
+  fixture->backend = clarify_codenomad_backend_new (fixture->connection);
+  clarify_sse_client_set_backoff (clarify_codenomad_backend_get_sse_client (CLARIFY_CODENOMAD_BACKEND (fixture->backend)),
+                                  20, 100);
+  clarify_test_watch_init (&fixture->watch, fixture->backend);
+  clarify_backend_start (fixture->backend);
+}
+
+static void
+connect_and_resync (Fixture *fixture)
+{
+  fixture_start (fixture);
+  g_assert_true (clarify_test_server_wait_for_n_streams (fixture->server, "/api/events", 1, WAIT_MS));
+  clarify_test_watch_wait_resynced (&fixture->watch, 1);
+}
+
+static void
+fixture_tear_down (Fixture       *fixture,
+                   gconstpointer  data)
+{
+  clarify_test_watch_clear (&fixture->watch);
+  g_clear_object (&fixture->backend);
+  g_clear_object (&fixture->connection);
+  g_clear_pointer (&fixture->server, clarify_test_server_free);
+  g_free (fixture->questions);
+  g_mutex_clear (&fixture->mutex);
+}
+
+/* F-CN-1: one SSE event as it is on the wire (the block holds its data
+ * line; the blank line that ends it closes the block). */
+static char *
+question_frame (void)
+{
+  g_autofree char *block = clarify_test_shared_block (NOTES, "F-CN-1:", 0);
+
+  return g_strconcat (block, "\n", NULL);
+}
+
+/* F-CN-2, line by line: ping event (0-2), pong (3), reply (4-5), reject (6),
+ * question.replied frame (7). */
+static char *
+exchange_line (guint n)
+{
+  g_autofree char *block = clarify_test_shared_block (NOTES, "F-CN-2:", 0);
+
+  return clarify_test_line (block, n);
+}
+
+/* The body of a line like "POST …   {…}   -> 204", as the notes show it. */
+static char *
+body_of (const char *line)
+{
+  const char *start = strchr (line, '{');
+  const char *end = strstr (line, "   ->");
+
+  g_assert_nonnull (start);
+  g_assert_nonnull (end);
+  return g_strndup (start, end - start);
+}
+
+static void
+test_question_and_reply (Fixture       *fixture,
+                         gconstpointer  data)
+{
+  g_autofree char *frame = question_frame ();
+  g_autofree char *reply_line = exchange_line (5);
+  g_autofree char *expected = body_of (reply_line);
+  g_autoptr(ClarifyResponse) response = clarify_response_new (QUESTION_ID, CLARIFY_OUTCOME_ANSWERED);
+  const char *styling[] = { "Tailwind (Recommended)", NULL };
+  const char *features[] = { "Loading state", "Accessibility", NULL };
+  g_autoptr(GError) error = NULL;
+  ClarifyRequest *request;
+  ClarifyQuestion *question;
+
+  clarify_test_server_add_json (fixture->server, "POST", INSTANCE "/question/" QUESTION_ID "/reply", 200, "application/json", "true");
+  connect_and_resync (fixture);
+  clarify_test_server_sse_send (fixture->server, "/api/events", frame, -1);
+  request = clarify_test_watch_wait_request (&fixture->watch, 1);
+
+  g_assert_cmpstr (clarify_request_get_id (request), ==, QUESTION_ID);
+  g_assert_cmpstr (clarify_request_get_project (request), ==, "/home/dev/project");
+  g_assert_cmpstr (clarify_request_get_session (request), ==, "ses_01JH00000000000000000000S1");
+  g_assert_cmpstr (clarify_request_get_connection_kind (request), ==, "codenomad");
+  g_assert_cmpstr (clarify_opencode_request_get_info (request)->workspace_id, ==, WORKSPACE);
+  g_assert_cmpuint (clarify_request_get_n_questions (request), ==, 2);
+  question = clarify_request_get_question (request, 1);
+  g_assert_cmpint (clarify_question_get_kind (question), ==, CLARIFY_QUESTION_KIND_MULTI);
+  g_assert_cmpstr (clarify_question_get_header (question), ==, "Features");
+  g_assert_cmpuint (clarify_question_get_n_options (question), ==, 3);
+  g_assert_true (clarify_question_get_allow_other (question));
+
+  clarify_response_add_answer (response, "q1", styling, NULL, FALSE);
+  clarify_response_add_answer (response, "q2", features, "Storybook story", FALSE);
+  g_assert_true (clarify_test_watch_respond (&fixture->watch, request, response, &error));
+  g_assert_no_error (error);
+  /* Byte for byte the notes' reply, through the workspace proxy. */
+  g_assert_cmpstr (expected, ==, "{\"answers\":[[\"Tailwind (Recommended)\"],[\"Loading state\",\"Accessibility\",\"Storybook story\"]]}");
+  clarify_test_assert_next_request (fixture->server, "POST", INSTANCE "/question/" QUESTION_ID "/reply", NULL, expected);
+}
+
+static void
+test_reject_and_answered_elsewhere (Fixture       *fixture,
+                                    gconstpointer  data)
+{
+  g_autofree char *frame = question_frame ();
+  g_autofree char *echo = exchange_line (7);
+  g_autofree char *echo_frame = g_strconcat (echo, "\n\n", NULL);
+  g_autoptr(ClarifyResponse) dismiss = clarify_response_new (QUESTION_ID, CLARIFY_OUTCOME_CANCELLED);
+  g_autoptr(GError) error = NULL;
+  ClarifyRequest *request;
+
+  clarify_test_server_add_json (fixture->server, "POST", INSTANCE "/question/" QUESTION_ID "/reject", 404, "application/json",
+                                "{\"_tag\":\"QuestionNotFoundError\"}");
+  connect_and_resync (fixture);
+  clarify_test_server_sse_send (fixture->server, "/api/events", frame, -1);
+  request = clarify_test_watch_wait_request (&fixture->watch, 1);
+
+  /* Answered in CodeNomad's own UI: the echo withdraws ours. */
+  clarify_test_server_sse_send (fixture->server, "/api/events", echo_frame, -1);
+  g_assert_true (clarify_test_loop_until (clarify_test_request_withdrawn, request, WAIT_MS));
+  g_assert_cmpstr (clarify_request_get_withdraw_reason (request), ==, "Answered elsewhere");
+
+  /* Dismissing it anyway: the server no longer has it. */
+  g_assert_false (clarify_test_watch_respond (&fixture->watch, request, dismiss, &error));
+  g_assert_error (error, CLARIFY_ERROR, CLARIFY_ERROR_GONE);
+  clarify_test_assert_next_request (fixture->server, "POST", INSTANCE "/question/" QUESTION_ID "/reject", NULL, "");
+}
+
+/* Every ping gets its pong at once, with the ids and the ping's own ts. */
+static void
+test_ping_pong (Fixture       *fixture,
+                gconstpointer  data)
+{
+  g_autofree char *event_line = exchange_line (0);
+  g_autofree char *data_line = exchange_line (1);
+  g_autofree char *ping = g_strdup_printf ("%s\n%s\n\n", event_line, data_line);
+  g_autoptr(ClarifyTestRequest) stream = NULL;
+
+  connect_and_resync (fixture);
+  stream = clarify_test_server_get_request (fixture->server, "GET", "/api/events", 0);
+  g_assert_cmpstr (stream->query, ==, "clientId=" CLIENT_ID "&connectionId=" CONNECTION_ID);
+
+  clarify_test_server_sse_send (fixture->server, "/api/events", ping, -1);
+  clarify_test_assert_next_request (fixture->server, "POST", "/api/client-connections/pong", NULL,
+                                    "{\"clientId\":\"" CLIENT_ID "\",\"connectionId\":\"" CONNECTION_ID "\",\"pingTs\":1767225600000}");
+  clarify_test_server_sse_send (fixture->server, "/api/events", "event: codenomad.client.ping\ndata: {\"ts\":1767225615000}\n\n", -1);
+  clarify_test_assert_next_request (fixture->server, "POST", "/api/client-connections/pong", NULL,
+                                    "{\"clientId\":\"" CLIENT_ID "\",\"connectionId\":\"" CONNECTION_ID "\",\"pingTs\":1767225615000}");
+}
+
+/* Without a pong the server closes the stream at 45 s: the client comes
+ * back with the same ids and resyncs. */
+static void
+test_server_closes (Fixture       *fixture,
+                    gconstpointer  data)
+{
+  g_autoptr(ClarifyTestRequest) second = NULL;
+
+  connect_and_resync (fixture);
+  clarify_test_server_sse_close (fixture->server, "/api/events");
+  g_assert_true (clarify_test_server_wait_for_n_requests (fixture->server, "GET", "/api/events", 2, WAIT_MS));
+  second = clarify_test_server_get_request (fixture->server, "GET", "/api/events", 1);
+  g_assert_cmpstr (second->query, ==, "clientId=" CLIENT_ID "&connectionId=" CONNECTION_ID);
+  clarify_test_watch_wait_resynced (&fixture->watch, 2);
+  g_assert_cmpuint (clarify_test_server_get_n_requests (fixture->server, "GET", "/api/workspaces"), ==, 2);
+}
+
+/* Without configured ids they are derived: UUID-shaped and stable. */
+static void
+test_stable_ids (void)
+{
+  g_autoptr(ClarifyConnection) connection = clarify_connection_new ("nomad", "codenomad", "http://127.0.0.1:9899");
+  g_autoptr(ClarifyConnection) other = clarify_connection_new ("other", "codenomad", "http://127.0.0.1:9899");
+  g_autoptr(ClarifyBackend) a = clarify_codenomad_backend_new (connection);
+  g_autoptr(ClarifyBackend) b = clarify_codenomad_backend_new (connection);
+  g_autoptr(ClarifyBackend) c = clarify_codenomad_backend_new (other);
+  const char *client = clarify_codenomad_backend_get_client_id (CLARIFY_CODENOMAD_BACKEND (a));
+  const char *conn = clarify_codenomad_backend_get_connection_id (CLARIFY_CODENOMAD_BACKEND (a));
+
+  g_assert_true (g_uuid_string_is_valid (client));
+  g_assert_true (g_uuid_string_is_valid (conn));
+  g_assert_cmpstr (client, !=, conn);
+  g_assert_cmpstr (client, ==, clarify_codenomad_backend_get_client_id (CLARIFY_CODENOMAD_BACKEND (b)));
+  g_assert_cmpstr (conn, ==, clarify_codenomad_backend_get_connection_id (CLARIFY_CODENOMAD_BACKEND (b)));
+  g_assert_cmpstr (client, !=, clarify_codenomad_backend_get_client_id (CLARIFY_CODENOMAD_BACKEND (c)));
+}
+
+/* Login first; the codenomad_session cookie then rides on every request. */
+static void
+test_cookie_login (Fixture       *fixture,
+                   gconstpointer  data)
+{
+  const char *set_cookie[] = { "Set-Cookie: codenomad_session=s3ss10n; Path=/; HttpOnly; SameSite=Lax", NULL };
+  g_autoptr(ClarifyTestRequest) login = NULL;
+  g_autoptr(ClarifyTestRequest) stream = NULL;
+  g_autoptr(ClarifyTestRequest) listing = NULL;
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (clarify_secret_store ("connection:nomad", "test", "pa55word", &error));
+  clarify_test_server_add_reply (fixture->server, "POST", "/api/auth/login", 200, "application/json", "{\"ok\":true}", set_cookie);
+  connect_and_resync (fixture);
+
+  login = clarify_test_server_get_request (fixture->server, "POST", "/api/auth/login", 0);
+  g_assert_cmpstr (login->body, ==, "{\"username\":\"codenomad\",\"password\":\"pa55word\"}");
+  stream = clarify_test_server_get_request (fixture->server, "GET", "/api/events", 0);
+  listing = clarify_test_server_get_request (fixture->server, "GET", "/api/workspaces", 0);
+  g_assert_cmpstr (clarify_test_request_get_header (stream, "Cookie"), ==, "codenomad_session=s3ss10n");
+  g_assert_cmpstr (clarify_test_request_get_header (listing, "Cookie"), ==, "codenomad_session=s3ss10n");
+  g_assert_true (clarify_secret_clear ("connection:nomad", NULL));
+}
+
+/* A 401 (session expired) logs in again and retries once. */
+static void
+test_relogin (Fixture       *fixture,
+              gconstpointer  data)
+{
+  const char *set_cookie[] = { "Set-Cookie: codenomad_session=fresh; Path=/", NULL };
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (clarify_secret_store ("connection:nomad", "test", "tok3n", &error));
+  clarify_connection_set_option (fixture->connection, "auth", "token");
+  clarify_test_server_add_reply (fixture->server, "POST", "/api/auth/token", 200, "application/json", "{\"ok\":true}", set_cookie);
+  clarify_test_server_add_json (fixture->server, "GET", "/api/workspaces", 401, "application/json", "{\"error\":\"Unauthorized\"}");
+  clarify_test_server_add_json (fixture->server, "GET", "/api/workspaces", 200, "application/json",
+                                "[{\"id\":\"" WORKSPACE "\",\"path\":\"/home/dev/project\"}]");
+  set_questions (fixture, "[{\"id\":\"" QUESTION_ID "\",\"sessionID\":\"ses_1\",\"questions\":[{\"question\":\"Go?\",\"header\":\"Go\",\"options\":[{\"label\":\"Yes\",\"description\":\"go\"}]}]}]");
+
+  connect_and_resync (fixture);
+  clarify_test_watch_wait_request (&fixture->watch, 1);
+  /* First login at start, the second after the 401. */
+  g_assert_cmpuint (clarify_test_server_get_n_requests (fixture->server, "POST", "/api/auth/token"), ==, 2);
+  g_assert_cmpuint (clarify_test_server_get_n_requests (fixture->server, "GET", "/api/workspaces"), ==, 2);
+  {
+    g_autoptr(ClarifyTestRequest) token = clarify_test_server_get_request (fixture->server, "POST", "/api/auth/token", 0);
+
+    g_assert_cmpstr (token->body, ==, "{\"token\":\"tok3n\"}");
+  }
+  g_assert_true (clarify_secret_clear ("connection:nomad", NULL));
+}
+
+/* Pending before we connected: listed once; the stream drops and comes
+ * back: still one; answered: posted once. */
+static void
+test_resync (Fixture       *fixture,
+             gconstpointer  data)
+{
+  g_autofree char *frame = question_frame ();
+  g_autofree char *properties = g_strdup (strstr (frame, "\"properties\":") + strlen ("\"properties\":"));
+  g_autofree char *listing = NULL;
+  g_autoptr(ClarifyResponse) response = clarify_response_new (QUESTION_ID, CLARIFY_OUTCOME_ANSWERED);
+  const char *styling[] = { "CSS Modules", NULL };
+  const char *features[] = { "Error handling", NULL };
+  g_autoptr(GError) error = NULL;
+  ClarifyRequest *request;
+  char *end;
+
+  /* The properties object ends where ,"directory" of the event begins. */
+  end = strstr (properties, ",\"directory\":");
+  g_assert_nonnull (end);
+  *end = '\0';
+  listing = g_strdup_printf ("[%s]", properties);
+  set_questions (fixture, listing);
+  clarify_test_server_add_json (fixture->server, "POST", INSTANCE "/question/" QUESTION_ID "/reply", 200, "application/json", "true");
+
+  connect_and_resync (fixture);
+  request = clarify_test_watch_wait_request (&fixture->watch, 1);
+  g_assert_cmpstr (clarify_opencode_request_get_info (request)->workspace_id, ==, WORKSPACE);
+
+  clarify_test_server_sse_close (fixture->server, "/api/events");
+  clarify_test_watch_wait_resynced (&fixture->watch, 2);
+  g_assert_cmpuint (fixture->watch.added->len, ==, 1);
+  g_assert_false (clarify_request_is_withdrawn (request));
+
+  clarify_response_add_answer (response, "q1", styling, NULL, FALSE);
+  clarify_response_add_answer (response, "q2", features, NULL, FALSE);
+  g_assert_true (clarify_test_watch_respond (&fixture->watch, request, response, &error));
+  g_assert_no_error (error);
+  clarify_test_server_sse_close (fixture->server, "/api/events");
+  clarify_test_watch_wait_resynced (&fixture->watch, 3);
+  g_assert_cmpuint (fixture->watch.added->len, ==, 1);
+  g_assert_cmpuint (clarify_test_server_get_n_requests (fixture->server, "POST", INSTANCE "/question/" QUESTION_ID "/reply"), ==, 1);
+
+  /* A replayed question.asked of an answered question shows nothing. */
+  clarify_test_server_sse_send (fixture->server, "/api/events", frame, -1);
+  clarify_test_loop_for (100);
+  g_assert_cmpuint (fixture->watch.added->len, ==, 1);
+}
+
+/* instance.eventStatus shows in the connection's state message. */
+static void
+test_instance_status (Fixture       *fixture,
+                      gconstpointer  data)
+{
+  connect_and_resync (fixture);
+  g_assert_cmpint (clarify_backend_get_state (fixture->backend), ==, CLARIFY_CONNECTION_STATE_CONNECTED);
+  clarify_test_server_sse_send (fixture->server, "/api/events",
+                                "data: {\"type\":\"instance.eventStatus\",\"instanceId\":\"" WORKSPACE "\",\"status\":\"error\",\"reason\":\"spawn opencode ENOENT\"}\n\n", -1);
+  clarify_test_loop_for (100);
+  g_assert_cmpstr (clarify_backend_get_state_message (fixture->backend), ==, "Workspace " WORKSPACE ": error (spawn opencode ENOENT)");
+  clarify_test_server_sse_send (fixture->server, "/api/events",
+                                "data: {\"type\":\"instance.eventStatus\",\"instanceId\":\"" WORKSPACE "\",\"status\":\"connected\"}\n\n", -1);
+  clarify_test_loop_for (100);
+  g_assert_null (clarify_backend_get_state_message (fixture->backend));
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
+  g_setenv ("CLARIFY_SECRET_STORE", "file", TRUE);
+
+#define ADD(name, func) \
+  g_test_add ("/codenomad/" name, Fixture, NULL, fixture_set_up, func, fixture_tear_down)
+
+  ADD ("question-and-reply", test_question_and_reply);
+  ADD ("reject-and-answered-elsewhere", test_reject_and_answered_elsewhere);
+  ADD ("ping-pong", test_ping_pong);
+  ADD ("server-closes", test_server_closes);
+  ADD ("cookie-login", test_cookie_login);
+  g_test_add ("/codenomad/relogin", Fixture, "own workspaces", fixture_set_up, test_relogin, fixture_tear_down);
+  ADD ("resync", test_resync);
+  ADD ("instance-status", test_instance_status);
+  g_test_add_func ("/codenomad/stable-ids", test_stable_ids);
+
+  return g_test_run ();
+}
