@@ -10,6 +10,7 @@
 #include <locale.h>
 
 #include "clarify-test-gtk-utils.h"
+#include "clarify-test-server.h"
 
 void
 clarify_test_gtk_init (int    *argc,
@@ -92,42 +93,19 @@ clarify_test_save_screenshot (GtkWidget  *widget,
   return g_steal_pointer (&file);
 }
 
-static gboolean
-timeout_reached_cb (gpointer data)
-{
-  gboolean *reached = data;
-
-  *reached = TRUE;
-  return G_SOURCE_REMOVE;
-}
-
+/* The GTK-free loop helpers of clarify-test-server.c do the work. */
 gboolean
 clarify_test_wait_until (gboolean (*condition) (gpointer data),
                          gpointer   data,
                          guint      timeout_ms)
 {
-  gboolean reached = FALSE;
-  guint id = g_timeout_add (timeout_ms, timeout_reached_cb, &reached);
-
-  while (!condition (data) && !reached)
-    g_main_context_iteration (NULL, TRUE);
-
-  if (!reached)
-    g_source_remove (id);
-
-  return condition (data);
-}
-
-static gboolean
-never (gpointer data)
-{
-  return FALSE;
+  return clarify_test_loop_until (condition, data, timeout_ms);
 }
 
 void
 clarify_test_spin (guint ms)
 {
-  clarify_test_wait_until (never, NULL, ms);
+  clarify_test_loop_for (ms);
 }
 
 GtkWidget *
