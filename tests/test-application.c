@@ -579,6 +579,21 @@ test_backend_answered (gpointer data)
   return TEST_BACKEND (data)->response != NULL;
 }
 
+static ClarifyRequestRow *
+find_request_row (const char *request_id)
+{
+  GtkWidget *list = clarify_test_find_widget (GTK_WIDGET (find_main_window ()), "requests_list");
+
+  for (GtkWidget *row = gtk_widget_get_first_child (list); row != NULL; row = gtk_widget_get_next_sibling (row))
+    {
+      if (CLARIFY_IS_REQUEST_ROW (row) &&
+          g_strcmp0 (clarify_request_get_id (clarify_request_row_get_request (CLARIFY_REQUEST_ROW (row))), request_id) == 0)
+        return CLARIFY_REQUEST_ROW (row);
+    }
+
+  return NULL;
+}
+
 static void
 take_main_window_screenshot (const char *language)
 {
@@ -604,6 +619,8 @@ test_second_request_waits (void)
   g_autoptr(ClarifyConnection) connection = clarify_connection_new ("Tests", "clarify", "http://127.0.0.1:9/events");
   g_autoptr(ClarifyBackend) backend = g_object_new (TEST_TYPE_BACKEND, "connection", connection, NULL);
   g_autoptr(ClarifyRequest) request = new_test_request ("t-1");
+  g_autoptr(GRegex) time_left = g_regex_new ("^[45]:[0-5][0-9] left$", 0, 0, NULL);
+  ClarifyRequestRow *row;
   g_autofree char *key = NULL;
   g_autofree char *answer = NULL;
   ClarifyRequestDialog *database, *queued;
@@ -617,6 +634,7 @@ test_second_request_waits (void)
   database = wait_for_dialog ("demo-database");
 
   clarify_application_add_backend (app, backend);
+  clarify_request_set_timeout_ms (request, 5 * 60 * 1000);
   g_assert_true (clarify_backend_add_request (backend, request));
   key = clarify_application_dup_request_key (request);
   g_assert_cmpstr (key, ==, "Tests\x1ft-1");
@@ -642,6 +660,14 @@ test_second_request_waits (void)
 
   take_main_window_screenshot ("en");
   take_main_window_screenshot ("de");
+
+  /* The list shows both, the waiting one with the time it has left. */
+  g_assert_nonnull (find_request_row ("demo-database"));
+  g_assert_null (clarify_request_row_get_time_left (find_request_row ("demo-database")));
+  row = find_request_row ("t-1");
+  g_assert_nonnull (row);
+  g_assert_cmpstr (adw_preferences_row_get_title (ADW_PREFERENCES_ROW (row)), ==, "Which branch should I merge into?");
+  g_assert_true (g_regex_match (time_left, clarify_request_row_get_time_left (row), 0, NULL));
   database = find_dialog ("demo-database");
 
   /* Answering the first one brings the waiting one up. */
@@ -784,6 +810,35 @@ test_command_line_second_instance (void)
 }
 
 static void
+test_about_and_accels (void)
+{
+  g_auto(GStrv) accels = NULL;
+  GListModel *toplevels;
+  GtkWindow *about = NULL;
+
+  ensure_app ();
+  accels = gtk_application_get_accels_for_action (GTK_APPLICATION (app), "app.quit");
+  g_assert_true (g_strv_contains ((const char * const *) accels, "<Control>q"));
+
+  g_action_group_activate_action (G_ACTION_GROUP (app), "about", NULL);
+  toplevels = gtk_window_get_toplevels ();
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr(GtkWindow) window = g_list_model_get_item (toplevels, i);
+
+      if (ADW_IS_ABOUT_WINDOW (window))
+        about = window;
+    }
+  g_assert_nonnull (about);
+  g_assert_cmpstr (adw_about_window_get_version (ADW_ABOUT_WINDOW (about)), ==, PACKAGE_VERSION);
+  g_assert_cmpstr (adw_about_window_get_application_icon (ADW_ABOUT_WINDOW (about)), ==, APP_ID);
+  g_assert_true (gtk_window_get_transient_for (about) == GTK_WINDOW (find_main_window ()));
+  clarify_test_present_and_wait (about);
+  g_free (clarify_test_save_screenshot (GTK_WIDGET (about), "about-en"));
+  gtk_window_destroy (about);
+}
+
+static void
 test_close_hides (void)
 {
   ClarifyWindow *window;
@@ -855,6 +910,7 @@ main (int   argc,
   g_test_add_func ("/application/withdrawn-while-queued", test_withdrawn_while_queued);
   g_test_add_func ("/application/ask-over-dbus", test_ask_over_dbus);
   g_test_add_func ("/application/second-instance-command-line", test_command_line_second_instance);
+  g_test_add_func ("/application/about-and-accels", test_about_and_accels);
   g_test_add_func ("/application/close-hides", test_close_hides);
 
   status = g_test_run ();

@@ -237,6 +237,17 @@ clarify_request_row_get_request (ClarifyRequestRow *self)
 }
 
 const char *
+clarify_request_row_get_time_left (ClarifyRequestRow *self)
+{
+  g_return_val_if_fail (CLARIFY_IS_REQUEST_ROW (self), NULL);
+
+  if (clarify_request_get_timeout_ms (self->request) == 0)
+    return NULL;
+
+  return gtk_label_get_text (self->time_left_label);
+}
+
+const char *
 clarify_request_row_summarize (ClarifyRequest *request)
 {
   const char *title = clarify_request_get_title (request);
