@@ -268,7 +268,14 @@ ensure_opencode (void)
     {
       if (is_network_failure (err))
         {
-          g_test_skip_printf ("npm cannot reach the registry: %s", err);
+          g_auto(GStrv) lines = g_strsplit (err, "\n", -1);
+          g_autoptr(GString) why = g_string_new (NULL);
+
+          /* TAP keeps one line: npm's error lines, joined. */
+          for (guint i = 0; lines[i] != NULL; i++)
+            if (g_str_has_prefix (lines[i], "npm error") || g_str_has_prefix (lines[i], "npm ERR!"))
+              g_string_append_printf (why, "%s%s", why->len > 0 ? " | " : "", lines[i]);
+          g_test_skip_printf ("npm cannot reach the registry: %s", why->len > 0 ? why->str : err);
           return NULL;
         }
       g_error ("npm install opencode-ai@%s failed:\n%s\n%s", OPENCODE_VERSION, out, err);
