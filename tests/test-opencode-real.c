@@ -775,6 +775,7 @@ test_real_server (void)
   german = clarify_opencode_permission_new (json_array_get_object_element (json_node_get_array (permissions), 0),
                                             FALSE, project, NULL, NULL);
   g_assert_nonnull (german);
+  clarify_request_set_connection (german, "real", "opencode");
   screenshot_german (german, "opencode-permission-de");
 
   dialog = open_dialog (request, outbox, backend, "opencode-permission-en");
