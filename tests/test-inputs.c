@@ -1315,6 +1315,31 @@ test_grab_focus (void)
   hide (&shown);
 }
 
+static void
+test_tab_order (void)
+{
+  g_autoptr(ClarifyQuestion) chips = new_question (CLARIFY_QUESTION_KIND_SINGLE, "Size?");
+  GtkWidget *entry;
+  Shown shown;
+
+  add_options (chips, "Small", "s", NULL, "Medium", "m", NULL, NULL);
+  clarify_question_set_allow_other (chips, TRUE);
+  shown = show (chips);
+  entry = clarify_choice_input_get_other_entry (CLARIFY_CHOICE_INPUT (shown.input));
+
+  /* Tab walks the chips themselves (not the flow box cells), then Other's entry. */
+  gtk_widget_grab_focus (GTK_WIDGET (get_chip (shown.input, 0)));
+  g_assert_true (gtk_widget_child_focus (shown.window, GTK_DIR_TAB_FORWARD));
+  g_assert_true (gtk_widget_has_focus (GTK_WIDGET (get_chip (shown.input, 1))));
+  g_assert_true (gtk_widget_child_focus (shown.window, GTK_DIR_TAB_FORWARD));
+  g_assert_true (gtk_widget_has_focus (GTK_WIDGET (get_chip (shown.input, 2))));
+  click (get_chip (shown.input, 2));
+  g_assert_true (gtk_widget_is_ancestor (gtk_root_get_focus (GTK_ROOT (shown.window)), entry));
+  g_assert_true (gtk_widget_child_focus (shown.window, GTK_DIR_TAB_BACKWARD));
+  g_assert_true (gtk_widget_has_focus (GTK_WIDGET (get_chip (shown.input, 2))));
+  hide (&shown);
+}
+
 /* Every kind, for the eye: run once per language. */
 static void
 test_screenshots (gconstpointer data)
@@ -1439,6 +1464,8 @@ main (int   argc,
 {
   clarify_test_gtk_init (&argc, &argv);
   load_style ();
+  /* Screenshots show the end state, not a transition half-way. */
+  g_object_set (gtk_settings_get_default (), "gtk-enable-animations", FALSE, NULL);
 
   g_test_add_func ("/inputs/factory", test_factory_kinds);
   g_test_add_func ("/inputs/accessible", test_accessible_label_and_context);
@@ -1463,6 +1490,7 @@ main (int   argc,
   g_test_add_func ("/inputs/date-range", test_date_range);
   g_test_add_func ("/inputs/date-range/default", test_date_range_default);
   g_test_add_func ("/inputs/focus", test_grab_focus);
+  g_test_add_func ("/inputs/tab-order", test_tab_order);
   g_test_add_data_func ("/inputs/screenshots/en", "en", test_screenshots);
   g_test_add_data_func ("/inputs/screenshots/de", "de", test_screenshots);
 

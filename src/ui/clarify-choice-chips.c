@@ -306,9 +306,11 @@ clarify_choice_chips_set_homogeneous (ClarifyChoiceChips *self,
 {
   g_return_if_fail (CLARIFY_IS_CHOICE_CHIPS (self));
 
+  guint n = MAX (self->chips->len, 1);
+
   gtk_flow_box_set_homogeneous (GTK_FLOW_BOX (self->flow_box), homogeneous);
-  gtk_flow_box_set_min_children_per_line (GTK_FLOW_BOX (self->flow_box),
-                                          homogeneous ? MAX (self->chips->len, 1) : 1);
+  gtk_flow_box_set_min_children_per_line (GTK_FLOW_BOX (self->flow_box), homogeneous ? n : 1);
+  gtk_flow_box_set_max_children_per_line (GTK_FLOW_BOX (self->flow_box), homogeneous ? n : 8);
 }
 
 GtkWidget *

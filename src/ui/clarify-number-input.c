@@ -162,6 +162,9 @@ clarify_number_input_setup (ClarifyInput    *input,
   gtk_spin_button_set_snap_to_ticks (GTK_SPIN_BUTTON (self->spin), TRUE);
   gtk_spin_button_set_update_policy (GTK_SPIN_BUTTON (self->spin), GTK_UPDATE_ALWAYS);
   gtk_widget_set_halign (self->spin, GTK_ALIGN_START);
+  /* Small ranges would give a cramped field; leave room to type. */
+  if (gtk_editable_get_width_chars (GTK_EDITABLE (self->spin)) < 8)
+    gtk_editable_set_width_chars (GTK_EDITABLE (self->spin), 8);
   clarify_input_label_accessible (input, self->spin);
 
   keys = gtk_event_controller_key_new ();

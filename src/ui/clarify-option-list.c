@@ -279,6 +279,7 @@ setup_row_cb (GtkSignalListItemFactory *factory,
     {
       GtkWidget *check = gtk_check_button_new ();
 
+      gtk_widget_set_margin_start (texts, 6);
       gtk_check_button_set_child (GTK_CHECK_BUTTON (check), texts);
       g_signal_connect (check, "toggled", G_CALLBACK (check_toggled_cb), self);
       gtk_list_item_set_child (list_item, check);
