@@ -148,13 +148,21 @@ clarify_test_watch_has_added (gpointer data)
 
 /* The @n-th request added (1-based), once it is there. */
 static inline ClarifyRequest *
-clarify_test_watch_wait_request (ClarifyTestWatch *watch,
-                                 guint             n)
+clarify_test_watch_wait_request_for (ClarifyTestWatch *watch,
+                                     guint             n,
+                                     guint             timeout_ms)
 {
   ClarifyTestWatchWait wait = { watch, n };
 
-  g_assert_true (clarify_test_loop_until (clarify_test_watch_has_added, &wait, 5000));
+  g_assert_true (clarify_test_loop_until (clarify_test_watch_has_added, &wait, timeout_ms));
   return watch->added->pdata[n - 1];
+}
+
+static inline ClarifyRequest *
+clarify_test_watch_wait_request (ClarifyTestWatch *watch,
+                                 guint             n)
+{
+  return clarify_test_watch_wait_request_for (watch, n, 5000);
 }
 
 static inline gboolean

@@ -664,6 +664,12 @@ wait_for_tool_results (FakeModel *fake,
   g_assert_true (clarify_test_wait_until (has_tool_results, fake, SLOW_MS));
 }
 
+static gboolean
+resynced (gpointer data)
+{
+  return ((ClarifyTestWatch *) data)->resynced > 0;
+}
+
 static void
 test_real_server (void)
 {
@@ -715,7 +721,7 @@ test_real_server (void)
   outbox = clarify_outbox_new ();
   clarify_test_watch_init (&watch, backend);
   clarify_backend_start (backend);
-  clarify_test_watch_wait_resynced (&watch, 1);
+  g_assert_true (clarify_test_wait_until (resynced, &watch, SLOW_MS));
 
   /* A session whose bash calls need permission, and a prompt. */
   g_free (url);
@@ -732,7 +738,7 @@ test_real_server (void)
                    ?: json_node_new (JSON_NODE_NULL));
 
   /* The question: pick a label, tick another, type a custom one. */
-  request = clarify_test_watch_wait_request (&watch, 1);
+  request = clarify_test_watch_wait_request_for (&watch, 1, SLOW_MS);
   g_assert_cmpstr (g_object_get_data (G_OBJECT (request), CLARIFY_REQUEST_DATA_KIND), ==, "question");
   g_assert_cmpstr (clarify_request_get_project (request), ==, project);
   screenshot_german (request, "opencode-question-de");
@@ -762,7 +768,7 @@ test_real_server (void)
                             "\"Which extras do you want?\"=\"Docker, Kubernetes manifests\""));
 
   /* The permission for bash: Allow once, no message. */
-  request = clarify_test_watch_wait_request (&watch, 2);
+  request = clarify_test_watch_wait_request_for (&watch, 2, SLOW_MS);
   g_assert_cmpstr (g_object_get_data (G_OBJECT (request), CLARIFY_REQUEST_DATA_KIND), ==, "permission");
   g_assert_cmpstr (clarify_request_get_title (request), ==, "Allow “bash”?");
   g_assert_nonnull (strstr (clarify_request_get_context (request), "echo hello-from-clarify"));
