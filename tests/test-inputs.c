@@ -681,6 +681,11 @@ test_single_list_at_five (void)
   g_assert_cmpuint (g_list_model_get_n_items (visible_rows (shown.input)), ==, 5);
   g_assert_cmpuint (gtk_single_selection_get_selected (selection), ==, 1);
 
+  /* Esc empties the search. */
+  search (shown.input, "ber");
+  g_signal_emit_by_name (clarify_option_list_get_search_entry (list), "stop-search");
+  g_assert_cmpuint (g_list_model_get_n_items (visible_rows (shown.input)), ==, 5);
+
   search (shown.input, "xyz");
   g_assert_cmpuint (g_list_model_get_n_items (visible_rows (shown.input)), ==, 0);
   g_assert_true (has_label (GTK_WIDGET (shown.input), "No options found"));
@@ -1350,6 +1355,7 @@ test_screenshots (gconstpointer data)
   g_autoptr(ClarifyQuestion) list = new_city_question (CLARIFY_QUESTION_KIND_SINGLE);
   g_autoptr(ClarifyQuestion) multi = new_question (CLARIFY_QUESTION_KIND_MULTI, "Who is the target audience?");
   g_autoptr(ClarifyQuestion) multi_chips = new_question (CLARIFY_QUESTION_KIND_MULTI, "Which toppings?");
+  g_autoptr(ClarifyQuestion) long_chips = new_question (CLARIFY_QUESTION_KIND_SINGLE, "How should I restructure the document?");
   g_autoptr(ClarifyQuestion) confirm = new_question (CLARIFY_QUESTION_KIND_CONFIRM, "Delete all 15 drafts?");
   g_autoptr(ClarifyQuestion) number = new_number_question (TRUE, 1, TRUE, 500, 0);
   g_autoptr(ClarifyQuestion) decimal = new_number_question (TRUE, 0, FALSE, 0, 0.25);
@@ -1391,6 +1397,15 @@ test_screenshots (gconstpointer data)
   screenshot (&shown, "input-single-list");
   search (shown.input, "koln");
   screenshot (&shown, "input-single-list-search");
+  hide (&shown);
+
+  add_options (long_chips,
+               "Keep the current layout and only fix the spacing between the sections", "keep", NULL,
+               "Rewrite it", "rewrite", "Start again from the outline, keeping the examples that work",
+               "Ask the team", "ask", NULL,
+               NULL);
+  shown = show (long_chips);
+  screenshot (&shown, "input-single-chips-long");
   hide (&shown);
 
   add_options (multi_chips,

@@ -181,6 +181,13 @@ search_activate_cb (ClarifyOptionList *self)
     gtk_editable_set_text (GTK_EDITABLE (self->search_entry), "");
 }
 
+static void
+stop_search_cb (ClarifyOptionList *self)
+{
+  /* Esc empties the search first (when the dialog lets it get here). */
+  gtk_editable_set_text (GTK_EDITABLE (self->search_entry), "");
+}
+
 static gboolean
 search_key_pressed_cb (GtkEventControllerKey *controller,
                        guint                  keyval,
@@ -388,6 +395,7 @@ clarify_option_list_setup (ClarifyChoiceView *view)
   g_object_set (self->search_entry, "placeholder-text", _("Search…"), NULL);
   g_signal_connect_swapped (self->search_entry, "changed", G_CALLBACK (search_changed_cb), self);
   g_signal_connect_swapped (self->search_entry, "activate", G_CALLBACK (search_activate_cb), self);
+  g_signal_connect_swapped (self->search_entry, "stop-search", G_CALLBACK (stop_search_cb), self);
   keys = gtk_event_controller_key_new ();
   gtk_event_controller_set_propagation_phase (keys, GTK_PHASE_CAPTURE);
   g_signal_connect (keys, "key-pressed", G_CALLBACK (search_key_pressed_cb), self);
