@@ -520,8 +520,8 @@ backend_confirmed_cb (ClarifyBackend     *backend,
     return;
 
   g_message ("%s received: %s", connection_name_of (backend), summary);
-  /* Translators: "<connection>: <what the agent says it received>" */
-  text = g_strdup_printf (_("%s: %s"), connection_name_of (backend), summary);
+  /* Translators: "<connection> received: <what the agent says it understood>" */
+  text = g_strdup_printf (_("%s received: %s"), connection_name_of (backend), summary);
   tell_user (self, "confirmed", text);
 }
 
