@@ -12,12 +12,14 @@
 #include "config.h"
 
 #include <adwaita.h>
+#include <libsoup/soup.h>
 
 #include "clarify-test-gtk-utils.h"
 #include "clarify-test-log.h"
 
 #include "core/clarify-backend-registry.h"
 #include "core/clarify-json.h"
+#include "core/clarify-mcp-server.h"
 #include "clarify-application-private.h"
 #include "clarify-connection-row.h"
 #include "clarify-input.h"
@@ -435,6 +437,15 @@ test_parse_connect_spec (void)
   g_assert_nonnull (error);
 }
 
+static gboolean
+mcp_listening (gpointer data)
+{
+  ClarifyBackend *backend = clarify_application_lookup_backend (app, "MCP");
+
+  return backend != NULL &&
+         clarify_backend_get_state (backend) == CLARIFY_CONNECTION_STATE_CONNECTED;
+}
+
 static void
 test_empty_window (void)
 {
@@ -457,9 +468,14 @@ test_empty_window (void)
   shot = clarify_test_save_screenshot (GTK_WIDGET (window), "main-window-empty-en");
   g_assert_nonnull (shot);
 
-  /* Closing only hides it; with nothing to listen to, it goes for good. */
+  /* The MCP endpoint is serving, which is not an agent connection of the
+   * user's: still the empty page. Closing only hides the window, since the
+   * endpoint keeps Clarify running. */
+  g_assert_true (clarify_test_wait_until (mcp_listening, NULL, WAIT_MS));
+  g_assert_cmpstr (gtk_stack_get_visible_child_name (GTK_STACK (stack)), ==, "empty");
   gtk_widget_activate_action (GTK_WIDGET (window), "window.close", NULL);
-  g_assert_null (find_main_window ());
+  g_assert_true (find_main_window () == window);
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (window)));
 }
 
 static ClarifyConnectionRow *
@@ -540,6 +556,66 @@ test_demo (void)
     }
   g_assert_true (confirmed);
   g_assert_null (find_dialog ("demo-project-name"));
+}
+
+static void
+store_result_cb (GObject      *source,
+                 GAsyncResult *result,
+                 gpointer      user_data)
+{
+  GAsyncResult **out = user_data;
+
+  *out = g_object_ref (result);
+}
+
+static gboolean
+result_arrived (gpointer data)
+{
+  GAsyncResult **result = data;
+
+  return *result != NULL;
+}
+
+/* The running app serves ask_user to MCP clients, with its token. */
+static void
+test_mcp_endpoint (void)
+{
+  g_autoptr(SoupSession) session = soup_session_new ();
+  g_autoptr(SoupMessage) message = NULL;
+  g_autoptr(GBytes) body = NULL;
+  g_autoptr(GBytes) reply = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *url = NULL;
+  g_autofree char *token = NULL;
+  g_autofree char *authorization = NULL;
+  g_autoptr(GAsyncResult) result = NULL;
+  ClarifyBackend *backend;
+  const char *request = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/list\"}";
+
+  ensure_app ();
+  g_assert_true (clarify_test_wait_until (mcp_listening, NULL, WAIT_MS));
+  backend = clarify_application_lookup_backend (app, "MCP");
+  url = clarify_mcp_server_get_url (CLARIFY_MCP_SERVER (backend));
+  g_assert_nonnull (url);
+  g_assert_true (g_str_has_prefix (url, "http://127.0.0.1:"));
+
+  token = clarify_mcp_server_ensure_token (&error);
+  g_assert_no_error (error);
+  authorization = g_strdup_printf ("Bearer %s", token);
+
+  message = soup_message_new ("POST", url);
+  soup_message_headers_replace (soup_message_get_request_headers (message), "Authorization", authorization);
+  soup_message_headers_replace (soup_message_get_request_headers (message), "Accept", "application/json, text/event-stream");
+  body = g_bytes_new_static (request, strlen (request));
+  soup_message_set_request_body_from_bytes (message, "application/json", body);
+  /* The endpoint lives on this thread's main loop: ask asynchronously. */
+  soup_session_send_and_read_async (session, message, G_PRIORITY_DEFAULT, NULL,
+                                    store_result_cb, &result);
+  g_assert_true (clarify_test_wait_until (result_arrived, &result, WAIT_MS));
+  reply = soup_session_send_and_read_finish (session, result, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (soup_message_get_status (message), ==, 200);
+  g_assert_nonnull (strstr (g_bytes_get_data (reply, NULL), "\"name\":\"ask_user\""));
 }
 
 static ClarifyRequest *
@@ -879,6 +955,19 @@ remove_tree (GFile *file)
   g_file_delete (file, NULL, NULL);
 }
 
+/* Any free port: the user's own Clarify may hold the default one. */
+static void
+write_mcp_settings (const char *home)
+{
+  g_autofree char *dir = g_build_filename (home, "clarify", NULL);
+  g_autofree char *path = g_build_filename (dir, "mcp.ini", NULL);
+  g_autoptr(GError) error = NULL;
+
+  g_assert_cmpint (g_mkdir_with_parents (dir, 0700), ==, 0);
+  g_file_set_contents (path, "[mcp]\nport=0\n", -1, &error);
+  g_assert_no_error (error);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -893,6 +982,8 @@ main (int   argc,
   g_assert_nonnull (home);
   home_file = g_file_new_for_path (home);
   g_setenv ("XDG_CONFIG_HOME", home, TRUE);
+  g_setenv ("CLARIFY_SECRET_STORE", "file", TRUE);
+  write_mcp_settings (home);
 
   clarify_test_log_init ();
   clarify_test_gtk_init (&argc, &argv);
@@ -906,6 +997,7 @@ main (int   argc,
   g_test_add_func ("/application/parse-connect-spec", test_parse_connect_spec);
   g_test_add_func ("/application/empty-window", test_empty_window);
   g_test_add_func ("/application/demo", test_demo);
+  g_test_add_func ("/application/mcp-endpoint", test_mcp_endpoint);
   g_test_add_func ("/application/second-request-waits", test_second_request_waits);
   g_test_add_func ("/application/withdrawn-while-queued", test_withdrawn_while_queued);
   g_test_add_func ("/application/ask-over-dbus", test_ask_over_dbus);

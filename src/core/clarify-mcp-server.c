@@ -181,22 +181,49 @@ clarify_mcp_server_ensure_token (GError **error)
   return token;
 }
 
-guint
-clarify_mcp_server_get_configured_port (void)
+static GKeyFile *
+load_settings (void)
 {
   g_autoptr(GKeyFile) keyfile = g_key_file_new ();
   g_autofree char *path = g_build_filename (g_get_user_config_dir (), "clarify", "mcp.ini", NULL);
+
+  if (!g_key_file_load_from_file (keyfile, path, G_KEY_FILE_NONE, NULL))
+    return NULL;
+
+  return g_steal_pointer (&keyfile);
+}
+
+guint
+clarify_mcp_server_get_configured_port (void)
+{
+  g_autoptr(GKeyFile) keyfile = load_settings ();
   g_autoptr(GError) error = NULL;
   gint port;
 
-  if (!g_key_file_load_from_file (keyfile, path, G_KEY_FILE_NONE, NULL))
+  if (keyfile == NULL)
     return CLARIFY_MCP_DEFAULT_PORT;
 
+  /* 0 picks a free port: only useful where the client learns it another way. */
   port = g_key_file_get_integer (keyfile, "mcp", "port", &error);
-  if (error != NULL || port <= 0 || port > 65535)
+  if (error != NULL || port < 0 || port > 65535)
     return CLARIFY_MCP_DEFAULT_PORT;
 
   return (guint) port;
+}
+
+gboolean
+clarify_mcp_server_get_configured_enabled (void)
+{
+  g_autoptr(GKeyFile) keyfile = load_settings ();
+  g_autoptr(GError) error = NULL;
+  gboolean enabled;
+
+  if (keyfile == NULL)
+    return TRUE;
+
+  enabled = g_key_file_get_boolean (keyfile, "mcp", "enabled", &error);
+
+  return error != NULL ? TRUE : enabled;
 }
 
 /* Equal-time comparison: how long it takes says nothing about the token. */

@@ -44,6 +44,8 @@ char              *clarify_mcp_server_get_url             (ClarifyMcpServer  *se
 
 /* [mcp] port= in g_get_user_config_dir()/clarify/mcp.ini, else the default. */
 guint              clarify_mcp_server_get_configured_port (void);
+/* [mcp] enabled= in the same file; TRUE unless set to false. */
+gboolean           clarify_mcp_server_get_configured_enabled (void);
 /* The bearer token clients must send; made (32 random bytes, base64url) and
  * stored with clarify_secret_store() the first time. Never log it. */
 char              *clarify_mcp_server_ensure_token        (GError           **error);

@@ -19,6 +19,7 @@
 #include "core/clarify-dbus-backend.h"
 #include "core/clarify-demo-agent.h"
 #include "core/clarify-error.h"
+#include "core/clarify-mcp-server.h"
 #include "core/clarify-outbox.h"
 #include "clarify-application-private.h"
 #include "clarify-request-row.h"
@@ -80,6 +81,8 @@ static const GOptionEntry option_entries[] = {
     N_("Start the built-in demo agent and answer its questions"), NULL },
   { "background", 0, 0, G_OPTION_ARG_NONE, NULL,
     N_("Start without showing the window"), NULL },
+  { "mcp-port", 0, 0, G_OPTION_ARG_INT, NULL,
+    N_("Serve the MCP endpoint on this port for this run"), N_("PORT") },
   { "version", 0, 0, G_OPTION_ARG_NONE, NULL,
     N_("Show the version and exit"), NULL },
   { NULL }
@@ -616,6 +619,20 @@ start_connection (ClarifyApplication  *self,
   return TRUE;
 }
 
+/* The ask_user endpoint for MCP clients, listed like a connection. */
+static void
+start_mcp_server (ClarifyApplication *self,
+                  guint               port_override)
+{
+  g_autoptr(ClarifyBackend) mcp = NULL;
+
+  if (port_override == 0 && !clarify_mcp_server_get_configured_enabled ())
+    return;
+
+  mcp = clarify_mcp_server_new_default (port_override);
+  add_backend (self, mcp, TRUE);
+}
+
 static void
 ensure_backends_started (ClarifyApplication *self)
 {
@@ -637,6 +654,8 @@ ensure_backends_started (ClarifyApplication *self)
         g_warning ("Cannot start connection “%s”: %s",
                    clarify_connection_get_name (connection), error->message);
     }
+
+  start_mcp_server (self, 0);
 }
 
 /* Windows */
@@ -786,10 +805,19 @@ clarify_application_command_line (GApplication            *application,
   gboolean list = g_variant_dict_contains (options, "list");
   gboolean demo = g_variant_dict_contains (options, "demo");
   gboolean background = g_variant_dict_contains (options, "background");
+  gint mcp_port = 0;
   g_autoptr(GError) error = NULL;
 
   g_variant_dict_lookup (options, "connect", "^a&s", &connect_specs);
   g_variant_dict_lookup (options, "disconnect", "^a&s", &disconnect_names);
+
+  if (g_variant_dict_lookup (options, "mcp-port", "i", &mcp_port) &&
+      (mcp_port < 1 || mcp_port > 65535))
+    {
+      g_application_command_line_printerr (command_line, "clarify: %s\n",
+                                           _("--mcp-port takes a port from 1 to 65535"));
+      return CLARIFY_EXIT_USAGE;
+    }
 
   /* Check every spec before changing anything: a typo leaves all as it was. */
   for (guint i = 0; connect_specs != NULL && connect_specs[i] != NULL; i++)
@@ -836,6 +864,8 @@ clarify_application_command_line (GApplication            *application,
     return 0;
 
   ensure_backends_started (self);
+  if (mcp_port != 0)
+    start_mcp_server (self, (guint) mcp_port);
 
   for (guint i = 0; i < connections->len; i++)
     {

@@ -39,10 +39,28 @@ create_request_row (gpointer item,
   return clarify_request_row_new (CLARIFY_REQUEST (item));
 }
 
+/* The MCP endpoint serves whoever calls; it is not an agent the user added. */
+static gboolean
+has_agent_connections (ClarifyWindow *self)
+{
+  guint n = g_list_model_get_n_items (self->backends);
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(ClarifyBackend) backend = g_list_model_get_item (self->backends, i);
+      ClarifyConnection *connection = clarify_backend_get_connection (backend);
+
+      if (g_strcmp0 (clarify_connection_get_kind (connection), "mcp") != 0)
+        return TRUE;
+    }
+
+  return FALSE;
+}
+
 static void
 update_visible_page (ClarifyWindow *self)
 {
-  gboolean empty = g_list_model_get_n_items (self->backends) == 0 &&
+  gboolean empty = !has_agent_connections (self) &&
                    g_list_model_get_n_items (self->requests) == 0;
 
   gtk_stack_set_visible_child_name (self->stack, empty ? "empty" : "content");
