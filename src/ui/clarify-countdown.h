@@ -18,9 +18,10 @@ ClarifyCountdown *clarify_countdown_new           (void);
 
 /* Counts down to @deadline_us (g_get_monotonic_time() based) over a total of
  * @duration_us. While the widget is mapped one timer wakes when the shown
- * second changes; while unmapped one timer waits for the deadline only.
- * ::expired is emitted once, possibly from the next main loop iteration when
- * the deadline has already passed. */
+ * second changes; while realized but hidden one timer waits for the deadline
+ * only; unrealized (before the window is shown, after it is destroyed) there
+ * is no timer. ::expired is emitted once, from the main loop, right after
+ * realizing when the deadline has already passed. */
 void              clarify_countdown_start         (ClarifyCountdown *self,
                                                    gint64            deadline_us,
                                                    gint64            duration_us);

@@ -18,6 +18,8 @@
  * which are short enough to share one form with other questions. */
 #define CHIPS_MAX_OPTIONS 4
 #define FORM_MAX_QUESTIONS 3
+/* The content grows the window up to this height, then scrolls. */
+#define MAX_CONTENT_HEIGHT 640
 
 typedef struct
 {
@@ -37,11 +39,14 @@ struct _ClarifyRequestDialog
 
   /* Template widgets */
   AdwWindowTitle   *window_title;
-  GtkRevealer      *notice_revealer;
+  GtkStack         *bottom_stack;
   GtkLabel         *notice_label;
   GtkWidget        *notice_close_button;
+  GtkWidget        *intro_box;
   GtkLabel         *title_label;
   GtkLabel         *context_label;
+  GtkWidget        *scroller_fit;
+  GtkWidget        *scroller;
   ClarifyCountdown *countdown;
   GtkWidget        *steps_box;
   GtkLabel         *steps_label;
@@ -55,6 +60,7 @@ struct _ClarifyRequestDialog
   GtkWidget        *submit_button;
 
   gulong            withdrawn_handler;
+  guint             grow_idle_id;
   guint             close_timer_id;
   guint             close_idle_id;
   guint             page;
@@ -166,6 +172,20 @@ focus_input (ClarifyRequestDialog *self,
     gtk_widget_grab_focus (input);
 }
 
+/* An empty intro box would still add its spacing above the questions. */
+static void
+update_intro (ClarifyRequestDialog *self)
+{
+  gboolean any = FALSE;
+
+  for (GtkWidget *child = gtk_widget_get_first_child (self->intro_box);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    any = any || gtk_widget_get_visible (child);
+
+  gtk_widget_set_visible (self->intro_box, any);
+}
+
 static void
 update_error (QuestionPage *page)
 {
@@ -177,6 +197,42 @@ update_error (QuestionPage *page)
 
   gtk_label_set_text (page->error_label, show ? error : "");
   gtk_widget_set_visible (GTK_WIDGET (page->error_label), show);
+}
+
+/* Windows do not grow by themselves once shown: when an error message or an
+ * "Other" entry appears, make room for it rather than hide it below the fold. */
+static gboolean
+grow_idle_cb (gpointer data)
+{
+  ClarifyRequestDialog *self = data;
+  int width = gtk_widget_get_width (self->scroller_fit);
+  int height = gtk_widget_get_height (self->scroller_fit);
+  int natural = 0;
+  int window_width, window_height;
+
+  self->grow_idle_id = 0;
+
+  if (!gtk_widget_get_mapped (GTK_WIDGET (self)) ||
+      gtk_window_is_maximized (GTK_WINDOW (self)) || width <= 0)
+    return G_SOURCE_REMOVE;
+
+  gtk_widget_measure (self->scroller_fit, GTK_ORIENTATION_VERTICAL, width,
+                      NULL, &natural, NULL, NULL);
+  if (natural > height)
+    {
+      gtk_window_get_default_size (GTK_WINDOW (self), &window_width, &window_height);
+      gtk_window_set_default_size (GTK_WINDOW (self), window_width,
+                                   gtk_widget_get_height (GTK_WIDGET (self)) + natural - height);
+    }
+
+  return G_SOURCE_REMOVE;
+}
+
+static void
+queue_grow (ClarifyRequestDialog *self)
+{
+  if (self->grow_idle_id == 0 && !self->finished)
+    self->grow_idle_id = g_idle_add (grow_idle_cb, self);
 }
 
 static void
@@ -256,6 +312,11 @@ set_page (ClarifyRequestDialog *self,
           guint                 position)
 {
   g_assert (position < self->pages->len);
+
+  /* Otherwise the stack hands the focus to the page's first focusable
+   * widget, the selectable question label, which then selects all its text. */
+  if (focus_is_inside (self, GTK_WIDGET (self->stack)))
+    gtk_window_set_focus (GTK_WINDOW (self), NULL);
 
   self->page = position;
   gtk_stack_set_visible_child (self->stack, get_page (self, position)->block);
@@ -349,13 +410,16 @@ request_withdrawn_cb (ClarifyRequestDialog *self,
 
   gtk_widget_set_sensitive (GTK_WIDGET (self->stack), FALSE);
   gtk_widget_set_sensitive (self->action_box, FALSE);
+  gtk_widget_set_visible (GTK_WIDGET (self->countdown), FALSE);
+  update_intro (self);
   update_actions (self);
 
+  /* In place of the buttons, so the window keeps its size. */
   gtk_label_set_text (self->notice_label,
                       reason != NULL && reason[0] != '\0'
                         ? reason
                         : _("This question was answered elsewhere."));
-  gtk_revealer_set_reveal_child (self->notice_revealer, TRUE);
+  gtk_stack_set_visible_child_name (self->bottom_stack, "notice");
   gtk_window_set_default_widget (GTK_WINDOW (self), self->notice_close_button);
   gtk_widget_grab_focus (self->notice_close_button);
 
@@ -387,6 +451,7 @@ input_state_cb (ClarifyRequestDialog *self,
 
   update_error (get_page (self, position));
   update_actions (self);
+  queue_grow (self);
 }
 
 static void
@@ -569,6 +634,41 @@ escape_shortcut_cb (GtkWidget *widget,
     gtk_widget_set_visible (widget, FALSE);
 
   return TRUE;
+}
+
+/* GtkScrolledWindow (4.8) asks its content for its natural height without
+ * the width it will get, so wrapped text and chips come out too tall and
+ * leave a gap. This asks the content for the real width instead. */
+static void
+scroller_fit_measure (GtkWidget      *widget,
+                      GtkOrientation  orientation,
+                      int             for_size,
+                      int            *minimum,
+                      int            *natural,
+                      int            *minimum_baseline,
+                      int            *natural_baseline)
+{
+  GtkWidget *scroller = gtk_widget_get_first_child (widget);
+  GtkWidget *content = gtk_scrolled_window_get_child (GTK_SCROLLED_WINDOW (scroller));
+
+  gtk_widget_measure (scroller, orientation, for_size, minimum, natural, NULL, NULL);
+
+  if (orientation == GTK_ORIENTATION_VERTICAL && content != NULL && for_size >= 0)
+    {
+      int content_natural;
+
+      gtk_widget_measure (content, orientation, for_size, NULL, &content_natural, NULL, NULL);
+      *natural = MAX (*minimum, MIN (content_natural, MAX_CONTENT_HEIGHT));
+    }
+}
+
+static void
+scroller_fit_allocate (GtkWidget *widget,
+                       int        width,
+                       int        height,
+                       int        baseline)
+{
+  gtk_widget_allocate (gtk_widget_get_first_child (widget), width, height, baseline, NULL);
 }
 
 static char *
@@ -888,6 +988,7 @@ clarify_request_dialog_constructed (GObject *object)
                                (gint64) clarify_request_get_timeout_ms (self->request) * 1000);
     }
 
+  update_intro (self);
   update_actions (self);
 }
 
@@ -924,6 +1025,7 @@ clarify_request_dialog_dispose (GObject *object)
   ClarifyRequestDialog *self = CLARIFY_REQUEST_DIALOG (object);
 
   self->finished = TRUE;
+  g_clear_handle_id (&self->grow_idle_id, g_source_remove);
   g_clear_handle_id (&self->close_timer_id, g_source_remove);
   g_clear_handle_id (&self->close_idle_id, g_source_remove);
   if (self->countdown != NULL)
@@ -1057,11 +1159,14 @@ clarify_request_dialog_class_init (ClarifyRequestDialogClass *klass)
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/io/github/clarify/Clarify/clarify-request-dialog.ui");
   gtk_widget_class_bind_template_child (widget_class, ClarifyRequestDialog, window_title);
-  gtk_widget_class_bind_template_child (widget_class, ClarifyRequestDialog, notice_revealer);
+  gtk_widget_class_bind_template_child (widget_class, ClarifyRequestDialog, bottom_stack);
   gtk_widget_class_bind_template_child (widget_class, ClarifyRequestDialog, notice_label);
   gtk_widget_class_bind_template_child (widget_class, ClarifyRequestDialog, notice_close_button);
+  gtk_widget_class_bind_template_child (widget_class, ClarifyRequestDialog, intro_box);
   gtk_widget_class_bind_template_child (widget_class, ClarifyRequestDialog, title_label);
   gtk_widget_class_bind_template_child (widget_class, ClarifyRequestDialog, context_label);
+  gtk_widget_class_bind_template_child (widget_class, ClarifyRequestDialog, scroller_fit);
+  gtk_widget_class_bind_template_child (widget_class, ClarifyRequestDialog, scroller);
   gtk_widget_class_bind_template_child (widget_class, ClarifyRequestDialog, countdown);
   gtk_widget_class_bind_template_child (widget_class, ClarifyRequestDialog, steps_box);
   gtk_widget_class_bind_template_child (widget_class, ClarifyRequestDialog, steps_label);
@@ -1096,6 +1201,10 @@ clarify_request_dialog_init (ClarifyRequestDialog *self)
   self->pages = g_array_new (FALSE, TRUE, sizeof (QuestionPage));
 
   gtk_widget_init_template (GTK_WIDGET (self));
+
+  gtk_widget_set_layout_manager (self->scroller_fit,
+                                 gtk_custom_layout_new (NULL, scroller_fit_measure,
+                                                        scroller_fit_allocate));
 
   /* Capture phase: Ctrl+Enter must submit even from inside a text view. */
   controller = gtk_shortcut_controller_new ();

@@ -1,0 +1,1708 @@
+/* test-dialog.c: ClarifyRequestDialog in a real window, driven through its widgets
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <adwaita.h>
+#include <glib/gi18n.h>
+
+#include "clarify-countdown.h"
+#include "clarify-date-input.h"
+#include "clarify-date-range-input.h"
+#include "clarify-input.h"
+#include "clarify-json.h"
+#include "clarify-number-input.h"
+#include "clarify-request-dialog-private.h"
+#include "clarify-request-dialog.h"
+#include "clarify-test-gtk-utils.h"
+#include "clarify-text-input.h"
+
+/* Our own strings, in whatever language the catalog currently gives. */
+#define OUR(s) g_dgettext (GETTEXT_PACKAGE, s)
+
+typedef struct
+{
+  ClarifyRequestDialog *dialog;
+  ClarifyResponse      *response;
+  guint                 n_responses;
+} Run;
+
+/* Agent text in the test's language, as a localized agent would send it. */
+static gboolean german;
+
+static const char *
+T (const char *en,
+   const char *de)
+{
+  return german ? de : en;
+}
+
+static void
+response_cb (ClarifyRequestDialog *dialog,
+             ClarifyResponse      *response,
+             Run                  *run)
+{
+  g_assert_true (CLARIFY_IS_RESPONSE (response));
+  run->n_responses++;
+  g_set_object (&run->response, response);
+}
+
+static void
+run_create (Run            *run,
+            ClarifyRequest *request)
+{
+  run->dialog = g_object_ref (clarify_request_dialog_new (NULL, request));
+  g_assert_true (clarify_request_dialog_get_request (run->dialog) == request);
+  g_signal_connect (run->dialog, "response", G_CALLBACK (response_cb), run);
+}
+
+static void
+run_start (Run            *run,
+           ClarifyRequest *request)
+{
+  run_create (run, request);
+  clarify_test_present_and_wait (GTK_WINDOW (run->dialog));
+}
+
+/* gtk_window_destroy() drops the window from the toplevels; our reference
+ * keeps the object until run_clear(). */
+static gboolean
+run_is_destroyed (gpointer data)
+{
+  Run *run = data;
+  GListModel *toplevels = gtk_window_get_toplevels ();
+
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr(GObject) window = g_list_model_get_item (toplevels, i);
+
+      if (window == (GObject *) run->dialog)
+        return FALSE;
+    }
+
+  return TRUE;
+}
+
+static void
+run_clear (Run *run)
+{
+  if (!run_is_destroyed (run))
+    gtk_window_destroy (GTK_WINDOW (run->dialog));
+  g_signal_handlers_disconnect_by_data (run->dialog, run);
+  /* Nothing of the dialog may outlive it: timers, handlers, children. */
+  g_assert_finalize_object (run->dialog);
+  run->dialog = NULL;
+  g_clear_object (&run->response);
+}
+
+/* The dialog grows when an error or an entry appears: let that resize land
+ * (it goes through the display server) before looking. */
+static void
+settle (Run *run)
+{
+  GtkWidget *window = GTK_WIDGET (run->dialog);
+  int height = -1;
+
+  for (guint i = 0; i < 20 && height != gtk_widget_get_height (window); i++)
+    {
+      height = gtk_widget_get_height (window);
+      while (g_main_context_iteration (NULL, FALSE))
+        ;
+      gdk_display_sync (gtk_widget_get_display (window));
+      gtk_test_widget_wait_for_draw (window);
+    }
+}
+
+static void
+shot (Run        *run,
+      const char *name)
+{
+  g_autofree char *full = g_strdup_printf ("dialog-%s-%s", name, german ? "de" : "en");
+  g_autofree char *path = NULL;
+
+  settle (run);
+  path = clarify_test_save_screenshot (GTK_WIDGET (run->dialog), full);
+
+  g_assert_true (g_file_test (path, G_FILE_TEST_EXISTS));
+}
+
+/* Compares through the JSON form, so every field counts. @expected_json is
+ * parsed and written again, so its spacing does not matter. */
+static void
+assert_response (Run        *run,
+                 const char *expected_json)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(ClarifyResponse) expected = NULL;
+  g_autoptr(JsonNode) expected_node = NULL;
+  g_autoptr(JsonNode) actual_node = NULL;
+  g_autofree char *expected_text = NULL;
+  g_autofree char *actual_text = NULL;
+
+  g_assert_true (run_is_destroyed (run));
+  g_assert_cmpuint (run->n_responses, ==, 1);
+  g_assert_nonnull (run->response);
+
+  expected = clarify_response_new_from_data (expected_json, -1, &error);
+  g_assert_no_error (error);
+  expected_node = clarify_response_to_json (expected);
+  actual_node = clarify_response_to_json (run->response);
+  expected_text = clarify_json_to_string (expected_node);
+  actual_text = clarify_json_to_string (actual_node);
+  g_assert_cmpstr (actual_text, ==, expected_text);
+}
+
+/* Requests ---------------------------------------------------------------- */
+
+static ClarifyRequest *
+new_request (const char *id,
+             const char *title,
+             const char *context)
+{
+  ClarifyRequest *request = clarify_request_new (id);
+  g_autofree char *project = g_build_filename (g_get_home_dir (), "src", "app", NULL);
+
+  clarify_request_set_connection (request, "OpenCode", "opencode");
+  clarify_request_set_project (request, project);
+  clarify_request_set_session (request, "ses_01JH00000000000000000000S1");
+  clarify_request_set_title (request, title);
+  clarify_request_set_context (request, context);
+
+  return request;
+}
+
+static ClarifyQuestion *
+add_question (ClarifyRequest      *request,
+              const char          *id,
+              ClarifyQuestionKind  kind,
+              const char          *header,
+              const char          *text)
+{
+  g_autoptr(ClarifyQuestion) question = clarify_question_new (id, kind, text);
+
+  clarify_question_set_header (question, header);
+  clarify_request_add_question (request, question);
+
+  return question;
+}
+
+static void
+add_option (ClarifyQuestion *question,
+            const char      *label,
+            const char      *value,
+            const char      *description)
+{
+  g_autoptr(ClarifyOption) option = clarify_option_new (label, value, description);
+
+  clarify_question_add_option (question, option);
+}
+
+static void
+add_cities (ClarifyQuestion *question,
+            guint            n)
+{
+  static const char *cities[][2] = {
+    { "Berlin", "ber" }, { "Hamburg", "ham" }, { "München", "muc" }, { "Köln", "cgn" },
+    { "Frankfurt am Main", "fra" }, { "Stuttgart", "str" }, { "Düsseldorf", "dus" }, { "Leipzig", "lej" },
+  };
+
+  g_assert_cmpuint (n, <=, G_N_ELEMENTS (cities));
+  for (guint i = 0; i < n; i++)
+    add_option (question, cities[i][0], cities[i][1], NULL);
+}
+
+static void
+add_features (ClarifyQuestion *question,
+              guint            n)
+{
+  const char *features[][3] = {
+    { T ("Loading state", "Ladezustand"), "loading", T ("Spinner while fetching", "Drehfeld beim Laden") },
+    { T ("Error handling", "Fehlerbehandlung"), "errors", T ("Inline error message", "Fehlermeldung im Formular") },
+    { T ("Accessibility", "Barrierefreiheit"), "a11y", T ("ARIA roles and focus", "ARIA-Rollen und Fokus") },
+    { T ("Dark mode", "Dunkelmodus"), "dark", NULL },
+    { T ("Offline cache", "Offline-Zwischenspeicher"), "offline", NULL },
+    { T ("Telemetry", "Telemetrie"), "telemetry", NULL },
+  };
+
+  g_assert_cmpuint (n, <=, G_N_ELEMENTS (features));
+  for (guint i = 0; i < n; i++)
+    add_option (question, features[i][0], features[i][1], features[i][2]);
+}
+
+/* Widgets ------------------------------------------------------------------ */
+
+static GtkWidget *
+find_by_id (Run        *run,
+            const char *id)
+{
+  GtkWidget *widget = clarify_test_find_widget (GTK_WIDGET (run->dialog), id);
+
+  g_assert_nonnull (widget);
+
+  return widget;
+}
+
+static GtkWidget *
+find_of_type (GtkWidget *root,
+              GType      type)
+{
+  if (G_TYPE_CHECK_INSTANCE_TYPE (root, type))
+    return root;
+
+  for (GtkWidget *child = gtk_widget_get_first_child (root);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_of_type (child, type);
+
+      if (found != NULL)
+        return found;
+    }
+
+  return NULL;
+}
+
+static gboolean
+has_label_text (GtkWidget  *root,
+                const char *text)
+{
+  if (GTK_IS_LABEL (root) && g_strcmp0 (gtk_label_get_text (GTK_LABEL (root)), text) == 0)
+    return TRUE;
+
+  for (GtkWidget *child = gtk_widget_get_first_child (root);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    if (has_label_text (child, text))
+      return TRUE;
+
+  return FALSE;
+}
+
+/* The first visible @type below @root that shows @text. */
+static GtkWidget *
+find_labelled (GtkWidget  *root,
+               GType       type,
+               const char *text)
+{
+  if (!gtk_widget_get_visible (root))
+    return NULL;
+
+  if (G_TYPE_CHECK_INSTANCE_TYPE (root, type) && has_label_text (root, text))
+    return root;
+
+  for (GtkWidget *child = gtk_widget_get_first_child (root);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_labelled (child, type, text);
+
+      if (found != NULL)
+        return found;
+    }
+
+  return NULL;
+}
+
+static ClarifyInput *
+input_at (Run  *run,
+          guint position)
+{
+  ClarifyInput *input = clarify_request_dialog_get_input (run->dialog, position);
+
+  g_assert_true (CLARIFY_IS_INPUT (input));
+
+  return input;
+}
+
+static void
+press (GtkWidget *button)
+{
+  g_assert_true (GTK_IS_BUTTON (button));
+  g_assert_true (gtk_widget_get_mapped (button));
+  g_assert_true (gtk_widget_is_sensitive (button));
+  g_signal_emit_by_name (button, "clicked");
+}
+
+static void
+press_id (Run        *run,
+          const char *id)
+{
+  press (find_by_id (run, id));
+}
+
+/* Clicks the chip, check button or confirm button that shows @label. */
+static void
+click_choice (ClarifyInput *input,
+              const char   *label)
+{
+  GtkWidget *button = find_labelled (GTK_WIDGET (input), GTK_TYPE_TOGGLE_BUTTON, label);
+
+  if (button == NULL)
+    button = find_labelled (GTK_WIDGET (input), GTK_TYPE_CHECK_BUTTON, label);
+  if (button == NULL)
+    button = find_labelled (GTK_WIDGET (input), GTK_TYPE_BUTTON, label);
+  g_assert_nonnull (button);
+  g_assert_true (gtk_widget_is_sensitive (button));
+  /* GtkButton's ::activate clicks only after a short pressed look. */
+  if (GTK_IS_BUTTON (button))
+    g_signal_emit_by_name (button, "clicked");
+  else
+    gtk_widget_activate (button);
+}
+
+static GtkListView *
+list_view_of (ClarifyInput *input)
+{
+  GtkWidget *list = find_of_type (GTK_WIDGET (input), GTK_TYPE_LIST_VIEW);
+
+  g_assert_nonnull (list);
+
+  return GTK_LIST_VIEW (list);
+}
+
+/* Selects the list row showing @label, as a click on it does. */
+static void
+select_row (ClarifyInput *input,
+            const char   *label)
+{
+  GtkWidget *list = GTK_WIDGET (list_view_of (input));
+  GtkWidget *row;
+  GtkWidget *check;
+
+  for (row = gtk_widget_get_first_child (list); row != NULL; row = gtk_widget_get_next_sibling (row))
+    if (gtk_widget_get_child_visible (row) && has_label_text (row, label))
+      break;
+  g_assert_nonnull (row);
+
+  /* A checklist row toggles its check button; a plain row gets selected. */
+  check = find_of_type (row, GTK_TYPE_CHECK_BUTTON);
+  if (check != NULL)
+    gtk_widget_activate (check);
+  else
+    g_assert_true (gtk_widget_activate_action (row, "listitem.select", "(bb)", FALSE, FALSE));
+}
+
+static void
+type_search (ClarifyInput *input,
+             const char   *text)
+{
+  GtkWidget *search = find_of_type (GTK_WIDGET (input), GTK_TYPE_SEARCH_ENTRY);
+
+  g_assert_nonnull (search);
+  gtk_editable_set_text (GTK_EDITABLE (search), text);
+  /* GtkSearchEntry reports changes after a short delay. */
+  g_signal_emit_by_name (search, "search-changed");
+  clarify_test_spin (50);
+}
+
+/* Labels of the rows the list shows now. */
+static GPtrArray *
+shown_rows (ClarifyInput *input)
+{
+  GtkListView *list = list_view_of (input);
+  GListModel *model = G_LIST_MODEL (gtk_list_view_get_model (list));
+  GPtrArray *labels = g_ptr_array_new_with_free_func (g_free);
+
+  for (guint i = 0; i < g_list_model_get_n_items (model); i++)
+    {
+      g_autoptr(GObject) item = g_list_model_get_item (model, i);
+
+      if (CLARIFY_IS_OPTION (item))
+        g_ptr_array_add (labels, g_strdup (clarify_option_get_label (CLARIFY_OPTION (item))));
+      else
+        g_ptr_array_add (labels, g_strdup ("(other)"));
+    }
+
+  return labels;
+}
+
+static void
+type_text (ClarifyInput *input,
+           const char   *text)
+{
+  GtkTextView *view = clarify_text_input_get_text_view (CLARIFY_TEXT_INPUT (input));
+
+  gtk_text_buffer_set_text (gtk_text_view_get_buffer (view), text, -1);
+}
+
+static void
+type_entry (GtkWidget  *editable,
+            const char *text)
+{
+  g_assert_true (GTK_IS_EDITABLE (editable));
+  gtk_editable_set_text (GTK_EDITABLE (editable), text);
+}
+
+static void
+type_number (ClarifyInput *input,
+             const char   *text)
+{
+  GtkSpinButton *spin = clarify_number_input_get_spin_button (CLARIFY_NUMBER_INPUT (input));
+
+  type_entry (GTK_WIDGET (spin), text);
+  gtk_spin_button_update (spin);
+}
+
+static gboolean
+trigger_matches (GtkShortcutTrigger *trigger,
+                 guint               keyval,
+                 GdkModifierType     modifiers)
+{
+  if (GTK_IS_KEYVAL_TRIGGER (trigger))
+    return gtk_keyval_trigger_get_keyval (GTK_KEYVAL_TRIGGER (trigger)) == keyval &&
+           gtk_keyval_trigger_get_modifiers (GTK_KEYVAL_TRIGGER (trigger)) == modifiers;
+
+  if (GTK_IS_ALTERNATIVE_TRIGGER (trigger))
+    return trigger_matches (gtk_alternative_trigger_get_first (GTK_ALTERNATIVE_TRIGGER (trigger)), keyval, modifiers) ||
+           trigger_matches (gtk_alternative_trigger_get_second (GTK_ALTERNATIVE_TRIGGER (trigger)), keyval, modifiers);
+
+  return FALSE;
+}
+
+/* Runs what the dialog binds to a key, as the key press would. Fails when
+ * nothing is bound; returns whether the binding handled the key. */
+static gboolean
+press_key (Run             *run,
+           guint            keyval,
+           GdkModifierType  modifiers)
+{
+  GtkWidget *widget = GTK_WIDGET (run->dialog);
+  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (widget);
+
+  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+    {
+      g_autoptr(GtkEventController) controller = g_list_model_get_item (controllers, i);
+
+      if (!GTK_IS_SHORTCUT_CONTROLLER (controller))
+        continue;
+
+      for (guint j = 0; j < g_list_model_get_n_items (G_LIST_MODEL (controller)); j++)
+        {
+          g_autoptr(GtkShortcut) shortcut = g_list_model_get_item (G_LIST_MODEL (controller), j);
+
+          if (trigger_matches (gtk_shortcut_get_trigger (shortcut), keyval, modifiers))
+            return gtk_shortcut_action_activate (gtk_shortcut_get_action (shortcut),
+                                                 GTK_SHORTCUT_ACTION_EXCLUSIVE,
+                                                 widget,
+                                                 gtk_shortcut_get_arguments (shortcut));
+        }
+    }
+
+  g_assert_not_reached ();
+  return FALSE;
+}
+
+static gboolean
+focus_is_inside (Run       *run,
+                 GtkWidget *widget)
+{
+  GtkWidget *focus = gtk_root_get_focus (GTK_ROOT (run->dialog));
+
+  return focus != NULL && (focus == widget || gtk_widget_is_ancestor (focus, widget));
+}
+
+static void
+submit (Run *run)
+{
+  g_assert_true (clarify_request_dialog_is_submit_sensitive (run->dialog));
+  press_id (run, "submit_button");
+  g_assert_true (run_is_destroyed (run));
+}
+
+/* Every kind, filled in and submitted --------------------------------------- */
+
+typedef struct
+{
+  const char *name;
+  void      (*build)    (ClarifyRequest *request);
+  void      (*fill)     (Run *run);
+  const char *expected;
+  /* A spin button always holds a number, so it is answered from the start. */
+  gboolean    starts_answered;
+} KindCase;
+
+static void
+build_text (ClarifyRequest *request)
+{
+  ClarifyQuestion *q = add_question (request, "message", CLARIFY_QUESTION_KIND_TEXT,
+                                     T ("Commit", "Commit"),
+                                     T ("What should the commit message say?",
+                                        "Was soll in der Commit-Nachricht stehen?"));
+  ClarifyValidation validation;
+
+  clarify_question_set_placeholder (q, T ("One line, imperative mood", "Eine Zeile, im Imperativ"));
+  clarify_validation_init (&validation);
+  validation.max_length = 72;
+  clarify_question_set_validation (q, &validation);
+  clarify_validation_clear (&validation);
+}
+
+static void
+fill_text (Run *run)
+{
+  type_text (input_at (run, 0), "Fix the login timeout on slow networks");
+}
+
+static void
+build_single_chips (ClarifyRequest *request)
+{
+  ClarifyQuestion *q = add_question (request, "styling", CLARIFY_QUESTION_KIND_SINGLE,
+                                     T ("Styling", "Gestaltung"),
+                                     T ("Which styling approach should the component use?",
+                                        "Welchen Ansatz soll die Komponente für das Styling verwenden?"));
+
+  add_option (q, T ("Tailwind (Recommended)", "Tailwind (empfohlen)"), "tailwind",
+              T ("Utility classes, matches the repo", "Hilfsklassen, wie im Repository"));
+  add_option (q, T ("CSS Modules", "CSS-Module"), "css-modules",
+              T ("Scoped .module.css files", "Gekapselte .module.css-Dateien"));
+  add_option (q, T ("Plain CSS", "Einfaches CSS"), "plain", NULL);
+}
+
+static void
+fill_single_chips (Run *run)
+{
+  click_choice (input_at (run, 0), T ("CSS Modules", "CSS-Module"));
+}
+
+static void
+build_single_list (ClarifyRequest *request)
+{
+  ClarifyQuestion *q = add_question (request, "city", CLARIFY_QUESTION_KIND_SINGLE,
+                                     T ("City", "Stadt"),
+                                     T ("Where should the team meet?", "Wo soll sich das Team treffen?"));
+
+  add_cities (q, 8);
+}
+
+static void
+fill_single_list (Run *run)
+{
+  ClarifyInput *input = input_at (run, 0);
+  g_autoptr(GPtrArray) rows = NULL;
+
+  /* Accents and case do not matter to the search. */
+  type_search (input, "koln");
+  rows = shown_rows (input);
+  g_assert_cmpuint (rows->len, ==, 1);
+  g_assert_cmpstr (g_ptr_array_index (rows, 0), ==, "Köln");
+  select_row (input, "Köln");
+}
+
+static void
+build_multi_chips (ClarifyRequest *request)
+{
+  ClarifyQuestion *q = add_question (request, "features", CLARIFY_QUESTION_KIND_MULTI,
+                                     T ("Features", "Funktionen"),
+                                     T ("Which features should be included?",
+                                        "Welche Funktionen sollen enthalten sein?"));
+
+  add_features (q, 4);
+}
+
+static void
+fill_multi_chips_at (Run  *run,
+                     guint position)
+{
+  ClarifyInput *input = input_at (run, position);
+
+  /* Picked out of order: the answer keeps the agent's order. */
+  click_choice (input, T ("Accessibility", "Barrierefreiheit"));
+  click_choice (input, T ("Loading state", "Ladezustand"));
+  click_choice (input, T ("Dark mode", "Dunkelmodus"));
+  click_choice (input, T ("Dark mode", "Dunkelmodus"));
+}
+
+static void
+fill_multi_chips (Run *run)
+{
+  fill_multi_chips_at (run, 0);
+}
+
+static void
+build_multi_list (ClarifyRequest *request)
+{
+  ClarifyQuestion *q = add_question (request, "features", CLARIFY_QUESTION_KIND_MULTI,
+                                     T ("Features", "Funktionen"),
+                                     T ("Which features should be included?",
+                                        "Welche Funktionen sollen enthalten sein?"));
+
+  add_features (q, 6);
+}
+
+static void
+fill_multi_list (Run *run)
+{
+  select_row (input_at (run, 0), T ("Telemetry", "Telemetrie"));
+  select_row (input_at (run, 0), T ("Error handling", "Fehlerbehandlung"));
+}
+
+static void
+build_other (ClarifyRequest *request)
+{
+  ClarifyQuestion *q = add_question (request, "styling", CLARIFY_QUESTION_KIND_SINGLE,
+                                     T ("Styling", "Gestaltung"),
+                                     T ("Which styling approach should the component use?",
+                                        "Welchen Ansatz soll die Komponente für das Styling verwenden?"));
+
+  add_option (q, "Tailwind", "tailwind", NULL);
+  add_option (q, T ("CSS Modules", "CSS-Module"), "css-modules", NULL);
+  clarify_question_set_allow_other (q, TRUE);
+}
+
+static void
+fill_other (Run *run)
+{
+  ClarifyInput *input = input_at (run, 0);
+  GtkWidget *entry;
+
+  click_choice (input, OUR ("Other…"));
+  g_assert_false (clarify_request_dialog_is_submit_sensitive (run->dialog));
+  entry = find_of_type (GTK_WIDGET (input), GTK_TYPE_ENTRY);
+  g_assert_nonnull (entry);
+  g_assert_true (gtk_widget_get_visible (entry));
+  type_entry (entry, "vanilla-extract");
+}
+
+static void
+build_confirm (ClarifyRequest *request)
+{
+  add_question (request, "delete", CLARIFY_QUESTION_KIND_CONFIRM, NULL,
+                T ("Delete the build directory before building again?",
+                   "Soll das Build-Verzeichnis vor dem neuen Bauen gelöscht werden?"));
+}
+
+static void
+fill_confirm (Run *run)
+{
+  click_choice (input_at (run, 0), OUR ("No"));
+}
+
+static void
+add_number_question (ClarifyRequest *request,
+                     const char     *id,
+                     const char     *header,
+                     const char     *text,
+                     double          min,
+                     double          max,
+                     double          step)
+{
+  ClarifyQuestion *q = add_question (request, id, CLARIFY_QUESTION_KIND_NUMBER, header, text);
+  ClarifyValidation validation;
+
+  clarify_validation_init (&validation);
+  validation.has_min = validation.has_max = TRUE;
+  validation.min = min;
+  validation.max = max;
+  validation.step = step;
+  clarify_question_set_validation (q, &validation);
+  clarify_validation_clear (&validation);
+}
+
+static void
+build_number (ClarifyRequest *request)
+{
+  add_number_question (request, "workers", T ("Workers", "Prozesse"),
+                       T ("How many parallel workers should the test run use?",
+                          "Wie viele parallele Prozesse soll der Testlauf verwenden?"),
+                       1, 16, 1);
+}
+
+static void
+fill_number (Run *run)
+{
+  type_number (input_at (run, 0), "12");
+}
+
+static void
+build_number_decimal (ClarifyRequest *request)
+{
+  add_number_question (request, "ratio", T ("Ratio", "Verhältnis"),
+                       T ("Which compression level?", "Welche Kompressionsstufe?"),
+                       0, 10, 0.5);
+}
+
+static void
+fill_number_decimal (Run *run)
+{
+  type_number (input_at (run, 0), "2.5");
+}
+
+static void
+build_date (ClarifyRequest *request)
+{
+  add_question (request, "release", CLARIFY_QUESTION_KIND_DATE,
+                T ("Release", "Veröffentlichung"),
+                T ("When should version 2.0 be released?", "Wann soll Version 2.0 erscheinen?"));
+}
+
+static void
+fill_date (Run *run)
+{
+  ClarifyDateEntry *entry = clarify_date_input_get_date_entry (CLARIFY_DATE_INPUT (input_at (run, 0)));
+
+  type_entry (clarify_date_entry_get_entry (entry), "2026-03-14");
+}
+
+static void
+build_date_range (ClarifyRequest *request)
+{
+  add_question (request, "freeze", CLARIFY_QUESTION_KIND_DATE_RANGE,
+                T ("Freeze", "Einfrieren"),
+                T ("When is the code freeze?", "Wann ist der Code-Freeze?"));
+}
+
+static void
+fill_date_range (Run *run)
+{
+  ClarifyDateRangeInput *input = CLARIFY_DATE_RANGE_INPUT (input_at (run, 0));
+
+  type_entry (clarify_date_entry_get_entry (clarify_date_range_input_get_start (input)), "2026-03-14");
+  type_entry (clarify_date_entry_get_entry (clarify_date_range_input_get_end (input)), "2026-03-20");
+}
+
+static const KindCase kind_cases[] = {
+  { "text", build_text, fill_text,
+    "{\"id\":\"r1\",\"outcome\":\"answered\",\"answers\":[{\"question_id\":\"message\","
+    "\"values\":[\"Fix the login timeout on slow networks\"]}]}" },
+  { "single-chips", build_single_chips, fill_single_chips,
+    "{\"id\":\"r1\",\"outcome\":\"answered\",\"answers\":[{\"question_id\":\"styling\",\"values\":[\"css-modules\"]}]}" },
+  { "single-list", build_single_list, fill_single_list,
+    "{\"id\":\"r1\",\"outcome\":\"answered\",\"answers\":[{\"question_id\":\"city\",\"values\":[\"cgn\"]}]}" },
+  { "multi-chips", build_multi_chips, fill_multi_chips,
+    "{\"id\":\"r1\",\"outcome\":\"answered\",\"answers\":[{\"question_id\":\"features\",\"values\":[\"loading\",\"a11y\"]}]}" },
+  { "multi-list", build_multi_list, fill_multi_list,
+    "{\"id\":\"r1\",\"outcome\":\"answered\",\"answers\":[{\"question_id\":\"features\",\"values\":[\"errors\",\"telemetry\"]}]}" },
+  { "other", build_other, fill_other,
+    "{\"id\":\"r1\",\"outcome\":\"answered\",\"answers\":[{\"question_id\":\"styling\",\"values\":[],"
+    "\"custom_text\":\"vanilla-extract\"}]}" },
+  { "confirm", build_confirm, fill_confirm,
+    "{\"id\":\"r1\",\"outcome\":\"answered\",\"answers\":[{\"question_id\":\"delete\",\"values\":[\"no\"]}]}" },
+  { "number", build_number, fill_number,
+    "{\"id\":\"r1\",\"outcome\":\"answered\",\"answers\":[{\"question_id\":\"workers\",\"values\":[\"12\"]}]}", TRUE },
+  { "number-decimal", build_number_decimal, fill_number_decimal,
+    "{\"id\":\"r1\",\"outcome\":\"answered\",\"answers\":[{\"question_id\":\"ratio\",\"values\":[\"2.5\"]}]}", TRUE },
+  { "date", build_date, fill_date,
+    "{\"id\":\"r1\",\"outcome\":\"answered\",\"answers\":[{\"question_id\":\"release\",\"values\":[\"2026-03-14\"]}]}" },
+  { "date-range", build_date_range, fill_date_range,
+    "{\"id\":\"r1\",\"outcome\":\"answered\",\"answers\":[{\"question_id\":\"freeze\","
+    "\"values\":[\"2026-03-14\",\"2026-03-20\"]}]}" },
+};
+
+static void
+set_language (const char *language)
+{
+  german = g_str_equal (language, "de");
+  clarify_test_set_language (language);
+}
+
+/* The usual start: one untitled request built by @build, shown. */
+static ClarifyRequest *
+start_request (Run         *run,
+               const char  *language,
+               void       (*build) (ClarifyRequest *request))
+{
+  ClarifyRequest *request;
+
+  set_language (language);
+  request = new_request ("r1", NULL, NULL);
+  build (request);
+  run_start (run, request);
+
+  return request;
+}
+
+typedef struct
+{
+  const KindCase *kind;
+  const char     *language;
+} KindTest;
+
+static void
+test_kind (gconstpointer data)
+{
+  const KindTest *test = data;
+  g_autoptr(ClarifyRequest) request = NULL;
+  g_autofree char *shot_name = g_strdup_printf ("single-%s", test->kind->name);
+  Run run = { 0 };
+
+  set_language (test->language);
+  request = new_request ("r1", NULL,
+                         T ("The component library needs a decision before the refactor continues.",
+                            "Die Komponentenbibliothek braucht eine Entscheidung, bevor der Umbau weitergeht."));
+  test->kind->build (request);
+
+  run_start (&run, request);
+  g_assert_false (clarify_request_dialog_get_paged (run.dialog));
+  g_assert_cmpint (clarify_request_dialog_is_submit_sensitive (run.dialog), ==, test->kind->starts_answered);
+  /* The first input has the focus from the start. */
+  g_assert_true (focus_is_inside (&run, GTK_WIDGET (input_at (&run, 0))));
+
+  test->kind->fill (&run);
+  g_assert_true (clarify_input_get_valid (input_at (&run, 0)));
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (clarify_request_dialog_get_error_label (run.dialog, 0))));
+  shot (&run, shot_name);
+
+  submit (&run);
+  assert_response (&run, test->kind->expected);
+  run_clear (&run);
+}
+
+/* Header, title and text ----------------------------------------------------- */
+
+static void
+test_header_and_plain_text (void)
+{
+  g_autoptr(ClarifyRequest) request = NULL;
+  GtkWidget *title_widget;
+  GtkLabel *title_label;
+  Run run = { 0 };
+
+  set_language ("en");
+  request = new_request ("r1", "<b>Deploy</b> & ship", "Context with <i>tags</i> & ampersands");
+  add_question (request, "q", CLARIFY_QUESTION_KIND_CONFIRM, "<u>Header</u>", "Really <big>deploy</big>?");
+  run_start (&run, request);
+
+  title_widget = find_of_type (gtk_window_get_titlebar (GTK_WINDOW (run.dialog)), ADW_TYPE_WINDOW_TITLE);
+  g_assert_nonnull (title_widget);
+  g_assert_cmpstr (adw_window_title_get_title (ADW_WINDOW_TITLE (title_widget)), ==, "OpenCode");
+  g_assert_cmpstr (adw_window_title_get_subtitle (ADW_WINDOW_TITLE (title_widget)), ==, "~/src/app · ses_01JH0000…");
+  g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (run.dialog)), ==, "<b>Deploy</b> & ship");
+
+  /* Agent text is shown as it is, never as markup. */
+  title_label = GTK_LABEL (find_by_id (&run, "title_label"));
+  g_assert_cmpstr (gtk_label_get_text (title_label), ==, "<b>Deploy</b> & ship");
+  g_assert_false (gtk_label_get_use_markup (title_label));
+  g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (find_by_id (&run, "context_label"))), ==,
+                   "Context with <i>tags</i> & ampersands");
+  g_assert_nonnull (find_labelled (GTK_WIDGET (run.dialog), GTK_TYPE_LABEL, "Really <big>deploy</big>?"));
+  g_assert_nonnull (find_labelled (GTK_WIDGET (run.dialog), GTK_TYPE_LABEL, "<U>HEADER</U>"));
+  shot (&run, "plain-text");
+
+  run_clear (&run);
+  g_assert_cmpuint (run.n_responses, ==, 0);
+}
+
+static void
+test_untitled_window_title (void)
+{
+  g_autoptr(ClarifyRequest) request = clarify_request_new ("r1");
+  g_autofree char *expected = NULL;
+  Run run = { 0 };
+
+  set_language ("en");
+  clarify_request_set_connection (request, "work", "opencode");
+  add_question (request, "q", CLARIFY_QUESTION_KIND_CONFIRM, NULL, "Continue?");
+  run_start (&run, request);
+
+  expected = g_strdup_printf (OUR ("Question from %s"), "work (opencode)");
+  g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (run.dialog)), ==, expected);
+  g_assert_false (gtk_widget_get_visible (find_by_id (&run, "title_label")));
+  g_assert_false (gtk_widget_get_visible (find_by_id (&run, "context_label")));
+  g_assert_false (gtk_widget_get_visible (find_by_id (&run, "countdown")));
+  shot (&run, "untitled");
+
+  run_clear (&run);
+}
+
+/* Skip, Cancel, Esc ------------------------------------------------------------ */
+
+static void
+test_skip_request (gconstpointer data)
+{
+  g_autoptr(ClarifyRequest) request = NULL;
+  Run run = { 0 };
+
+  set_language (data);
+  request = new_request ("r1", T ("Naming", "Benennung"), NULL);
+  clarify_request_set_skippable (request, TRUE);
+  add_question (request, "name", CLARIFY_QUESTION_KIND_TEXT, NULL,
+                T ("What should the new module be called?", "Wie soll das neue Modul heißen?"));
+  clarify_question_set_skippable (clarify_request_get_question (request, 0), TRUE);
+  run_start (&run, request);
+
+  /* One question: the request's Skip says it all. */
+  g_assert_null (clarify_request_dialog_get_skip_toggle (run.dialog, 0));
+  g_assert_cmpstr (gtk_button_get_label (GTK_BUTTON (find_by_id (&run, "skip_button"))), ==, OUR ("Skip"));
+  shot (&run, "skip");
+
+  press_id (&run, "skip_button");
+  assert_response (&run, "{\"id\":\"r1\",\"outcome\":\"skipped\",\"answers\":[]}");
+  run_clear (&run);
+}
+
+static void
+test_skip_question (gconstpointer data)
+{
+  g_autoptr(ClarifyRequest) request = NULL;
+  ClarifyQuestion *q;
+  GtkToggleButton *toggle;
+  Run run = { 0 };
+
+  set_language (data);
+  request = new_request ("r1", T ("Test run", "Testlauf"), NULL);
+  add_question (request, "delete", CLARIFY_QUESTION_KIND_CONFIRM, NULL,
+                T ("Delete old results first?", "Zuerst alte Ergebnisse löschen?"));
+  build_date (request);
+  q = clarify_request_get_question (request, 1);
+  clarify_question_set_skippable (q, TRUE);
+  run_start (&run, request);
+
+  g_assert_false (clarify_request_dialog_get_paged (run.dialog));
+  g_assert_false (gtk_widget_get_visible (find_by_id (&run, "skip_button")));
+  g_assert_null (clarify_request_dialog_get_skip_toggle (run.dialog, 0));
+  toggle = clarify_request_dialog_get_skip_toggle (run.dialog, 1);
+  g_assert_nonnull (toggle);
+
+  click_choice (input_at (&run, 0), OUR ("Yes"));
+  g_assert_false (clarify_request_dialog_is_submit_sensitive (run.dialog));
+
+  /* A skipped question counts as answered, and its input rests. */
+  press (GTK_WIDGET (toggle));
+  g_assert_true (gtk_toggle_button_get_active (toggle));
+  g_assert_false (gtk_widget_get_sensitive (GTK_WIDGET (input_at (&run, 1))));
+  shot (&run, "skip-question");
+
+  submit (&run);
+  assert_response (&run,
+                   "{\"id\":\"r1\",\"outcome\":\"answered\",\"answers\":["
+                   "{\"question_id\":\"delete\",\"values\":[\"yes\"]},"
+                   "{\"question_id\":\"release\",\"values\":[],\"skipped\":true}]}");
+  run_clear (&run);
+}
+
+static void
+test_cancel (gconstpointer data)
+{
+  g_autoptr(ClarifyRequest) request = NULL;
+  Run run = { 0 };
+
+  request = start_request (&run, data, build_single_chips);
+
+  g_assert_cmpstr (gtk_button_get_label (GTK_BUTTON (find_by_id (&run, "cancel_button"))), ==, OUR ("Cancel"));
+  /* Whatever was picked, Cancel sends no answers. */
+  click_choice (input_at (&run, 0), T ("Plain CSS", "Einfaches CSS"));
+  press_id (&run, "cancel_button");
+  assert_response (&run, "{\"id\":\"r1\",\"outcome\":\"cancelled\",\"answers\":[]}");
+  run_clear (&run);
+}
+
+static void
+test_escape_cancels (void)
+{
+  g_autoptr(ClarifyRequest) request = NULL;
+  Run run = { 0 };
+
+  request = start_request (&run, "en", build_confirm);
+
+  g_assert_true (press_key (&run, GDK_KEY_Escape, 0));
+  assert_response (&run, "{\"id\":\"r1\",\"outcome\":\"cancelled\",\"answers\":[]}");
+  run_clear (&run);
+}
+
+static void
+test_escape_hides_when_not_cancellable (void)
+{
+  g_autoptr(ClarifyRequest) request = NULL;
+  Run run = { 0 };
+
+  set_language ("en");
+  request = new_request ("r1", NULL, NULL);
+  clarify_request_set_cancellable (request, FALSE);
+  build_confirm (request);
+  run_start (&run, request);
+
+  g_assert_false (gtk_widget_get_visible (find_by_id (&run, "cancel_button")));
+  shot (&run, "not-cancellable");
+
+  /* The request stays pending: no response, and the dialog can come back. */
+  g_assert_true (press_key (&run, GDK_KEY_Escape, 0));
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (run.dialog)));
+  g_assert_false (run_is_destroyed (&run));
+  g_assert_cmpuint (run.n_responses, ==, 0);
+
+  /* Closing the window behaves the same. */
+  clarify_test_present_and_wait (GTK_WINDOW (run.dialog));
+  gtk_window_close (GTK_WINDOW (run.dialog));
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (run.dialog)));
+  g_assert_false (run_is_destroyed (&run));
+
+  clarify_test_present_and_wait (GTK_WINDOW (run.dialog));
+  click_choice (input_at (&run, 0), OUR ("Yes"));
+  submit (&run);
+  assert_response (&run,
+                   "{\"id\":\"r1\",\"outcome\":\"answered\",\"answers\":[{\"question_id\":\"delete\",\"values\":[\"yes\"]}]}");
+  run_clear (&run);
+}
+
+static void
+test_close_button_cancels (void)
+{
+  g_autoptr(ClarifyRequest) request = NULL;
+  Run run = { 0 };
+
+  request = start_request (&run, "en", build_confirm);
+
+  gtk_window_close (GTK_WINDOW (run.dialog));
+  assert_response (&run, "{\"id\":\"r1\",\"outcome\":\"cancelled\",\"answers\":[]}");
+  run_clear (&run);
+}
+
+/* Validation ------------------------------------------------------------------- */
+
+static void
+test_invalid_keeps_submit_insensitive (gconstpointer data)
+{
+  g_autoptr(ClarifyRequest) request = NULL;
+  ClarifyQuestion *q;
+  ClarifyValidation validation;
+  GtkLabel *error_label;
+  Run run = { 0 };
+
+  set_language (data);
+  request = new_request ("r1", NULL, NULL);
+  q = add_question (request, "ticket", CLARIFY_QUESTION_KIND_TEXT, T ("Ticket", "Ticket"),
+                    T ("Which ticket does this fix?", "Welches Ticket wird damit behoben?"));
+  clarify_validation_init (&validation);
+  validation.pattern = g_strdup ("^[A-Z]{2,5}-[0-9]+$");
+  validation.message = g_strdup (T ("Use a ticket id like APP-123.", "Bitte eine Ticketnummer wie APP-123 angeben."));
+  clarify_question_set_validation (q, &validation);
+  clarify_validation_clear (&validation);
+  run_start (&run, request);
+
+  error_label = clarify_request_dialog_get_error_label (run.dialog, 0);
+  /* Quiet until the user has typed something. */
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (error_label)));
+  g_assert_false (clarify_request_dialog_is_submit_sensitive (run.dialog));
+  g_assert_false (gtk_widget_activate_action (GTK_WIDGET (run.dialog), "dialog.submit", NULL) && run_is_destroyed (&run));
+
+  type_text (input_at (&run, 0), "app 123");
+  g_assert_false (clarify_input_get_valid (input_at (&run, 0)));
+  g_assert_false (clarify_request_dialog_is_submit_sensitive (run.dialog));
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (error_label)));
+  g_assert_cmpstr (gtk_label_get_text (error_label), ==, clarify_input_get_error (input_at (&run, 0)));
+  g_assert_cmpstr (gtk_label_get_text (error_label), !=, "");
+  /* Ctrl+Enter does not get past it either. */
+  press_key (&run, GDK_KEY_Return, GDK_CONTROL_MASK);
+  g_assert_false (run_is_destroyed (&run));
+  shot (&run, "invalid");
+  /* The window made room for the message instead of hiding it below. */
+  {
+    graphene_rect_t bounds;
+    GtkWidget *viewport = find_by_id (&run, "scroller_fit");
+
+    g_assert_true (gtk_widget_compute_bounds (GTK_WIDGET (error_label), viewport, &bounds));
+    g_assert_cmpfloat (bounds.origin.y + bounds.size.height, <=, gtk_widget_get_height (viewport));
+  }
+
+  type_text (input_at (&run, 0), "APP-123");
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (error_label)));
+  submit (&run);
+  assert_response (&run,
+                   "{\"id\":\"r1\",\"outcome\":\"answered\",\"answers\":[{\"question_id\":\"ticket\",\"values\":[\"APP-123\"]}]}");
+  run_clear (&run);
+}
+
+/* Timeout ------------------------------------------------------------------------ */
+
+static void
+test_timeout (gconstpointer data)
+{
+  g_autoptr(ClarifyRequest) request = NULL;
+  ClarifyCountdown *countdown;
+  Run run = { 0 };
+
+  set_language (data);
+  request = new_request ("r1", T ("Quick question", "Kurze Frage"), NULL);
+  build_confirm (request);
+  clarify_request_set_timeout_ms (request, 2000);
+  run_start (&run, request);
+
+  countdown = clarify_request_dialog_get_countdown (run.dialog);
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (countdown)));
+  g_assert_true (clarify_countdown_get_running (countdown));
+  /* Two seconds are well inside the last thirty. */
+  g_assert_true (clarify_countdown_get_warning (countdown));
+  g_assert_true (gtk_widget_has_css_class (clarify_test_find_widget (GTK_WIDGET (countdown), "bar"), "warning"));
+  g_assert_true (gtk_widget_has_css_class (clarify_test_find_widget (GTK_WIDGET (countdown), "label"), "warning"));
+  shot (&run, "countdown-warning");
+
+  g_assert_true (clarify_test_wait_until (run_is_destroyed, &run, 20000));
+  assert_response (&run, "{\"id\":\"r1\",\"outcome\":\"timed_out\",\"answers\":[]}");
+  run_clear (&run);
+}
+
+static void
+test_countdown_display (gconstpointer data)
+{
+  g_autoptr(ClarifyRequest) request = NULL;
+  ClarifyCountdown *countdown;
+  GtkWidget *label;
+  g_autofree char *expected = NULL;
+  guint seconds;
+  Run run = { 0 };
+
+  set_language (data);
+  request = new_request ("r1", T ("Release notes", "Versionshinweise"), NULL);
+  build_single_chips (request);
+  clarify_request_set_timeout_ms (request, 5 * 60 * 1000);
+  run_start (&run, request);
+
+  countdown = clarify_request_dialog_get_countdown (run.dialog);
+  seconds = clarify_countdown_get_seconds (countdown);
+  g_assert_cmpuint (seconds, <=, 300);
+  g_assert_cmpuint (seconds, >, 240);
+  g_assert_false (clarify_countdown_get_warning (countdown));
+  label = clarify_test_find_widget (GTK_WIDGET (countdown), "label");
+  expected = clarify_countdown_format (seconds);
+  g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (label)), ==, expected);
+  g_assert_false (gtk_widget_has_css_class (label, "warning"));
+  shot (&run, "countdown");
+
+  click_choice (input_at (&run, 0), T ("Tailwind (Recommended)", "Tailwind (empfohlen)"));
+  submit (&run);
+  g_assert_cmpint (clarify_response_get_outcome (run.response), ==, CLARIFY_OUTCOME_ANSWERED);
+  /* Answered in time: the countdown is gone with the dialog. */
+  g_assert_false (clarify_countdown_get_running (countdown));
+  run_clear (&run);
+}
+
+static void
+test_countdown_format (void)
+{
+  g_autofree char *a = NULL;
+  g_autofree char *b = NULL;
+  g_autofree char *c = NULL;
+
+  set_language ("en");
+  a = clarify_countdown_format (299);
+  b = clarify_countdown_format (5);
+  c = clarify_countdown_format (3600);
+  g_assert_cmpstr (a, ==, "4:59 left");
+  g_assert_cmpstr (b, ==, "0:05 left");
+  g_assert_cmpstr (c, ==, "60:00 left");
+}
+
+static void
+test_timeout_already_passed (void)
+{
+  g_autoptr(ClarifyRequest) request = NULL;
+  Run run = { 0 };
+
+  set_language ("en");
+  request = new_request ("r1", NULL, NULL);
+  build_confirm (request);
+  clarify_request_set_timeout_ms (request, 1000);
+  clarify_request_set_received_at (request, g_get_monotonic_time () - 60 * G_USEC_PER_SEC);
+  run_create (&run, request);
+  gtk_window_present (GTK_WINDOW (run.dialog));
+
+  g_assert_true (clarify_test_wait_until (run_is_destroyed, &run, 20000));
+  assert_response (&run, "{\"id\":\"r1\",\"outcome\":\"timed_out\",\"answers\":[]}");
+  run_clear (&run);
+}
+
+static void
+test_timeout_while_hidden (void)
+{
+  g_autoptr(ClarifyRequest) request = NULL;
+  Run run = { 0 };
+
+  set_language ("en");
+  request = new_request ("r1", NULL, NULL);
+  clarify_request_set_cancellable (request, FALSE);
+  build_confirm (request);
+  clarify_request_set_timeout_ms (request, 2000);
+  run_start (&run, request);
+
+  /* Hidden, the request is still pending and still runs out. */
+  g_assert_true (press_key (&run, GDK_KEY_Escape, 0));
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (run.dialog)));
+  g_assert_true (clarify_countdown_get_running (clarify_request_dialog_get_countdown (run.dialog)));
+
+  g_assert_true (clarify_test_wait_until (run_is_destroyed, &run, 20000));
+  assert_response (&run, "{\"id\":\"r1\",\"outcome\":\"timed_out\",\"answers\":[]}");
+  run_clear (&run);
+}
+
+/* Withdrawal ------------------------------------------------------------------- */
+
+static void
+test_withdrawn (gconstpointer data)
+{
+  g_autoptr(ClarifyRequest) request = NULL;
+  GtkStack *bottom;
+  Run run = { 0 };
+
+  set_language (data);
+  request = new_request ("r1", NULL, NULL);
+  build_single_chips (request);
+  clarify_request_set_timeout_ms (request, 60 * 1000);
+  run_start (&run, request);
+
+  bottom = GTK_STACK (find_by_id (&run, "bottom_stack"));
+  g_assert_cmpstr (gtk_stack_get_visible_child_name (bottom), ==, "actions");
+
+  clarify_request_withdraw (request, T ("The question was answered in the terminal.",
+                                        "Die Frage wurde im Terminal beantwortet."));
+  g_assert_true (clarify_request_dialog_get_withdrawn (run.dialog));
+  g_assert_cmpstr (gtk_stack_get_visible_child_name (bottom), ==, "notice");
+  g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (find_by_id (&run, "notice_label"))), ==,
+                   T ("The question was answered in the terminal.", "Die Frage wurde im Terminal beantwortet."));
+  /* Nothing can be answered any more, and the countdown has stopped. */
+  g_assert_false (gtk_widget_is_sensitive (GTK_WIDGET (input_at (&run, 0))));
+  g_assert_false (clarify_request_dialog_is_submit_sensitive (run.dialog));
+  g_assert_false (gtk_widget_is_sensitive (find_by_id (&run, "cancel_button")));
+  g_assert_false (clarify_countdown_get_running (clarify_request_dialog_get_countdown (run.dialog)));
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (clarify_request_dialog_get_countdown (run.dialog))));
+  shot (&run, "withdrawn");
+
+  g_assert_true (clarify_test_wait_until (run_is_destroyed, &run, 20000));
+  g_assert_cmpuint (run.n_responses, ==, 0);
+  run_clear (&run);
+}
+
+static void
+test_withdrawn_close_button (void)
+{
+  g_autoptr(ClarifyRequest) request = NULL;
+  Run run = { 0 };
+
+  request = start_request (&run, "en", build_confirm);
+
+  clarify_request_withdraw (request, NULL);
+  g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (find_by_id (&run, "notice_label"))), ==,
+                   OUR ("This question was answered elsewhere."));
+  g_assert_true (focus_is_inside (&run, find_by_id (&run, "notice_close_button")));
+  press_id (&run, "notice_close_button");
+  g_assert_true (run_is_destroyed (&run));
+  g_assert_cmpuint (run.n_responses, ==, 0);
+  run_clear (&run);
+}
+
+static void
+test_withdrawn_before_shown (void)
+{
+  g_autoptr(ClarifyRequest) request = NULL;
+  Run run = { 0 };
+
+  set_language ("en");
+  request = new_request ("r1", NULL, NULL);
+  build_confirm (request);
+  clarify_request_set_timeout_ms (request, 60 * 1000);
+  clarify_request_withdraw (request, "gone");
+  run_create (&run, request);
+
+  g_assert_true (clarify_test_wait_until (run_is_destroyed, &run, 5000));
+  g_assert_cmpuint (run.n_responses, ==, 0);
+  run_clear (&run);
+}
+
+/* Chips and lists ---------------------------------------------------------------- */
+
+static void
+test_chips_or_list (gconstpointer data)
+{
+  gboolean multi = GPOINTER_TO_INT (data);
+
+  set_language ("en");
+
+  for (guint n = 4; n <= 5; n++)
+    {
+      g_autoptr(ClarifyRequest) request = new_request ("r1", NULL, NULL);
+      ClarifyQuestion *q = add_question (request, "city", multi ? CLARIFY_QUESTION_KIND_MULTI : CLARIFY_QUESTION_KIND_SINGLE,
+                                         "City", "Which cities?");
+      g_autofree char *name = g_strdup_printf ("%s-%u", multi ? "multi" : "single", n);
+      GtkWidget *input;
+      Run run = { 0 };
+
+      add_cities (q, n);
+      run_start (&run, request);
+      input = GTK_WIDGET (input_at (&run, 0));
+
+      if (n == 4)
+        {
+          /* Chips: one toggle per option, nothing to search. */
+          for (guint i = 0; i < n; i++)
+            g_assert_nonnull (find_labelled (input, GTK_TYPE_TOGGLE_BUTTON,
+                                             clarify_option_get_label (clarify_question_get_option (q, i))));
+          g_assert_null (find_of_type (input, GTK_TYPE_SEARCH_ENTRY));
+          g_assert_null (find_of_type (input, GTK_TYPE_LIST_VIEW));
+        }
+      else
+        {
+          g_autoptr(GPtrArray) rows = NULL;
+
+          g_assert_nonnull (find_of_type (input, GTK_TYPE_SEARCH_ENTRY));
+          rows = shown_rows (CLARIFY_INPUT (input));
+          g_assert_cmpuint (rows->len, ==, n);
+        }
+
+      shot (&run, name);
+      run_clear (&run);
+    }
+}
+
+static void
+test_search_ignores_accents (gconstpointer data)
+{
+  g_autoptr(ClarifyRequest) request = NULL;
+  g_autoptr(GPtrArray) rows = NULL;
+  ClarifyInput *input;
+  Run run = { 0 };
+
+  request = start_request (&run, data, build_single_list);
+  input = input_at (&run, 0);
+
+  type_search (input, "MUNCHEN");
+  rows = shown_rows (input);
+  g_assert_cmpuint (rows->len, ==, 1);
+  g_assert_cmpstr (g_ptr_array_index (rows, 0), ==, "München");
+  g_clear_pointer (&rows, g_ptr_array_unref);
+
+  type_search (input, "dusseldorf");
+  rows = shown_rows (input);
+  g_assert_cmpuint (rows->len, ==, 1);
+  g_assert_cmpstr (g_ptr_array_index (rows, 0), ==, "Düsseldorf");
+  g_clear_pointer (&rows, g_ptr_array_unref);
+
+  type_search (input, "koln");
+  rows = shown_rows (input);
+  g_assert_cmpuint (rows->len, ==, 1);
+  shot (&run, "search");
+
+  select_row (input, "Köln");
+  submit (&run);
+  assert_response (&run, "{\"id\":\"r1\",\"outcome\":\"answered\",\"answers\":[{\"question_id\":\"city\",\"values\":[\"cgn\"]}]}");
+  run_clear (&run);
+}
+
+/* Several questions --------------------------------------------------------------- */
+
+static ClarifyRequest *
+new_three_questions (void)
+{
+  ClarifyRequest *request = new_request ("r3", T ("New component", "Neue Komponente"),
+                                         T ("I am about to scaffold the settings page.",
+                                            "Ich lege gleich die Einstellungsseite an."));
+  ClarifyQuestion *q;
+
+  build_text (request);
+  q = add_question (request, "city", CLARIFY_QUESTION_KIND_SINGLE, T ("City", "Stadt"),
+                    T ("Which office is the default?", "Welcher Standort ist voreingestellt?"));
+  add_cities (q, 5);
+  build_multi_chips (request);
+
+  return request;
+}
+
+static void
+assert_step (Run  *run,
+             guint page)
+{
+  g_autofree char *expected = g_strdup_printf (OUR ("Question %u of %u"), page + 1, 3);
+
+  g_assert_cmpuint (clarify_request_dialog_get_page (run->dialog), ==, page);
+  g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (find_by_id (run, "steps_label"))), ==, expected);
+  g_assert_true (focus_is_inside (run, GTK_WIDGET (input_at (run, page))));
+}
+
+static void
+test_three_questions (gconstpointer data)
+{
+  g_autoptr(ClarifyRequest) request = NULL;
+  GtkWidget *next, *back;
+  Run run = { 0 };
+
+  set_language (data);
+  request = new_three_questions ();
+  run_start (&run, request);
+
+  g_assert_true (clarify_request_dialog_get_paged (run.dialog));
+  next = find_by_id (&run, "next_button");
+  back = find_by_id (&run, "back_button");
+  assert_step (&run, 0);
+  g_assert_false (gtk_widget_get_visible (find_by_id (&run, "submit_button")));
+  g_assert_false (gtk_widget_is_sensitive (back));
+  /* Next waits for an answer on this page. */
+  g_assert_false (gtk_widget_is_sensitive (next));
+  g_assert_true (gtk_window_get_default_widget (GTK_WINDOW (run.dialog)) == next);
+
+  fill_text (&run);
+  press (next);
+  assert_step (&run, 1);
+  shot (&run, "three-questions");
+
+  /* Back keeps what was typed. */
+  press (back);
+  assert_step (&run, 0);
+  g_assert_true (clarify_input_get_valid (input_at (&run, 0)));
+
+  /* Alt+Right is Next. */
+  g_assert_true (press_key (&run, GDK_KEY_Right, GDK_ALT_MASK));
+  assert_step (&run, 1);
+  select_row (input_at (&run, 1), "Köln");
+  press (next);
+  assert_step (&run, 2);
+  g_assert_false (gtk_widget_get_visible (next));
+  g_assert_true (gtk_widget_get_visible (find_by_id (&run, "submit_button")));
+  g_assert_false (clarify_request_dialog_is_submit_sensitive (run.dialog));
+  g_assert_true (gtk_window_get_default_widget (GTK_WINDOW (run.dialog)) == find_by_id (&run, "submit_button"));
+
+  fill_multi_chips_at (&run, 2);
+  shot (&run, "three-questions-last");
+  submit (&run);
+  assert_response (&run,
+                   "{\"id\":\"r3\",\"outcome\":\"answered\",\"answers\":["
+                   "{\"question_id\":\"message\",\"values\":[\"Fix the login timeout on slow networks\"]},"
+                   "{\"question_id\":\"city\",\"values\":[\"cgn\"]},"
+                   "{\"question_id\":\"features\",\"values\":[\"loading\",\"a11y\"]}]}");
+  run_clear (&run);
+}
+
+static void
+test_paged_skip_question (void)
+{
+  g_autoptr(ClarifyRequest) request = NULL;
+  Run run = { 0 };
+
+  set_language ("en");
+  request = new_three_questions ();
+  clarify_question_set_skippable (clarify_request_get_question (request, 0), TRUE);
+  clarify_request_set_skippable (request, TRUE);
+  run_start (&run, request);
+
+  g_assert_cmpstr (gtk_button_get_label (GTK_BUTTON (find_by_id (&run, "skip_button"))), ==, OUR ("Skip All"));
+  g_assert_null (clarify_request_dialog_get_skip_toggle (run.dialog, 1));
+
+  /* Skipping a question moves on as Next does. */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (run.dialog), "dialog.skip-question", NULL));
+  g_assert_true (gtk_toggle_button_get_active (clarify_request_dialog_get_skip_toggle (run.dialog, 0)));
+  assert_step (&run, 1);
+
+  select_row (input_at (&run, 1), "Berlin");
+  press_id (&run, "next_button");
+  click_choice (input_at (&run, 2), "Dark mode");
+  submit (&run);
+  assert_response (&run,
+                   "{\"id\":\"r3\",\"outcome\":\"answered\",\"answers\":["
+                   "{\"question_id\":\"message\",\"values\":[],\"skipped\":true},"
+                   "{\"question_id\":\"city\",\"values\":[\"ber\"]},"
+                   "{\"question_id\":\"features\",\"values\":[\"dark\"]}]}");
+  run_clear (&run);
+}
+
+static void
+test_short_questions_form (gconstpointer data)
+{
+  g_autoptr(ClarifyRequest) request = NULL;
+  Run run = { 0 };
+
+  set_language (data);
+  request = new_request ("r1", T ("Before the release", "Vor der Veröffentlichung"),
+                         T ("Three quick decisions for the 2.0 branch.", "Drei schnelle Entscheidungen für den 2.0-Zweig."));
+  build_confirm (request);
+  build_single_chips (request);
+  build_date (request);
+  run_start (&run, request);
+
+  /* Short questions share one form: every input is on screen at once. */
+  g_assert_false (clarify_request_dialog_get_paged (run.dialog));
+  g_assert_false (gtk_widget_get_visible (find_by_id (&run, "steps_box")));
+  for (guint i = 0; i < 3; i++)
+    g_assert_true (gtk_widget_get_mapped (GTK_WIDGET (input_at (&run, i))));
+  g_assert_true (focus_is_inside (&run, GTK_WIDGET (input_at (&run, 0))));
+
+  click_choice (input_at (&run, 0), OUR ("Yes"));
+  click_choice (input_at (&run, 1), T ("Plain CSS", "Einfaches CSS"));
+  g_assert_false (clarify_request_dialog_is_submit_sensitive (run.dialog));
+  type_entry (clarify_date_entry_get_entry (clarify_date_input_get_date_entry (CLARIFY_DATE_INPUT (input_at (&run, 2)))),
+              "2026-12-01");
+  shot (&run, "form");
+
+  submit (&run);
+  assert_response (&run,
+                   "{\"id\":\"r1\",\"outcome\":\"answered\",\"answers\":["
+                   "{\"question_id\":\"delete\",\"values\":[\"yes\"]},"
+                   "{\"question_id\":\"styling\",\"values\":[\"plain\"]},"
+                   "{\"question_id\":\"release\",\"values\":[\"2026-12-01\"]}]}");
+  run_clear (&run);
+}
+
+/* Keyboard ------------------------------------------------------------------------- */
+
+static void
+test_digits_pick (void)
+{
+  g_autoptr(ClarifyRequest) request = NULL;
+  Run run = { 0 };
+
+  request = start_request (&run, "en", build_single_chips);
+
+  /* The chips have the focus, so digits pick. */
+  g_assert_true (press_key (&run, GDK_KEY_3, 0));
+  g_assert_true (clarify_input_get_valid (input_at (&run, 0)));
+  g_assert_true (press_key (&run, GDK_KEY_KP_2, 0));
+  /* There is no ninth chip. */
+  g_assert_false (press_key (&run, GDK_KEY_9, 0));
+  shot (&run, "digits");
+
+  submit (&run);
+  assert_response (&run, "{\"id\":\"r1\",\"outcome\":\"answered\",\"answers\":[{\"question_id\":\"styling\",\"values\":[\"css-modules\"]}]}");
+  run_clear (&run);
+}
+
+static void
+test_digits_leave_text_alone (void)
+{
+  g_autoptr(ClarifyRequest) request = NULL;
+  Run run = { 0 };
+
+  request = start_request (&run, "en", build_other);
+
+  click_choice (input_at (&run, 0), OUR ("Other…"));
+  /* Choosing Other puts the cursor in its entry; a digit there is text. */
+  g_assert_true (GTK_IS_EDITABLE (gtk_root_get_focus (GTK_ROOT (run.dialog))));
+  g_assert_false (press_key (&run, GDK_KEY_1, 0));
+  g_assert_false (clarify_input_get_valid (input_at (&run, 0)));
+
+  /* The action itself still picks, whatever has the focus. */
+  gtk_widget_activate_action (GTK_WIDGET (run.dialog), "dialog.pick", "u", 0);
+  submit (&run);
+  assert_response (&run, "{\"id\":\"r1\",\"outcome\":\"answered\",\"answers\":[{\"question_id\":\"styling\",\"values\":[\"tailwind\"]}]}");
+  run_clear (&run);
+}
+
+static void
+test_ctrl_enter_submits (void)
+{
+  g_autoptr(ClarifyRequest) request = NULL;
+  Run run = { 0 };
+
+  request = start_request (&run, "en", build_text);
+
+  /* Empty: nothing to submit. */
+  g_assert_false (press_key (&run, GDK_KEY_Return, GDK_CONTROL_MASK));
+  g_assert_false (run_is_destroyed (&run));
+
+  fill_text (&run);
+  /* From inside the text view, where Enter is a new line. */
+  g_assert_true (focus_is_inside (&run, GTK_WIDGET (input_at (&run, 0))));
+  g_assert_true (press_key (&run, GDK_KEY_KP_Enter, GDK_CONTROL_MASK));
+  assert_response (&run,
+                   "{\"id\":\"r1\",\"outcome\":\"answered\",\"answers\":[{\"question_id\":\"message\","
+                   "\"values\":[\"Fix the login timeout on slow networks\"]}]}");
+  run_clear (&run);
+}
+
+static void
+test_enter_moves_on (void)
+{
+  g_autoptr(ClarifyRequest) request = NULL;
+  Run run = { 0 };
+
+  set_language ("en");
+  request = new_request ("r1", NULL, NULL);
+  build_number (request);
+  build_number_decimal (request);
+  run_start (&run, request);
+
+  /* Enter (the inputs' ::activate-default) in the first field goes to the
+   * next one; in the last, it submits. */
+  type_number (input_at (&run, 0), "4");
+  g_signal_emit_by_name (input_at (&run, 0), "activate-default");
+  g_assert_true (focus_is_inside (&run, GTK_WIDGET (input_at (&run, 1))));
+  g_assert_false (run_is_destroyed (&run));
+
+  type_number (input_at (&run, 1), "7.5");
+  g_signal_emit_by_name (input_at (&run, 1), "activate-default");
+  assert_response (&run,
+                   "{\"id\":\"r1\",\"outcome\":\"answered\",\"answers\":["
+                   "{\"question_id\":\"workers\",\"values\":[\"4\"]},"
+                   "{\"question_id\":\"ratio\",\"values\":[\"7.5\"]}]}");
+  run_clear (&run);
+}
+
+static void
+add_kind_tests (void)
+{
+  static const char *languages[] = { "en", "de" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (kind_cases); i++)
+    for (guint j = 0; j < G_N_ELEMENTS (languages); j++)
+      {
+        KindTest *test = g_new0 (KindTest, 1);
+        g_autofree char *path = g_strdup_printf ("/dialog/kind/%s/%s", kind_cases[i].name, languages[j]);
+
+        test->kind = &kind_cases[i];
+        test->language = languages[j];
+        g_test_add_data_func_full (path, test, test_kind, g_free);
+      }
+}
+
+static void
+add_language_test (const char    *path,
+                   GTestDataFunc  func)
+{
+  static const char *languages[] = { "en", "de" };
+
+  for (guint j = 0; j < G_N_ELEMENTS (languages); j++)
+    {
+      g_autofree char *full = g_strdup_printf ("%s/%s", path, languages[j]);
+
+      g_test_add_data_func (full, languages[j], func);
+    }
+}
+
+static void
+load_app_styles (void)
+{
+  g_autoptr(GtkCssProvider) provider = gtk_css_provider_new ();
+
+  /* What ClarifyApplication (an AdwApplication) loads for every window. */
+  gtk_css_provider_load_from_resource (provider, "/io/github/clarify/Clarify/style.css");
+  gtk_style_context_add_provider_for_display (gdk_display_get_default (),
+                                              GTK_STYLE_PROVIDER (provider),
+                                              GTK_STYLE_PROVIDER_PRIORITY_APPLICATION);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  clarify_test_gtk_init (&argc, &argv);
+  load_app_styles ();
+  /* Screenshots and page checks must not catch a transition halfway. */
+  g_object_set (gtk_settings_get_default (), "gtk-enable-animations", FALSE, NULL);
+
+  add_kind_tests ();
+  g_test_add_func ("/dialog/header-and-plain-text", test_header_and_plain_text);
+  g_test_add_func ("/dialog/untitled", test_untitled_window_title);
+  add_language_test ("/dialog/skip/request", test_skip_request);
+  add_language_test ("/dialog/skip/question", test_skip_question);
+  g_test_add_func ("/dialog/skip/question-paged", test_paged_skip_question);
+  add_language_test ("/dialog/cancel", test_cancel);
+  g_test_add_func ("/dialog/escape/cancels", test_escape_cancels);
+  g_test_add_func ("/dialog/escape/hides-when-not-cancellable", test_escape_hides_when_not_cancellable);
+  g_test_add_func ("/dialog/close-button-cancels", test_close_button_cancels);
+  add_language_test ("/dialog/invalid", test_invalid_keeps_submit_insensitive);
+  add_language_test ("/dialog/timeout", test_timeout);
+  add_language_test ("/dialog/countdown", test_countdown_display);
+  g_test_add_func ("/dialog/countdown/format", test_countdown_format);
+  g_test_add_func ("/dialog/timeout/already-passed", test_timeout_already_passed);
+  g_test_add_func ("/dialog/timeout/while-hidden", test_timeout_while_hidden);
+  add_language_test ("/dialog/withdrawn", test_withdrawn);
+  g_test_add_func ("/dialog/withdrawn/close-button", test_withdrawn_close_button);
+  g_test_add_func ("/dialog/withdrawn/before-shown", test_withdrawn_before_shown);
+  g_test_add_data_func ("/dialog/chips-or-list/single", GINT_TO_POINTER (FALSE), test_chips_or_list);
+  g_test_add_data_func ("/dialog/chips-or-list/multi", GINT_TO_POINTER (TRUE), test_chips_or_list);
+  add_language_test ("/dialog/search-accents", test_search_ignores_accents);
+  add_language_test ("/dialog/three-questions", test_three_questions);
+  add_language_test ("/dialog/form", test_short_questions_form);
+  g_test_add_func ("/dialog/keys/digits", test_digits_pick);
+  g_test_add_func ("/dialog/keys/digits-in-text", test_digits_leave_text_alone);
+  g_test_add_func ("/dialog/keys/ctrl-enter", test_ctrl_enter_submits);
+  g_test_add_func ("/dialog/keys/enter-moves-on", test_enter_moves_on);
+
+  return g_test_run ();
+}
