@@ -823,7 +823,6 @@ test_kind (gconstpointer data)
 {
   const KindTest *test = data;
   g_autoptr(ClarifyRequest) request = NULL;
-  g_autofree char *shot_name = g_strdup_printf ("single-%s", test->kind->name);
   Run run = { 0 };
 
   set_language (test->language);
@@ -841,7 +840,7 @@ test_kind (gconstpointer data)
   test->kind->fill (&run);
   g_assert_true (clarify_input_get_valid (input_at (&run, 0)));
   g_assert_false (gtk_widget_get_visible (GTK_WIDGET (clarify_request_dialog_get_error_label (run.dialog, 0))));
-  shot (&run, shot_name);
+  shot (&run, test->kind->name);
 
   submit (&run);
   assert_response (&run, test->kind->expected);
@@ -995,6 +994,30 @@ test_escape_cancels (void)
 
   request = start_request (&run, "en", build_confirm);
 
+  g_assert_true (press_key (&run, GDK_KEY_Escape, 0));
+  assert_response (&run, "{\"id\":\"r1\",\"outcome\":\"cancelled\",\"answers\":[]}");
+  run_clear (&run);
+}
+
+static void
+test_escape_clears_search_first (void)
+{
+  g_autoptr(ClarifyRequest) request = NULL;
+  GtkWidget *search;
+  Run run = { 0 };
+
+  request = start_request (&run, "en", build_single_list);
+  search = find_of_type (GTK_WIDGET (input_at (&run, 0)), GTK_TYPE_SEARCH_ENTRY);
+  gtk_widget_grab_focus (search);
+  type_search (input_at (&run, 0), "ber");
+
+  /* With a search typed, Esc belongs to the search entry... */
+  g_assert_false (press_key (&run, GDK_KEY_Escape, 0));
+  g_assert_false (run_is_destroyed (&run));
+
+  /* ...and once it is empty, to the dialog. */
+  type_search (input_at (&run, 0), "");
+  g_assert_true (focus_is_inside (&run, search));
   g_assert_true (press_key (&run, GDK_KEY_Escape, 0));
   assert_response (&run, "{\"id\":\"r1\",\"outcome\":\"cancelled\",\"answers\":[]}");
   run_clear (&run);
@@ -1684,6 +1707,7 @@ main (int   argc,
   add_language_test ("/dialog/cancel", test_cancel);
   g_test_add_func ("/dialog/escape/cancels", test_escape_cancels);
   g_test_add_func ("/dialog/escape/hides-when-not-cancellable", test_escape_hides_when_not_cancellable);
+  g_test_add_func ("/dialog/escape/clears-search-first", test_escape_clears_search_first);
   g_test_add_func ("/dialog/close-button-cancels", test_close_button_cancels);
   add_language_test ("/dialog/invalid", test_invalid_keeps_submit_insensitive);
   add_language_test ("/dialog/timeout", test_timeout);

@@ -168,8 +168,10 @@ focus_input (ClarifyRequestDialog *self,
   if (focus_is_inside (self, input))
     return;
 
-  if (!gtk_widget_child_focus (input, GTK_DIR_TAB_FORWARD))
-    gtk_widget_grab_focus (input);
+  /* The inputs know their best target (the chosen chip, the entry). */
+  gtk_widget_grab_focus (input);
+  if (!focus_is_inside (self, input))
+    gtk_widget_child_focus (input, GTK_DIR_TAB_FORWARD);
 }
 
 /* An empty intro box would still add its spacing above the questions. */
@@ -625,6 +627,14 @@ escape_shortcut_cb (GtkWidget *widget,
                     gpointer   user_data)
 {
   ClarifyRequestDialog *self = CLARIFY_REQUEST_DIALOG (widget);
+  GtkWidget *focus = gtk_root_get_focus (GTK_ROOT (widget));
+  GtkWidget *search = focus != NULL ? gtk_widget_get_ancestor (focus, GTK_TYPE_SEARCH_ENTRY) : NULL;
+
+  /* Esc closes an open calendar, or empties a search, before the dialog. */
+  if (focus != NULL && gtk_widget_get_ancestor (focus, GTK_TYPE_POPOVER) != NULL)
+    return FALSE;
+  if (search != NULL && gtk_editable_get_text (GTK_EDITABLE (search))[0] != '\0')
+    return FALSE;
 
   if (self->finished)
     gtk_window_destroy (GTK_WINDOW (self));
@@ -1028,8 +1038,9 @@ clarify_request_dialog_dispose (GObject *object)
   g_clear_handle_id (&self->grow_idle_id, g_source_remove);
   g_clear_handle_id (&self->close_timer_id, g_source_remove);
   g_clear_handle_id (&self->close_idle_id, g_source_remove);
+  /* Dispose may run twice; the countdown is gone after the first. */
   if (self->countdown != NULL)
-    clarify_countdown_stop (self->countdown);
+    clarify_countdown_stop (g_steal_pointer (&self->countdown));
   if (self->request != NULL)
     g_clear_signal_handler (&self->withdrawn_handler, self->request);
 
@@ -1115,7 +1126,6 @@ add_shortcuts (GtkWidgetClass *widget_class)
                                     digit_shortcut_cb, "u", i);
     }
 
-  gtk_widget_class_add_binding (widget_class, GDK_KEY_Escape, 0, escape_shortcut_cb, NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Left, GDK_ALT_MASK, "dialog.back", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Right, GDK_ALT_MASK, "dialog.next", NULL);
 }
@@ -1206,13 +1216,17 @@ clarify_request_dialog_init (ClarifyRequestDialog *self)
                                  gtk_custom_layout_new (NULL, scroller_fit_measure,
                                                         scroller_fit_allocate));
 
-  /* Capture phase: Ctrl+Enter must submit even from inside a text view. */
+  /* Capture phase: Ctrl+Enter must submit even from inside a text view, and
+   * Esc must get past a search entry that has nothing left to clear. */
   controller = gtk_shortcut_controller_new ();
   gtk_event_controller_set_propagation_phase (controller, GTK_PHASE_CAPTURE);
   trigger = gtk_alternative_trigger_new (gtk_keyval_trigger_new (GDK_KEY_Return, GDK_CONTROL_MASK),
                                          gtk_keyval_trigger_new (GDK_KEY_KP_Enter, GDK_CONTROL_MASK));
   gtk_shortcut_controller_add_shortcut (GTK_SHORTCUT_CONTROLLER (controller),
                                         gtk_shortcut_new (trigger, gtk_named_action_new ("dialog.submit")));
+  gtk_shortcut_controller_add_shortcut (GTK_SHORTCUT_CONTROLLER (controller),
+                                        gtk_shortcut_new (gtk_keyval_trigger_new (GDK_KEY_Escape, 0),
+                                                          gtk_callback_action_new (escape_shortcut_cb, NULL, NULL)));
   gtk_widget_add_controller (GTK_WIDGET (self), controller);
 }
 
