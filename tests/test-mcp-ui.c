@@ -2,7 +2,8 @@
  * dialog's widgets, checking the exact tool result JSON
  *
  * Each request gets a ClarifyRequestDialog whose ::response goes back
- * through clarify_backend_respond_async(), as ClarifyApplication does.
+ * through clarify_backend_respond_async(), as ClarifyApplication does
+ * (clarify-test-answer.h).
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -12,10 +13,8 @@
 #include <libsoup/soup.h>
 
 #include "clarify-mcp-server.h"
-#include "clarify-request-dialog-private.h"
 #include "clarify-secret.h"
-#include "clarify-test-gtk-utils.h"
-#include "clarify-text-input.h"
+#include "clarify-test-answer.h"
 
 #define WAIT_MS 10000
 
@@ -31,32 +30,12 @@ typedef struct
 } Fixture;
 
 static void
-respond_cb (GObject      *object,
-            GAsyncResult *result,
-            gpointer      user_data)
-{
-  g_autoptr(GError) error = NULL;
-
-  g_assert_true (clarify_backend_respond_finish (CLARIFY_BACKEND (object), result, &error));
-}
-
-static void
-dialog_response_cb (ClarifyRequestDialog *dialog,
-                    ClarifyResponse      *response,
-                    Fixture              *fixture)
-{
-  clarify_backend_respond_async (fixture->backend, clarify_request_dialog_get_request (dialog),
-                                 response, NULL, respond_cb, NULL);
-}
-
-static void
 request_added_cb (ClarifyBackend *backend,
                   ClarifyRequest *request,
                   Fixture        *fixture)
 {
-  ClarifyRequestDialog *dialog = clarify_request_dialog_new (NULL, request);
+  ClarifyRequestDialog *dialog = clarify_test_answer_dialog_new (backend, request);
 
-  g_signal_connect (dialog, "response", G_CALLBACK (dialog_response_cb), fixture);
   g_set_weak_pointer (&fixture->dialog, dialog);
   gtk_window_present (GTK_WINDOW (dialog));
 }
@@ -180,96 +159,6 @@ expect_result (Fixture    *fixture,
   g_assert_true (clarify_test_wait_until (dialog_gone, fixture, WAIT_MS));
 }
 
-static GtkWidget *
-find_by_id (ClarifyRequestDialog *dialog,
-            const char           *id)
-{
-  GtkWidget *widget = clarify_test_find_widget (GTK_WIDGET (dialog), id);
-
-  g_assert_nonnull (widget);
-  return widget;
-}
-
-static void
-press_id (ClarifyRequestDialog *dialog,
-          const char           *id)
-{
-  GtkWidget *button = find_by_id (dialog, id);
-
-  g_assert_true (gtk_widget_get_mapped (button));
-  g_assert_true (gtk_widget_is_sensitive (button));
-  g_signal_emit_by_name (button, "clicked");
-}
-
-static gboolean
-shows_label (GtkWidget  *root,
-             const char *text)
-{
-  if (GTK_IS_LABEL (root) && g_strcmp0 (gtk_label_get_text (GTK_LABEL (root)), text) == 0)
-    return TRUE;
-
-  for (GtkWidget *child = gtk_widget_get_first_child (root); child != NULL; child = gtk_widget_get_next_sibling (child))
-    if (shows_label (child, text))
-      return TRUE;
-
-  return FALSE;
-}
-
-/* The visible button (toggle, check or plain) below @root that shows @label. */
-static GtkWidget *
-find_choice (GtkWidget  *root,
-             const char *label)
-{
-  if (!gtk_widget_get_visible (root))
-    return NULL;
-
-  if ((GTK_IS_BUTTON (root) || GTK_IS_CHECK_BUTTON (root)) && shows_label (root, label))
-    return root;
-
-  for (GtkWidget *child = gtk_widget_get_first_child (root); child != NULL; child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found = find_choice (child, label);
-
-      if (found != NULL)
-        return found;
-    }
-
-  return NULL;
-}
-
-static void
-click_choice (ClarifyRequestDialog *dialog,
-              guint                 position,
-              const char           *label)
-{
-  GtkWidget *button = find_choice (GTK_WIDGET (clarify_request_dialog_get_input (dialog, position)), label);
-
-  g_assert_nonnull (button);
-  if (GTK_IS_BUTTON (button))
-    g_signal_emit_by_name (button, "clicked");
-  else
-    gtk_widget_activate (button);
-}
-
-static void
-type_text (ClarifyRequestDialog *dialog,
-           guint                 position,
-           const char           *text)
-{
-  ClarifyInput *input = clarify_request_dialog_get_input (dialog, position);
-  GtkTextView *view = clarify_text_input_get_text_view (CLARIFY_TEXT_INPUT (input));
-
-  gtk_text_buffer_set_text (gtk_text_view_get_buffer (view), text, -1);
-}
-
-/* On a paged dialog, moves on to the next question. */
-static void
-next_page (ClarifyRequestDialog *dialog)
-{
-  if (clarify_request_dialog_get_paged (dialog))
-    press_id (dialog, "next_button");
-}
-
 static void
 screenshot (ClarifyRequestDialog *dialog,
             const char           *name)
@@ -296,14 +185,14 @@ test_answered (Fixture       *fixture,
                    "{\"id\":\"go\",\"question\":\"Create it now?\",\"type\":\"confirm\"}]}");
 
   screenshot (dialog, "mcp-ask-user-first");
-  type_text (dialog, 0, "UserProfileCard");
-  next_page (dialog);
-  click_choice (dialog, 1, "Tailwind");
-  next_page (dialog);
-  click_choice (dialog, 2, "Loading state");
-  click_choice (dialog, 2, "Animation");
-  next_page (dialog);
-  click_choice (dialog, 3, "Yes");
+  clarify_test_answer_type_text (dialog, 0, "UserProfileCard");
+  clarify_test_answer_next_page (dialog);
+  clarify_test_answer_click_choice (dialog, 1, "Tailwind");
+  clarify_test_answer_next_page (dialog);
+  clarify_test_answer_click_choice (dialog, 2, "Loading state");
+  clarify_test_answer_click_choice (dialog, 2, "Animation");
+  clarify_test_answer_next_page (dialog);
+  clarify_test_answer_click_choice (dialog, 3, "Yes");
   clarify_test_spin (600);
   screenshot (dialog, "mcp-ask-user-last");
 
@@ -311,7 +200,7 @@ test_answered (Fixture       *fixture,
   if (fixture->dialog != NULL)
     {
       g_assert_true (clarify_request_dialog_is_submit_sensitive (dialog));
-      press_id (dialog, "submit_button");
+      clarify_test_answer_press (dialog, "submit_button");
     }
 
   expect_result (fixture,
@@ -329,7 +218,7 @@ test_cancelled (Fixture       *fixture,
   ClarifyRequestDialog *dialog =
     call_ask_user (fixture, "{\"questions\":[{\"question\":\"Any additional requirements?\"}]}");
 
-  press_id (dialog, "cancel_button");
+  clarify_test_answer_press (dialog, "cancel_button");
   expect_result (fixture, "{\"answered\":false,\"cancelled\":true,\"timedOut\":false,\"answers\":[]}");
 }
 
@@ -346,15 +235,15 @@ test_skipped_question (Fixture       *fixture,
 
   /* Only the optional question can be skipped. */
   g_assert_null (clarify_request_dialog_get_skip_toggle (dialog, 0));
-  click_choice (dialog, 0, "SQLite");
-  next_page (dialog);
+  clarify_test_answer_click_choice (dialog, 0, "SQLite");
+  clarify_test_answer_next_page (dialog);
   skip = clarify_request_dialog_get_skip_toggle (dialog, 1);
   g_assert_nonnull (skip);
   gtk_toggle_button_set_active (skip, TRUE);
   /* Let the page transition finish before the picture. */
   clarify_test_spin (600);
   screenshot (dialog, "mcp-ask-user-skipped");
-  press_id (dialog, "submit_button");
+  clarify_test_answer_press (dialog, "submit_button");
 
   expect_result (fixture,
                  "{\"answered\":true,\"cancelled\":false,\"timedOut\":false,\"answers\":["
