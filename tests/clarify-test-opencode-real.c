@@ -228,10 +228,23 @@ clarify_test_fake_model_wait_for_tool_results (ClarifyTestFakeModel *fake,
   g_assert_true (clarify_test_loop_until (has_tool_results, fake, SLOW_MS));
 }
 
-JsonObject *
-clarify_test_fake_model_find_tool (ClarifyTestFakeModel *fake,
-                                   const char           *name)
+static gboolean
+has_offered_tools (gpointer data)
 {
+  ClarifyTestFakeModel *fake = data;
+
+  for (guint i = 0; i < fake->requests->len; i++)
+    if (json_object_has_member (json_node_get_object (fake->requests->pdata[i]), "tools"))
+      return TRUE;
+  return FALSE;
+}
+
+JsonObject *
+clarify_test_fake_model_wait_for_tool (ClarifyTestFakeModel *fake,
+                                       const char           *name)
+{
+  g_assert_true (clarify_test_loop_until (has_offered_tools, fake, SLOW_MS));
+
   for (guint i = fake->requests->len; i > 0; i--)
     {
       JsonObject *request = json_node_get_object (fake->requests->pdata[i - 1]);

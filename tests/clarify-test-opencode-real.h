@@ -96,9 +96,10 @@ JsonObject *clarify_test_opencode_wait_for_tool_part (ClarifyTestOpencode       
 /* Waits until the fake model has been sent @n tool results. */
 void        clarify_test_fake_model_wait_for_tool_results (ClarifyTestFakeModel *fake,
                                                            guint                 n);
-/* The tool @name ({"name","description","parameters"}) as offered in the
- * latest request that offered tools, or NULL. */
-JsonObject *clarify_test_fake_model_find_tool        (ClarifyTestFakeModel      *fake,
+/* Waits for a request that offers tools; returns the tool @name
+ * ({"name","description","parameters"}) as the latest such request offers
+ * it, or NULL. */
+JsonObject *clarify_test_fake_model_wait_for_tool    (ClarifyTestFakeModel      *fake,
                                                       const char                *name);
 
 char       *clarify_test_to_json                     (JsonNode                  *node);
