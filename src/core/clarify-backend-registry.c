@@ -36,6 +36,22 @@ clarify_backend_registry_lookup (const char *kind)
   return NULL;
 }
 
+const char *
+clarify_backend_registry_get_display_name (const char *kind)
+{
+  const ClarifyBackendInfo *info = clarify_backend_registry_lookup (kind);
+
+  if (info != NULL)
+    return _(info->display_name);
+  /* Request sources Clarify serves itself; not for --connect. */
+  if (g_strcmp0 (kind, "mcp") == 0)
+    return _("MCP endpoint");
+  if (g_strcmp0 (kind, "dbus") == 0)
+    return _("D-Bus Ask API");
+
+  return kind;
+}
+
 const char **
 clarify_backend_registry_list_kinds (void)
 {

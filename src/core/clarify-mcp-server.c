@@ -562,7 +562,6 @@ clarify_mcp_server_start (ClarifyBackend *backend)
   ClarifyMcpServer *self = CLARIFY_MCP_SERVER (backend);
   g_autoptr(GError) error = NULL;
   g_autofree char *message = NULL;
-  g_autofree char *url = NULL;
   GSList *uris;
   guint wanted_port;
 
@@ -611,9 +610,7 @@ clarify_mcp_server_start (ClarifyBackend *backend)
   self->port = uris != NULL ? (guint) g_uri_get_port (uris->data) : wanted_port;
   g_slist_free_full (uris, (GDestroyNotify) g_uri_unref);
 
-  url = clarify_mcp_server_get_url (self);
-  message = g_strdup_printf (_("Listening on %s"), url);
-  clarify_backend_set_state (backend, CLARIFY_CONNECTION_STATE_CONNECTED, message);
+  clarify_backend_set_state (backend, CLARIFY_CONNECTION_STATE_CONNECTED, _("Listening"));
 }
 
 static void

@@ -106,8 +106,7 @@ static void
 setup_backend (ClarifyConnectionRow *self)
 {
   ClarifyConnection *connection = clarify_backend_get_connection (self->backend);
-  const ClarifyBackendInfo *info = clarify_backend_registry_lookup (clarify_connection_get_kind (connection));
-  const char *kind = info ? _(info->display_name) : clarify_connection_get_kind (connection);
+  const char *kind = clarify_backend_registry_get_display_name (clarify_connection_get_kind (connection));
   const char *url = clarify_connection_get_url (connection);
   g_autofree char *subtitle = NULL;
 
