@@ -21,6 +21,7 @@
 #include "clarify-cli.h"
 #include "clarify-dbus-backend.h"
 #include "clarify-json.h"
+#include "clarify-secret.h"
 #include "clarify-test-server.h"
 
 #define WAIT_MS 10000
@@ -716,6 +717,56 @@ serve_activation (void)
   return 0;
 }
 
+static int
+run_set_password (const char *name,
+                  const char *input,
+                  char      **out)
+{
+  g_autoptr(GSubprocessLauncher) launcher =
+    g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDIN_PIPE | G_SUBPROCESS_FLAGS_STDOUT_PIPE |
+                               G_SUBPROCESS_FLAGS_STDERR_MERGE);
+  g_autoptr(GSubprocess) process = NULL;
+  g_autoptr(GError) error = NULL;
+
+  g_subprocess_launcher_setenv (launcher, "CLARIFY_SECRET_STORE", "file", TRUE);
+  /* The isolated dirs live in GLib's cache, not in the environment. */
+  g_subprocess_launcher_setenv (launcher, "XDG_CONFIG_HOME", g_get_user_config_dir (), TRUE);
+  process = g_subprocess_launcher_spawn (launcher, &error, test_binary, "set-password", name, NULL);
+  g_assert_no_error (error);
+  g_subprocess_communicate_utf8 (process, input, NULL, out, NULL, &error);
+  g_assert_no_error (error);
+
+  return g_subprocess_get_exit_status (process);
+}
+
+/* The password goes to the secret store, never to the output. */
+static void
+test_set_password (void)
+{
+  g_autofree char *out = NULL;
+  g_autofree char *stored = NULL;
+  g_autofree char *out_cleared = NULL;
+  g_autofree char *out_bad = NULL;
+  g_autoptr(GError) error = NULL;
+
+  g_setenv ("CLARIFY_SECRET_STORE", "file", TRUE);
+
+  if (run_set_password ("work", "s3cret pass\n", &out) != 0)
+    g_error ("set-password failed: %s", out);
+  g_assert_null (strstr (out, "s3cret"));
+  stored = clarify_secret_lookup ("connection:work", &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (stored, ==, "s3cret pass");
+
+  g_assert_cmpint (run_set_password ("work", "\n", &out_cleared), ==, 0);
+  g_clear_pointer (&stored, g_free);
+  stored = clarify_secret_lookup ("connection:work", &error);
+  g_assert_no_error (error);
+  g_assert_null (stored);
+
+  g_assert_cmpint (run_set_password ("bad name", "x\n", &out_bad), ==, CLARIFY_CLI_EXIT_BAD_ARGS);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -749,6 +800,8 @@ main (int   argc,
   test_bus = g_test_dbus_new (G_TEST_DBUS_NONE);
   g_test_dbus_add_service_dir (test_bus, service_dir);
   g_test_dbus_up (test_bus);
+
+g_test_add_func ("/cli/set-password", test_set_password);
 
 #define ADD(path, func) g_test_add ("/cli/" path, Fixture, NULL, fixture_setup, func, fixture_teardown)
   ADD ("ask/answered-text", test_answered_text);

@@ -8,6 +8,8 @@
 #include <gio/gunixoutputstream.h>
 #include <glib/gi18n.h>
 #include <stdio.h>
+#include <termios.h>
+#include <unistd.h>
 
 #include "clarify-cli.h"
 #include "clarify-dbus-backend.h"
@@ -15,6 +17,7 @@
 #include "clarify-mcp-protocol.h"
 #include "clarify-mcp-server.h"
 #include "clarify-normalize.h"
+#include "clarify-secret.h"
 #include "clarify-validate.h"
 
 /* ---------------------------------------------------------------------- */
@@ -739,6 +742,106 @@ run_mcp_info (void)
   return 0;
 }
 
+/* ---------------------------------------------------------------------- */
+/* clarify set-password NAME */
+
+static gboolean
+is_connection_name (const char *name)
+{
+  if (name == NULL || *name == '\0')
+    return FALSE;
+
+  for (const char *p = name; *p != '\0'; p++)
+    {
+      if (!g_ascii_isalnum (*p) && *p != '-' && *p != '_' && *p != '.')
+        return FALSE;
+    }
+
+  return TRUE;
+}
+
+/* One line from stdin; on a terminal without echo, so the password stays
+ * off the screen and out of the shell history. */
+static char *
+read_secret_line (void)
+{
+  gboolean tty = isatty (STDIN_FILENO);
+  struct termios saved, quiet;
+  char buffer[4096];
+  char *line;
+
+  if (tty)
+    {
+      g_printerr (_("Password: "));
+      tcgetattr (STDIN_FILENO, &saved);
+      quiet = saved;
+      quiet.c_lflag &= ~(tcflag_t) ECHO;
+      tcsetattr (STDIN_FILENO, TCSAFLUSH, &quiet);
+    }
+
+  line = fgets (buffer, sizeof buffer, stdin);
+
+  if (tty)
+    {
+      tcsetattr (STDIN_FILENO, TCSAFLUSH, &saved);
+      g_printerr ("\n");
+    }
+
+  if (line == NULL)
+    return NULL;
+
+  buffer[strcspn (buffer, "\r\n")] = '\0';
+  line = g_strdup (buffer);
+  explicit_bzero (buffer, sizeof buffer);
+
+  return line;
+}
+
+static int
+run_set_password (int    argc,
+                  char **argv)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *key = NULL;
+  g_autofree char *label = NULL;
+  char *password;
+  gboolean ok;
+
+  if (argc != 2 || !is_connection_name (argv[1]))
+    {
+      g_printerr ("%s\n", _("Usage: clarify set-password NAME (the password is read from standard input; an empty one removes it)"));
+      return CLARIFY_CLI_EXIT_BAD_ARGS;
+    }
+
+  key = g_strdup_printf ("connection:%s", argv[1]);
+  password = read_secret_line ();
+  if (password == NULL || *password == '\0')
+    {
+      g_free (password);
+      ok = clarify_secret_clear (key, &error);
+      if (ok)
+        g_print (_("Removed the password of “%s”.\n"), argv[1]);
+    }
+  else
+    {
+      /* Translators: the label of the stored password in the user's keyring */
+      label = g_strdup_printf (_("Clarify: password of “%s”"), argv[1]);
+      ok = clarify_secret_store (key, label, password, &error);
+      explicit_bzero (password, strlen (password));
+      g_free (password);
+      if (ok)
+        g_print (_("Stored the password of “%s”. Restart the connection to use it.\n"), argv[1]);
+    }
+
+  if (!ok)
+    {
+      g_printerr ("clarify: %s\n", error->message);
+      return 1;
+    }
+
+  return 0;
+}
+
 gboolean
 clarify_cli_handle (int    argc,
                     char **argv,
@@ -755,6 +858,8 @@ clarify_cli_handle (int    argc,
     *exit_status = run_mcp_stdio (argc - 1, argv + 1);
   else if (g_str_equal (argv[1], "--mcp-info"))
     *exit_status = run_mcp_info ();
+  else if (g_str_equal (argv[1], "set-password"))
+    *exit_status = run_set_password (argc - 1, argv + 1);
   else
     return FALSE;
 

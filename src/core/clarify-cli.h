@@ -4,6 +4,7 @@
  *   clarify mcp-stdio    an MCP server on stdin/stdout that forwards
  *                        ask_user to the running app over D-Bus
  *   clarify --mcp-info   the MCP endpoint's URL, token and config snippets
+ *   clarify set-password NAME   store a connection's password in the keyring
  *
  * They talk to the app only over D-Bus, so the single running instance
  * (started by D-Bus activation when needed) shows every dialog.
