@@ -274,53 +274,79 @@ test_response_errors (void)
     }
 }
 
-/* The examples in docs/json-form.md must stay true. */
-static void
-test_documented_examples (void)
+/* The bodies of the ```json fences in the source file @relative_path. */
+static GPtrArray *
+read_json_blocks (const char *relative_path)
 {
-  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "..", "docs", "json-form.md", NULL);
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "..", relative_path, NULL);
   g_autofree char *contents = NULL;
   g_autoptr(GError) error = NULL;
-  g_auto(GStrv) blocks = NULL;
-  g_autoptr(ClarifyRequest) request = NULL;
-  g_autoptr(ClarifyResponse) response = NULL;
-  g_autoptr(JsonNode) node = NULL;
-  g_autofree char *response_text = NULL;
+  g_auto(GStrv) pieces = NULL;
+  GPtrArray *blocks = g_ptr_array_new_with_free_func (g_free);
 
   g_assert_true (g_file_get_contents (path, &contents, NULL, &error));
   g_assert_no_error (error);
 
-  /* blocks[1] and blocks[3] are the bodies of the two ```json fences. */
-  blocks = g_strsplit (contents, "```", -1);
-  g_assert_cmpuint (g_strv_length (blocks), >=, 5);
-  g_assert_true (g_str_has_prefix (blocks[1], "json\n"));
-  g_assert_true (g_str_has_prefix (blocks[3], "json\n"));
+  /* Odd pieces are inside fences. */
+  pieces = g_strsplit (contents, "```", -1);
+  for (guint i = 1; pieces[i] != NULL; i += 2)
+    {
+      if (g_str_has_prefix (pieces[i], "json\n"))
+        g_ptr_array_add (blocks, g_strdup (pieces[i] + 5));
+    }
 
-  request = clarify_request_new_from_data (blocks[1] + 5, -1, &error);
+  return blocks;
+}
+
+/* A documented response must be canonical, up to its line breaks. */
+static void
+assert_canonical_response (const char *documented)
+{
+  g_autoptr(ClarifyResponse) response = NULL;
+  g_autoptr(JsonNode) node = NULL;
+  g_autoptr(GString) joined = g_string_new (NULL);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *response_text = NULL;
+
+  response = clarify_response_new_from_data (documented, -1, &error);
+  g_assert_no_error (error);
+
+  node = clarify_response_to_json (response);
+  response_text = clarify_json_to_string (node);
+  for (const char *p = documented; *p != '\0'; p++)
+    {
+      if (*p != '\n')
+        g_string_append_c (joined, *p);
+      else
+        while (p[1] == ' ')
+          p++;
+    }
+  g_assert_cmpstr (response_text, ==, joined->str);
+}
+
+/* The examples in docs/json-form.md and the README must stay true. */
+static void
+test_documented_examples (void)
+{
+  g_autoptr(GPtrArray) docs = read_json_blocks ("docs/json-form.md");
+  g_autoptr(GPtrArray) readme = read_json_blocks ("README.md");
+  g_autoptr(ClarifyRequest) request = NULL;
+  g_autoptr(ClarifyRequest) readme_request = NULL;
+  g_autoptr(GError) error = NULL;
+
+  g_assert_cmpuint (docs->len, ==, 2);
+  request = clarify_request_new_from_data (g_ptr_array_index (docs, 0), -1, &error);
   g_assert_no_error (error);
   g_assert_cmpuint (clarify_request_get_n_questions (request), ==, 6);
   g_assert_cmpstr (clarify_request_get_title (request), ==, "Trip planning");
+  assert_canonical_response (g_ptr_array_index (docs, 1));
 
-  response = clarify_response_new_from_data (blocks[3] + 5, -1, &error);
+  g_assert_cmpuint (readme->len, ==, 2);
+  readme_request = clarify_request_new_from_data (g_ptr_array_index (readme, 0), -1, &error);
   g_assert_no_error (error);
-  g_assert_cmpuint (clarify_response_get_n_answers (response), ==, 6);
-
-  /* The documented response is already canonical, up to its line breaks. */
-  node = clarify_response_to_json (response);
-  response_text = clarify_json_to_string (node);
-  {
-    g_autoptr(GString) joined = g_string_new (NULL);
-
-    for (const char *p = blocks[3] + 5; *p != '\0'; p++)
-      {
-        if (*p != '\n')
-          g_string_append_c (joined, *p);
-        else
-          while (p[1] == ' ')
-            p++;
-      }
-    g_assert_cmpstr (response_text, ==, joined->str);
-  }
+  g_assert_cmpuint (clarify_request_get_n_questions (readme_request), ==, 3);
+  g_assert_cmpstr (clarify_request_get_title (readme_request), ==, "Deployment");
+  assert_canonical_response (g_ptr_array_index (readme, 1));
 }
 
 int
