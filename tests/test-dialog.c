@@ -954,12 +954,19 @@ test_skip_question (gconstpointer data)
   g_assert_nonnull (toggle);
 
   click_choice (input_at (&run, 0), OUR ("Yes"));
+  /* Something that is no date holds the answer back, optional or not... */
+  type_entry (clarify_date_entry_get_entry (clarify_date_input_get_date_entry (CLARIFY_DATE_INPUT (input_at (&run, 1)))),
+              "soon");
   g_assert_false (clarify_request_dialog_is_submit_sensitive (run.dialog));
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (clarify_request_dialog_get_error_label (run.dialog, 1))));
 
-  /* A skipped question counts as answered, and its input rests. */
+  /* ...until Skip sets it aside: a skipped question counts as answered,
+   * and its input rests. */
   press (GTK_WIDGET (toggle));
   g_assert_true (gtk_toggle_button_get_active (toggle));
   g_assert_false (gtk_widget_get_sensitive (GTK_WIDGET (input_at (&run, 1))));
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (clarify_request_dialog_get_error_label (run.dialog, 1))));
+  g_assert_true (clarify_request_dialog_is_submit_sensitive (run.dialog));
   shot (&run, "skip-question");
 
   submit (&run);
@@ -967,6 +974,48 @@ test_skip_question (gconstpointer data)
                    "{\"id\":\"r1\",\"outcome\":\"answered\",\"answers\":["
                    "{\"question_id\":\"delete\",\"values\":[\"yes\"]},"
                    "{\"question_id\":\"release\",\"values\":[],\"skipped\":true}]}");
+  run_clear (&run);
+}
+
+/* An optional question left empty is skipped without pressing its Skip. */
+static void
+test_optional_left_empty (gconstpointer data)
+{
+  g_autoptr(ClarifyRequest) request = NULL;
+  ClarifyQuestion *q;
+  GtkLabel *error_label;
+  Run run = { 0 };
+
+  set_language (data);
+  request = new_request ("r1", T ("Test run", "Testlauf"), NULL);
+  add_question (request, "delete", CLARIFY_QUESTION_KIND_CONFIRM, NULL,
+                T ("Delete old results first?", "Zuerst alte Ergebnisse löschen?"));
+  q = add_question (request, "note", CLARIFY_QUESTION_KIND_TEXT, T ("Note", "Notiz"),
+                    T ("Anything the agent should know?", "Soll der Agent noch etwas wissen?"));
+  clarify_question_set_skippable (q, TRUE);
+  run_start (&run, request);
+  error_label = clarify_request_dialog_get_error_label (run.dialog, 1);
+
+  /* The required question still needs its answer. */
+  g_assert_false (clarify_request_dialog_is_submit_sensitive (run.dialog));
+  click_choice (input_at (&run, 0), OUR ("No"));
+  g_assert_true (clarify_request_dialog_is_submit_sensitive (run.dialog));
+
+  /* Typed and wiped again (spaces are nothing), it is empty once more: no
+   * "please answer" for an optional question. */
+  type_text (input_at (&run, 1), "x");
+  type_text (input_at (&run, 1), "  ");
+  g_assert_true (clarify_input_get_touched (input_at (&run, 1)));
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (error_label)));
+  g_assert_true (clarify_request_dialog_is_submit_sensitive (run.dialog));
+  g_assert_false (gtk_toggle_button_get_active (clarify_request_dialog_get_skip_toggle (run.dialog, 1)));
+  shot (&run, "optional-empty");
+
+  submit (&run);
+  assert_response (&run,
+                   "{\"id\":\"r1\",\"outcome\":\"answered\",\"answers\":["
+                   "{\"question_id\":\"delete\",\"values\":[\"no\"]},"
+                   "{\"question_id\":\"note\",\"values\":[],\"skipped\":true}]}");
   run_clear (&run);
 }
 
@@ -978,7 +1027,7 @@ test_cancel (gconstpointer data)
 
   request = start_request (&run, data, build_single_chips);
 
-  g_assert_cmpstr (gtk_button_get_label (GTK_BUTTON (find_by_id (&run, "cancel_button"))), ==, OUR ("Cancel"));
+  g_assert_cmpstr (gtk_button_get_label (GTK_BUTTON (find_by_id (&run, "cancel_button"))), ==, T ("Cancel", "Abbrechen"));
   /* Whatever was picked, Cancel sends no answers. */
   click_choice (input_at (&run, 0), T ("Plain CSS", "Einfaches CSS"));
   press_id (&run, "cancel_button");
@@ -1148,6 +1197,9 @@ test_timeout (gconstpointer data)
   g_assert_true (clarify_countdown_get_warning (countdown));
   g_assert_true (gtk_widget_has_css_class (clarify_test_find_widget (GTK_WIDGET (countdown), "bar"), "warning"));
   g_assert_true (gtk_widget_has_css_class (clarify_test_find_widget (GTK_WIDGET (countdown), "label"), "warning"));
+  g_assert_true (g_regex_match_simple (T ("^0:0[0-2] left$", "^noch 0:0[0-2]$"),
+                                       gtk_label_get_text (GTK_LABEL (clarify_test_find_widget (GTK_WIDGET (countdown), "label"))),
+                                       0, 0));
   shot (&run, "countdown-warning");
 
   g_assert_true (clarify_test_wait_until (run_is_destroyed, &run, 20000));
@@ -1204,6 +1256,12 @@ test_countdown_format (void)
   g_assert_cmpstr (a, ==, "4:59 left");
   g_assert_cmpstr (b, ==, "0:05 left");
   g_assert_cmpstr (c, ==, "60:00 left");
+
+  set_language ("de");
+  g_clear_pointer (&b, g_free);
+  b = clarify_countdown_format (5);
+  g_assert_cmpstr (b, ==, "noch 0:05");
+  set_language ("en");
 }
 
 static void
@@ -1454,6 +1512,10 @@ test_three_questions (gconstpointer data)
   fill_text (&run);
   press (next);
   assert_step (&run, 1);
+  g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (find_by_id (&run, "steps_label"))), ==,
+                   T ("Question 2 of 3", "Frage 2 von 3"));
+  g_assert_cmpstr (gtk_button_get_label (GTK_BUTTON (next)), ==, T ("Next", "Weiter"));
+  g_assert_cmpstr (gtk_button_get_label (GTK_BUTTON (back)), ==, T ("Back", "Zurück"));
   shot (&run, "three-questions");
 
   /* Back keeps what was typed. */
@@ -1469,6 +1531,7 @@ test_three_questions (gconstpointer data)
   assert_step (&run, 2);
   g_assert_false (gtk_widget_get_visible (next));
   g_assert_true (gtk_widget_get_visible (find_by_id (&run, "submit_button")));
+  g_assert_cmpstr (gtk_button_get_label (GTK_BUTTON (find_by_id (&run, "submit_button"))), ==, T ("Submit", "Absenden"));
   g_assert_false (clarify_request_dialog_is_submit_sensitive (run.dialog));
   g_assert_true (gtk_window_get_default_widget (GTK_WINDOW (run.dialog)) == find_by_id (&run, "submit_button"));
 
@@ -1550,6 +1613,102 @@ test_short_questions_form (gconstpointer data)
                    "{\"question_id\":\"styling\",\"values\":[\"plain\"]},"
                    "{\"question_id\":\"release\",\"values\":[\"2026-12-01\"]}]}");
   run_clear (&run);
+}
+
+/* OpenCode's permission request: a choice and an optional message, one form. */
+static void
+test_permission_form (gconstpointer data)
+{
+  g_autoptr(ClarifyRequest) request = NULL;
+  ClarifyQuestion *q;
+  Run run = { 0 };
+
+  set_language (data);
+  request = new_request ("per_1", T ("Allow “bash”?", "„bash“ erlauben?"),
+                         T ("Patterns:\nrm -rf build\ncommand: rm -rf build",
+                            "Muster:\nrm -rf build\ncommand: rm -rf build"));
+  q = add_question (request, "reply", CLARIFY_QUESTION_KIND_SINGLE, T ("Permission", "Berechtigung"),
+                    T ("Allow the agent to go ahead?", "Darf der Agent fortfahren?"));
+  add_option (q, T ("Allow once", "Einmal erlauben"), "once", T ("Only this time", "Nur dieses Mal"));
+  add_option (q, T ("Always allow", "Immer erlauben"), "always",
+              T ("Also allow “rm *” from now on", "Auch „rm *“ ab jetzt erlauben"));
+  add_option (q, T ("Reject", "Ablehnen"), "reject",
+              T ("The agent does not get to do this", "Der Agent darf das nicht tun"));
+  q = add_question (request, "message", CLARIFY_QUESTION_KIND_TEXT, T ("Message", "Nachricht"),
+                    T ("Message for the agent", "Nachricht an den Agenten"));
+  clarify_question_set_placeholder (q, T ("Optional, e.g. what to do instead",
+                                          "Optional, z. B. was stattdessen zu tun ist"));
+  clarify_question_set_skippable (q, TRUE);
+  run_start (&run, request);
+
+  g_assert_false (clarify_request_dialog_get_paged (run.dialog));
+  g_assert_false (gtk_widget_get_visible (find_by_id (&run, "steps_box")));
+  g_assert_true (gtk_widget_get_mapped (GTK_WIDGET (input_at (&run, 1))));
+  g_assert_false (clarify_request_dialog_is_submit_sensitive (run.dialog));
+
+  /* The choice alone is enough. */
+  click_choice (input_at (&run, 0), T ("Reject", "Ablehnen"));
+  g_assert_true (clarify_request_dialog_is_submit_sensitive (run.dialog));
+  type_text (input_at (&run, 1), T ("Delete only build/tmp, please.", "Bitte nur build/tmp löschen."));
+  shot (&run, "permission");
+
+  submit (&run);
+  assert_response (&run,
+                   T ("{\"id\":\"per_1\",\"outcome\":\"answered\",\"answers\":["
+                      "{\"question_id\":\"reply\",\"values\":[\"reject\"]},"
+                      "{\"question_id\":\"message\",\"values\":[\"Delete only build/tmp, please.\"]}]}",
+                      "{\"id\":\"per_1\",\"outcome\":\"answered\",\"answers\":["
+                      "{\"question_id\":\"reply\",\"values\":[\"reject\"]},"
+                      "{\"question_id\":\"message\",\"values\":[\"Bitte nur build/tmp löschen.\"]}]}"));
+  run_clear (&run);
+}
+
+/* Whether a confirm question and @n_texts text questions share one form. */
+static gboolean
+is_one_form (int      max_length,
+             gboolean skippable,
+             guint    n_texts)
+{
+  g_autoptr(ClarifyRequest) request = new_request ("r1", NULL, NULL);
+  gboolean paged;
+  Run run = { 0 };
+
+  build_confirm (request);
+  for (guint i = 0; i < n_texts; i++)
+    {
+      g_autofree char *id = g_strdup_printf ("text%u", i);
+      ClarifyQuestion *q = add_question (request, id, CLARIFY_QUESTION_KIND_TEXT, NULL, "Why?");
+      ClarifyValidation validation;
+
+      clarify_validation_init (&validation);
+      validation.max_length = max_length;
+      clarify_question_set_validation (q, &validation);
+      clarify_validation_clear (&validation);
+      clarify_question_set_skippable (q, skippable);
+    }
+
+  run_create (&run, request);
+  paged = clarify_request_dialog_get_paged (run.dialog);
+  run_clear (&run);
+
+  return !paged;
+}
+
+static void
+test_form_or_pages (void)
+{
+  set_language ("en");
+
+  /* One text area fits into a form when its answer is optional or short. */
+  g_assert_true (is_one_form (0, TRUE, 1));
+  g_assert_true (is_one_form (72, FALSE, 1));
+  g_assert_true (is_one_form (200, FALSE, 1));
+  /* A required text of any length gets a page of its own... */
+  g_assert_false (is_one_form (0, FALSE, 1));
+  g_assert_false (is_one_form (201, FALSE, 1));
+  /* ...and so does every text area once there are two. */
+  g_assert_false (is_one_form (0, TRUE, 2));
+  g_assert_false (is_one_form (72, FALSE, 2));
 }
 
 /* Keyboard ------------------------------------------------------------------------- */
@@ -1703,6 +1862,7 @@ main (int   argc,
   g_test_add_func ("/dialog/untitled", test_untitled_window_title);
   add_language_test ("/dialog/skip/request", test_skip_request);
   add_language_test ("/dialog/skip/question", test_skip_question);
+  add_language_test ("/dialog/skip/optional-left-empty", test_optional_left_empty);
   g_test_add_func ("/dialog/skip/question-paged", test_paged_skip_question);
   add_language_test ("/dialog/cancel", test_cancel);
   g_test_add_func ("/dialog/escape/cancels", test_escape_cancels);
@@ -1723,6 +1883,8 @@ main (int   argc,
   add_language_test ("/dialog/search-accents", test_search_ignores_accents);
   add_language_test ("/dialog/three-questions", test_three_questions);
   add_language_test ("/dialog/form", test_short_questions_form);
+  add_language_test ("/dialog/form/permission", test_permission_form);
+  g_test_add_func ("/dialog/form/or-pages", test_form_or_pages);
   g_test_add_func ("/dialog/keys/digits", test_digits_pick);
   g_test_add_func ("/dialog/keys/digits-in-text", test_digits_leave_text_alone);
   g_test_add_func ("/dialog/keys/ctrl-enter", test_ctrl_enter_submits);
