@@ -1362,6 +1362,7 @@ test_screenshots (gconstpointer data)
   g_autoptr(ClarifyQuestion) date = new_question (CLARIFY_QUESTION_KIND_DATE, "When should we schedule it?");
   g_autoptr(ClarifyQuestion) range = new_question (CLARIFY_QUESTION_KIND_DATE_RANGE, "Which weeks are you away?");
   ClarifyValidation validation;
+  gboolean german = g_str_equal (language, "de");
   Shown shown;
 
   clarify_test_set_language (language);
@@ -1372,6 +1373,7 @@ test_screenshots (gconstpointer data)
   clarify_question_set_validation (text, &validation);
   clarify_question_set_placeholder (text, "z. B. Direktnachricht, Data Manager …");
   shown = show (text);
+  g_assert_true (has_label (GTK_WIDGET (shown.input), german ? "Mindestens 2 Zeichen" : "At least 2 characters"));
   screenshot (&shown, "input-text");
   set_text_view (shown.input, "Direktnachricht – also eine private Nachricht im Chat, nicht die Währung.");
   screenshot (&shown, "input-text-filled");
@@ -1430,6 +1432,7 @@ test_screenshots (gconstpointer data)
   clarify_question_set_allow_other (multi, TRUE);
   set_defaults (multi, "developers", "admins", NULL);
   shown = show (multi);
+  g_assert_true (has_label (GTK_WIDGET (shown.input), german ? "2 ausgewählt" : "2 selected"));
   screenshot (&shown, "input-multi-list");
   hide (&shown);
 
@@ -1441,10 +1444,12 @@ test_screenshots (gconstpointer data)
 
   set_defaults (number, "25", NULL);
   shown = show (number);
+  g_assert_true (has_label (GTK_WIDGET (shown.input), german ? "Zwischen 1 und 500" : "Between 1 and 500"));
   screenshot (&shown, "input-number");
   hide (&shown);
 
   shown = show (decimal);
+  g_assert_true (has_label (GTK_WIDGET (shown.input), german ? "Mindestens 0" : "At least 0"));
   screenshot (&shown, "input-number-decimal");
   hide (&shown);
 
@@ -1455,6 +1460,8 @@ test_screenshots (gconstpointer data)
 
   set_defaults (range, "2026-08-10", "2026-08-21", NULL);
   shown = show (range);
+  g_assert_true (has_label (GTK_WIDGET (shown.input), german ? "Beginn" : "Start"));
+  g_assert_true (has_label (GTK_WIDGET (shown.input), german ? "Ende" : "End"));
   screenshot (&shown, "input-date-range");
   hide (&shown);
 
