@@ -28,6 +28,7 @@ typedef struct
   GtkLabel        *error_label;
   GtkToggleButton *skip_toggle;
   GtkImage        *dot;
+  gboolean         skippable;
 } QuestionPage;
 
 struct _ClarifyRequestDialog
@@ -94,9 +95,46 @@ get_page (ClarifyRequestDialog *self,
 }
 
 static gboolean
-page_is_skipped (QuestionPage *page)
+is_blank (const char *text)
+{
+  if (text == NULL)
+    return TRUE;
+
+  for (; *text != '\0'; text = g_utf8_next_char (text))
+    if (!g_unichar_isspace (g_utf8_get_char (text)))
+      return FALSE;
+
+  return TRUE;
+}
+
+/* Nothing typed, picked or ticked (whitespace does not count). */
+static gboolean
+page_is_empty (QuestionPage *page)
+{
+  g_autoptr(GPtrArray) values = g_ptr_array_new_with_free_func (g_free);
+  g_autofree char *custom_text = NULL;
+
+  clarify_input_collect (page->input, values, &custom_text);
+
+  for (guint i = 0; i < values->len; i++)
+    if (!is_blank (g_ptr_array_index (values, i)))
+      return FALSE;
+
+  return is_blank (custom_text);
+}
+
+static gboolean
+page_skip_toggled (QuestionPage *page)
 {
   return page->skip_toggle != NULL && gtk_toggle_button_get_active (page->skip_toggle);
+}
+
+/* An optional question left empty is skipped without a press on its Skip:
+ * an empty optional message must not hold back the answer. */
+static gboolean
+page_is_skipped (QuestionPage *page)
+{
+  return page_skip_toggled (page) || (page->skippable && page_is_empty (page));
 }
 
 /* Skipped questions count as answered. */
@@ -257,7 +295,11 @@ update_steps (ClarifyRequestDialog *self)
       QuestionPage *page = get_page (self, i);
       GtkWidget *dot = GTK_WIDGET (page->dot);
 
-      if (i != self->page && page_is_done (page))
+      /* A check for what the user answered or skipped, not for an optional
+       * question that is merely still empty. */
+      gboolean answered = page_skip_toggled (page) || clarify_input_get_valid (page->input);
+
+      if (i != self->page && answered)
         gtk_image_set_from_icon_name (page->dot, "object-select-symbolic");
       else
         gtk_image_set_from_icon_name (page->dot, "media-record-symbolic");
@@ -270,7 +312,7 @@ update_steps (ClarifyRequestDialog *self)
       else
         {
           gtk_widget_remove_css_class (dot, "accent");
-          if (page_is_done (page))
+          if (answered)
             gtk_widget_remove_css_class (dot, "dim-label");
           else
             gtk_widget_add_css_class (dot, "dim-label");
@@ -591,7 +633,7 @@ pick (ClarifyRequestDialog *self,
     return FALSE;
 
   page = get_page (self, current_position (self));
-  if (page_is_skipped (page))
+  if (page_skip_toggled (page))
     return FALSE;
 
   return clarify_input_pick (page->input, index);
@@ -919,6 +961,8 @@ setup_questions (ClarifyRequestDialog *self)
       gboolean skippable = clarify_question_get_skippable (question) &&
                            !(n == 1 && request_skippable);
       GtkWidget *block = build_question (self, question, skippable, page);
+
+      page->skippable = clarify_question_get_skippable (question);
 
       if (self->paged)
         {
