@@ -18,6 +18,8 @@
  * which are short enough to share one form with other questions. */
 #define CHIPS_MAX_OPTIONS 4
 #define FORM_MAX_QUESTIONS 3
+/* A free-text answer up to this long is a short one (a name, a ticket id). */
+#define SHORT_TEXT_MAX_LENGTH 200
 /* The content grows the window up to this height, then scrolls. */
 #define MAX_CONTENT_HEIGHT 640
 
@@ -814,7 +816,20 @@ setup_header (ClarifyRequestDialog *self)
   gtk_window_set_title (GTK_WINDOW (self), window_title);
 }
 
-/* One form reads best when every question is short: no long lists, no free text. */
+/* A free-text question fits into a form when the answer is optional (a note
+ * next to a choice, like OpenCode's message with a permission) or limited
+ * to a short one. A longer required text gets a page of its own. */
+static gboolean
+text_is_short (ClarifyQuestion *question)
+{
+  const ClarifyValidation *validation = clarify_question_get_validation (question);
+
+  return clarify_question_get_skippable (question) ||
+         (validation->max_length > 0 && validation->max_length <= SHORT_TEXT_MAX_LENGTH);
+}
+
+/* One form reads best when every question is short: no long lists, no long
+ * free text. */
 static gboolean
 question_is_short (ClarifyQuestion *question)
 {
@@ -831,15 +846,20 @@ question_is_short (ClarifyQuestion *question)
       return TRUE;
 
     case CLARIFY_QUESTION_KIND_TEXT:
+      return text_is_short (question);
+
     default:
       return FALSE;
     }
 }
 
+/* Up to FORM_MAX_QUESTIONS short questions share one form, with at most one
+ * text area among them; anything else pages. */
 static gboolean
 use_one_form (ClarifyRequest *request)
 {
   guint n = clarify_request_get_n_questions (request);
+  guint n_text = 0;
 
   if (n <= 1)
     return TRUE;
@@ -847,8 +867,14 @@ use_one_form (ClarifyRequest *request)
     return FALSE;
 
   for (guint i = 0; i < n; i++)
-    if (!question_is_short (clarify_request_get_question (request, i)))
-      return FALSE;
+    {
+      ClarifyQuestion *question = clarify_request_get_question (request, i);
+
+      if (!question_is_short (question))
+        return FALSE;
+      if (clarify_question_get_kind (question) == CLARIFY_QUESTION_KIND_TEXT && ++n_text > 1)
+        return FALSE;
+    }
 
   return TRUE;
 }
