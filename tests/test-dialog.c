@@ -127,6 +127,24 @@ shot (Run        *run,
   g_assert_true (g_file_test (path, G_FILE_TEST_EXISTS));
 }
 
+static gboolean
+content_fits (gpointer data)
+{
+  Run *run = data;
+  GtkWidget *scroller = clarify_test_find_widget (GTK_WIDGET (run->dialog), "scroller");
+  GtkAdjustment *adjustment = gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (scroller));
+
+  return gtk_adjustment_get_upper (adjustment) <= gtk_adjustment_get_page_size (adjustment);
+}
+
+/* The window grows to show all of its content, margins included (the resize
+ * goes through the display server). */
+static void
+assert_fits (Run *run)
+{
+  g_assert_true (clarify_test_wait_until (content_fits, run, 5000));
+}
+
 /* Compares through the JSON form, so every field counts. @expected_json is
  * parsed and written again, so its spacing does not matter. */
 static void
@@ -840,6 +858,8 @@ test_kind (gconstpointer data)
   test->kind->fill (&run);
   g_assert_true (clarify_input_get_valid (input_at (&run, 0)));
   g_assert_false (gtk_widget_get_visible (GTK_WIDGET (clarify_request_dialog_get_error_label (run.dialog, 0))));
+  /* Also once an "Other" entry has appeared. */
+  assert_fits (&run);
   shot (&run, test->kind->name);
 
   submit (&run);
@@ -1166,6 +1186,7 @@ test_invalid_keeps_submit_insensitive (gconstpointer data)
     g_assert_true (gtk_widget_compute_bounds (GTK_WIDGET (error_label), viewport, &bounds));
     g_assert_cmpfloat (bounds.origin.y + bounds.size.height, <=, gtk_widget_get_height (viewport));
   }
+  assert_fits (&run);
 
   type_text (input_at (&run, 0), "APP-123");
   g_assert_false (gtk_widget_get_visible (GTK_WIDGET (error_label)));

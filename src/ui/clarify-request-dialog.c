@@ -262,9 +262,13 @@ grow_idle_cb (gpointer data)
                       NULL, &natural, NULL, NULL);
   if (natural > height)
     {
+      /* The default size counts the frame around a client-side decorated
+       * window, the widget's height does not: grow from the former. */
       gtk_window_get_default_size (GTK_WINDOW (self), &window_width, &window_height);
+      if (window_height <= 0)
+        window_height = gtk_widget_get_height (GTK_WIDGET (self));
       gtk_window_set_default_size (GTK_WINDOW (self), window_width,
-                                   gtk_widget_get_height (GTK_WIDGET (self)) + natural - height);
+                                   window_height + natural - height);
     }
 
   return G_SOURCE_REMOVE;
