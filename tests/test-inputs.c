@@ -299,6 +299,22 @@ search (ClarifyInput *input,
   gtk_editable_set_text (GTK_EDITABLE (clarify_option_list_get_search_entry (list)), query);
 }
 
+/* The input's height once the window has followed its size. */
+static int
+settled_height (Shown *shown)
+{
+  int height = -1;
+
+  for (guint i = 0; i < 20 && height != gtk_widget_get_height (GTK_WIDGET (shown->input)); i++)
+    {
+      height = gtk_widget_get_height (GTK_WIDGET (shown->input));
+      gdk_display_sync (gtk_widget_get_display (shown->window));
+      gtk_test_widget_wait_for_draw (shown->window);
+    }
+
+  return height;
+}
+
 static GListModel *
 visible_rows (ClarifyInput *input)
 {
@@ -638,6 +654,7 @@ test_single_list_at_five (void)
   GtkSingleSelection *selection;
   ClarifyOptionList *list;
   Shown shown = show (question);
+  int full_height;
 
   /* Five options are a searchable list. */
   g_assert_true (CLARIFY_IS_OPTION_LIST (get_view (shown.input)));
@@ -655,10 +672,13 @@ test_single_list_at_five (void)
   assert_valid (shown.input);
 
   /* The search ignores case and accents, and keeps the choice. */
+  full_height = settled_height (&shown);
   search (shown.input, "koln");
   g_assert_cmpuint (g_list_model_get_n_items (visible_rows (shown.input)), ==, 1);
   g_assert_cmpstr (row_label (shown.input, 0), ==, "Köln");
   assert_answer (shown.input, "berlin", NULL);
+  /* Fewer rows, same height: nothing below the list jumps up. */
+  g_assert_cmpint (settled_height (&shown), ==, full_height);
   screenshot (&shown, "input-single-list-koln");
 
   search (shown.input, "KÖLN");
@@ -689,8 +709,9 @@ test_single_list_at_five (void)
   search (shown.input, "xyz");
   g_assert_cmpuint (g_list_model_get_n_items (visible_rows (shown.input)), ==, 0);
   g_assert_true (has_label (GTK_WIDGET (shown.input), "No options found"));
-  /* Nothing is left to show, not even an empty frame. */
+  /* Nothing is left to show, not even an empty frame; the space stays. */
   g_assert_false (gtk_widget_is_visible (clarify_option_list_get_list_view (list)));
+  g_assert_cmpint (settled_height (&shown), ==, full_height);
   assert_answer (shown.input, "cologne", NULL);
   screenshot (&shown, "input-single-list-empty");
 

@@ -18,6 +18,8 @@ struct _ClarifyOptionList
   ClarifyChoiceView   parent_instance;
 
   GtkWidget          *search_entry;
+  /* Holds the list, or the empty label in its place. */
+  GtkWidget          *body;
   GtkWidget          *empty_label;
   GtkWidget          *scrolled;
   GtkWidget          *list_view;
@@ -144,10 +146,24 @@ update_empty (ClarifyOptionList *self)
                           g_list_model_get_n_items (G_LIST_MODEL (self->selection)) > 0);
 }
 
+/* While a search filters the rows, the list keeps the height it had with all
+ * of them (up to its maximum): the dialog neither jumps nor leaves a gap. */
+static void
+keep_unfiltered_height (ClarifyOptionList *self)
+{
+  int height = gtk_widget_get_height (self->body);
+
+  if (height > 0 && gtk_widget_get_visible (self->scrolled))
+    gtk_widget_set_size_request (self->body, -1, height);
+}
+
 static void
 search_changed_cb (ClarifyOptionList *self)
 {
   g_autofree char *query = g_strstrip (g_strdup (gtk_editable_get_text (GTK_EDITABLE (self->search_entry))));
+
+  if (self->query == NULL && query[0] != '\0')
+    keep_unfiltered_height (self);
 
   g_clear_pointer (&self->query, g_free);
   if (query[0] != '\0')
@@ -423,15 +439,23 @@ clarify_option_list_setup (ClarifyChoiceView *view)
   gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (self->scrolled), self->list_view);
   gtk_widget_add_css_class (self->scrolled, "card");
   gtk_widget_add_css_class (self->scrolled, "clarify-option-list-frame");
+  /* The card fills what keep_unfiltered_height() reserves. */
+  gtk_widget_set_vexpand (self->scrolled, TRUE);
 
   self->empty_label = gtk_label_new (_("No options found"));
   gtk_widget_add_css_class (self->empty_label, "dim-label");
   gtk_widget_set_margin_top (self->empty_label, 6);
   gtk_widget_set_margin_bottom (self->empty_label, 6);
+  gtk_widget_set_vexpand (self->empty_label, TRUE);
+  gtk_widget_set_valign (self->empty_label, GTK_ALIGN_CENTER);
   gtk_widget_set_visible (self->empty_label, FALSE);
 
-  gtk_widget_set_parent (self->empty_label, GTK_WIDGET (self));
-  gtk_widget_set_parent (self->scrolled, GTK_WIDGET (self));
+  self->body = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+  /* Expanding inside the body, not the dialog around it. */
+  gtk_widget_set_vexpand (self->body, FALSE);
+  gtk_box_append (GTK_BOX (self->body), self->empty_label);
+  gtk_box_append (GTK_BOX (self->body), self->scrolled);
+  gtk_widget_set_parent (self->body, GTK_WIDGET (self));
 
   if (multiple)
     {
@@ -506,6 +530,7 @@ clarify_option_list_dispose (GObject *object)
     g_signal_handlers_disconnect_by_data (self->selection, self);
 
   self->search_entry = NULL;
+  self->body = NULL;
   self->empty_label = NULL;
   self->scrolled = NULL;
   self->list_view = NULL;
