@@ -23,6 +23,7 @@
 #include "core/clarify-outbox.h"
 #include "clarify-application-private.h"
 #include "clarify-request-row.h"
+#include "clarify-tray.h"
 #include "clarify-window.h"
 
 #define DEMO_CONNECTION_NAME "Demo"
@@ -59,6 +60,7 @@ struct _ClarifyApplication
 
   ClarifyWindow          *window;     /* weak */
   ClarifyRequestDialog   *presenting; /* weak: presented, focus not yet seen */
+  ClarifyTray            *tray;       /* NULL without a session bus */
 
   guint                   backends_started : 1;
   guint                   held : 1;
@@ -1045,6 +1047,11 @@ clarify_application_startup (GApplication *application)
   g_action_map_add_action_entries (G_ACTION_MAP (self), app_actions, G_N_ELEMENTS (app_actions), self);
   gtk_application_set_accels_for_action (GTK_APPLICATION (self), "app.quit", quit_accels);
 
+  /* The tray icon, on desktops that show one. */
+  if (g_application_get_dbus_connection (application) != NULL)
+    self->tray = clarify_tray_new (g_application_get_dbus_connection (application),
+                                   G_ACTION_GROUP (self), G_LIST_MODEL (self->requests));
+
   if (!clarify_connection_store_load (self->store, &error))
     g_warning ("Cannot read the stored connections: %s", error->message);
 
@@ -1067,6 +1074,7 @@ clarify_application_shutdown (GApplication *application)
 {
   ClarifyApplication *self = CLARIFY_APPLICATION (application);
 
+  g_clear_object (&self->tray);
   while (g_list_model_get_n_items (G_LIST_MODEL (self->backends)) > 0)
     remove_backend_at (self, 0);
   update_hold (self);
@@ -1086,6 +1094,7 @@ clarify_application_dispose (GObject *object)
   g_clear_pointer (&self->entries, g_hash_table_unref);
   g_clear_weak_pointer (&self->window);
   g_clear_weak_pointer (&self->presenting);
+  g_clear_object (&self->tray);
   g_clear_object (&self->demo_agent);
   g_clear_object (&self->dbus_backend);
   g_clear_object (&self->outbox);
