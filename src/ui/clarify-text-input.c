@@ -87,8 +87,10 @@ key_pressed_cb (GtkEventControllerKey *controller,
   return FALSE;
 }
 
+/* Once the text view knows its font: when it is rooted, so that the dialog
+ * is sized for it from the start, and again when it is realized. */
 static void
-text_view_realize_cb (ClarifyTextInput *self)
+update_heights (ClarifyTextInput *self)
 {
   g_autoptr(PangoLayout) layout = gtk_widget_create_pango_layout (self->text_view, "Ag");
   int line_height = 0;
@@ -128,7 +130,7 @@ clarify_text_input_setup (ClarifyInput    *input,
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->text_view),
                                   GTK_ACCESSIBLE_PROPERTY_MULTI_LINE, TRUE,
                                   -1);
-  g_signal_connect_swapped (self->text_view, "realize", G_CALLBACK (text_view_realize_cb), self);
+  g_signal_connect_swapped (self->text_view, "realize", G_CALLBACK (update_heights), self);
 
   keys = gtk_event_controller_key_new ();
   gtk_event_controller_set_propagation_phase (keys, GTK_PHASE_CAPTURE);
@@ -226,6 +228,14 @@ clarify_text_input_grab_focus (GtkWidget *widget)
 }
 
 static void
+clarify_text_input_root (GtkWidget *widget)
+{
+  GTK_WIDGET_CLASS (clarify_text_input_parent_class)->root (widget);
+
+  update_heights (CLARIFY_TEXT_INPUT (widget));
+}
+
+static void
 clarify_text_input_dispose (GObject *object)
 {
   ClarifyTextInput *self = CLARIFY_TEXT_INPUT (object);
@@ -252,6 +262,7 @@ clarify_text_input_class_init (ClarifyTextInputClass *klass)
   object_class->dispose = clarify_text_input_dispose;
 
   widget_class->grab_focus = clarify_text_input_grab_focus;
+  widget_class->root = clarify_text_input_root;
 
   input_class->setup = clarify_text_input_setup;
   input_class->collect = clarify_text_input_collect;
