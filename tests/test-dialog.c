@@ -850,6 +850,8 @@ test_kind (gconstpointer data)
   test->kind->build (request);
 
   run_start (&run, request);
+  /* Sized for all of it from the start (a text area learns its height late). */
+  assert_fits (&run);
   g_assert_false (clarify_request_dialog_get_paged (run.dialog));
   g_assert_cmpint (clarify_request_dialog_is_submit_sensitive (run.dialog), ==, test->kind->starts_answered);
   /* The first input has the focus from the start. */
@@ -943,6 +945,15 @@ test_skip_request (gconstpointer data)
   /* One question: the request's Skip says it all. */
   g_assert_null (clarify_request_dialog_get_skip_toggle (run.dialog, 0));
   g_assert_cmpstr (gtk_button_get_label (GTK_BUTTON (find_by_id (&run, "skip_button"))), ==, OUR ("Skip"));
+  /* The buttons line up with the content, also where they are the wider part. */
+  {
+    graphene_rect_t content, buttons;
+
+    g_assert_true (gtk_widget_compute_bounds (find_by_id (&run, "content_box"), GTK_WIDGET (run.dialog), &content));
+    g_assert_true (gtk_widget_compute_bounds (find_by_id (&run, "bottom_stack"), GTK_WIDGET (run.dialog), &buttons));
+    g_assert_cmpfloat (buttons.origin.x, ==, content.origin.x);
+    g_assert_cmpfloat (buttons.size.width, ==, content.size.width);
+  }
   shot (&run, "skip");
 
   press_id (&run, "skip_button");
