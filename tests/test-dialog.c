@@ -983,6 +983,17 @@ test_skip_question (gconstpointer data)
   g_assert_null (clarify_request_dialog_get_skip_toggle (run.dialog, 0));
   toggle = clarify_request_dialog_get_skip_toggle (run.dialog, 1);
   g_assert_nonnull (toggle);
+  /* Skip stands on the question's line, not between it and its header. */
+  {
+    GtkWidget *text = find_labelled (GTK_WIDGET (run.dialog), GTK_TYPE_LABEL,
+                                     T ("When should version 2.0 be released?", "Wann soll Version 2.0 erscheinen?"));
+    graphene_rect_t line, skip;
+
+    g_assert_true (gtk_widget_compute_bounds (text, GTK_WIDGET (run.dialog), &line));
+    g_assert_true (gtk_widget_compute_bounds (GTK_WIDGET (toggle), GTK_WIDGET (run.dialog), &skip));
+    g_assert_cmpfloat (skip.origin.y + skip.size.height / 2, >=, line.origin.y);
+    g_assert_cmpfloat (skip.origin.y + skip.size.height / 2, <=, line.origin.y + line.size.height);
+  }
 
   click_choice (input_at (&run, 0), OUR ("Yes"));
   /* Something that is no date holds the answer back, optional or not... */

@@ -891,13 +891,12 @@ build_question (ClarifyRequestDialog *self,
 {
   const char *header = clarify_question_get_header (question);
   GtkWidget *block = gtk_box_new (GTK_ORIENTATION_VERTICAL, 12);
-  GtkWidget *top = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
   GtkWidget *texts = gtk_box_new (GTK_ORIENTATION_VERTICAL, 4);
+  /* The question and, on its first line, its Skip. */
+  GtkWidget *line = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
   GtkWidget *label;
 
-  gtk_widget_set_hexpand (texts, TRUE);
-  gtk_box_append (GTK_BOX (top), texts);
-  gtk_box_append (GTK_BOX (block), top);
+  gtk_box_append (GTK_BOX (block), texts);
 
   if (header != NULL && header[0] != '\0')
     {
@@ -920,19 +919,23 @@ build_question (ClarifyRequestDialog *self,
   gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
   gtk_label_set_selectable (GTK_LABEL (label), TRUE);
   gtk_widget_add_css_class (label, "heading");
-  gtk_box_append (GTK_BOX (texts), label);
+  gtk_widget_set_hexpand (label, TRUE);
+  gtk_widget_set_valign (label, GTK_ALIGN_BASELINE);
+  gtk_box_append (GTK_BOX (line), label);
+  gtk_box_append (GTK_BOX (texts), line);
 
   if (skippable)
     {
       GtkWidget *toggle = gtk_toggle_button_new_with_label (_("Skip"));
 
-      gtk_widget_set_valign (toggle, GTK_ALIGN_START);
+      gtk_widget_set_valign (toggle, GTK_ALIGN_BASELINE);
       gtk_widget_set_tooltip_text (toggle, _("Skip this question"));
       gtk_widget_add_css_class (toggle, "flat");
+      gtk_widget_add_css_class (toggle, "clarify-skip");
       g_signal_connect_object (toggle, "toggled",
                                G_CALLBACK (skip_toggled_cb), self,
                                G_CONNECT_SWAPPED);
-      gtk_box_append (GTK_BOX (top), toggle);
+      gtk_box_append (GTK_BOX (line), toggle);
       page->skip_toggle = GTK_TOGGLE_BUTTON (toggle);
     }
 
