@@ -15,10 +15,12 @@ main (int   argc,
       char *argv[])
 {
   g_autoptr(ClarifyApplication) app = NULL;
+  const char *localedir = g_getenv ("CLARIFY_LOCALEDIR");
   int status;
 
   setlocale (LC_ALL, "");
-  bindtextdomain (GETTEXT_PACKAGE, LOCALEDIR);
+  /* Run from the build tree (tools/run-demo), the catalog is not installed yet. */
+  bindtextdomain (GETTEXT_PACKAGE, localedir != NULL ? localedir : LOCALEDIR);
   bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
   textdomain (GETTEXT_PACKAGE);
 
