@@ -618,7 +618,8 @@ describe_answer (ClarifyQuestion     *question,
     }
 
   if (answer->custom_text != NULL && *answer->custom_text != '\0')
-    g_ptr_array_add (parts, g_strdup_printf ("“%s”", answer->custom_text));
+    /* Translators: an answer the user typed, quoted in the demo's confirmation */
+    g_ptr_array_add (parts, g_strdup_printf (_("“%s”"), answer->custom_text));
 
   g_ptr_array_add (parts, NULL);
 

@@ -318,7 +318,9 @@ clarify_opencode_permission_new (JsonObject  *properties,
           g_string_append_printf (context, "%s\n", _("Patterns:"));
           append_strings (context, patterns, "\n");
         }
-      append_strings (always_patterns, member_array (properties, "always"), "”, “");
+      /* Translators: joins patterns inside “%s” of "Also allow “%s” from now on";
+       * use your language's closing quote, comma and opening quote */
+      append_strings (always_patterns, member_array (properties, "always"), _("”, “"));
     }
 
   append_metadata (context, member_object (properties, "metadata"));
@@ -330,7 +332,7 @@ clarify_opencode_permission_new (JsonObject  *properties,
   clarify_question_set_header (reply, _("Permission"));
   once = clarify_option_new (_("Allow once"), "once", _("Only this time"));
   if (always_patterns->len > 0)
-    /* Translators: %s lists patterns such as echo * (joined by ”, “) */
+    /* Translators: %s lists patterns such as echo * (joined by ”, “ as translated above) */
     always_description = g_strdup_printf (_("Also allow “%s” from now on"), always_patterns->str);
   else
     always_description = g_strdup (_("Also allow requests like this from now on"));
