@@ -12,6 +12,19 @@
 #include "clarify-test-gtk-utils.h"
 #include "clarify-test-server.h"
 
+/* What ClarifyApplication (an AdwApplication) loads for every window; tests
+ * that build windows without it need the same look. */
+static void
+load_app_style (void)
+{
+  g_autoptr(GtkCssProvider) provider = gtk_css_provider_new ();
+
+  gtk_css_provider_load_from_resource (provider, "/io/github/clarify/Clarify/style.css");
+  gtk_style_context_add_provider_for_display (gdk_display_get_default (),
+                                              GTK_STYLE_PROVIDER (provider),
+                                              GTK_STYLE_PROVIDER_PRIORITY_APPLICATION);
+}
+
 void
 clarify_test_gtk_init (int    *argc,
                        char ***argv)
@@ -24,6 +37,9 @@ clarify_test_gtk_init (int    *argc,
   bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
   textdomain (GETTEXT_PACKAGE);
   adw_init ();
+  load_app_style ();
+  /* Screenshots and page checks must not catch a transition halfway. */
+  g_object_set (gtk_settings_get_default (), "gtk-enable-animations", FALSE, NULL);
 }
 
 void

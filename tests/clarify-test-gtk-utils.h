@@ -8,8 +8,8 @@
 
 G_BEGIN_DECLS
 
-/* gtk_test_init(), the gettext domain bound to the build tree, and
- * libadwaita's styles. Call first in main(). */
+/* gtk_test_init(), the gettext domain bound to the build tree, libadwaita
+ * and Clarify's styles, and no animations. Call first in main(). */
 void     clarify_test_gtk_init          (int         *argc,
                                          char      ***argv);
 /* Switches our catalog to @language ("en", "de") for the following widgets. */

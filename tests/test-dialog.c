@@ -1879,26 +1879,11 @@ add_language_test (const char    *path,
     }
 }
 
-static void
-load_app_styles (void)
-{
-  g_autoptr(GtkCssProvider) provider = gtk_css_provider_new ();
-
-  /* What ClarifyApplication (an AdwApplication) loads for every window. */
-  gtk_css_provider_load_from_resource (provider, "/io/github/clarify/Clarify/style.css");
-  gtk_style_context_add_provider_for_display (gdk_display_get_default (),
-                                              GTK_STYLE_PROVIDER (provider),
-                                              GTK_STYLE_PROVIDER_PRIORITY_APPLICATION);
-}
-
 int
 main (int   argc,
       char *argv[])
 {
   clarify_test_gtk_init (&argc, &argv);
-  load_app_styles ();
-  /* Screenshots and page checks must not catch a transition halfway. */
-  g_object_set (gtk_settings_get_default (), "gtk-enable-animations", FALSE, NULL);
 
   add_kind_tests ();
   g_test_add_func ("/dialog/header-and-plain-text", test_header_and_plain_text);

@@ -1489,26 +1489,11 @@ test_screenshots (gconstpointer data)
   clarify_test_set_language ("en");
 }
 
-static void
-load_style (void)
-{
-  g_autoptr(GtkCssProvider) provider = gtk_css_provider_new ();
-
-  /* What ClarifyApplication loads for the whole display. */
-  gtk_css_provider_load_from_resource (provider, "/io/github/clarify/Clarify/style.css");
-  gtk_style_context_add_provider_for_display (gdk_display_get_default (),
-                                              GTK_STYLE_PROVIDER (provider),
-                                              GTK_STYLE_PROVIDER_PRIORITY_APPLICATION);
-}
-
 int
 main (int   argc,
       char *argv[])
 {
   clarify_test_gtk_init (&argc, &argv);
-  load_style ();
-  /* Screenshots show the end state, not a transition half-way. */
-  g_object_set (gtk_settings_get_default (), "gtk-enable-animations", FALSE, NULL);
 
   g_test_add_func ("/inputs/factory", test_factory_kinds);
   g_test_add_func ("/inputs/accessible", test_accessible_label_and_context);
