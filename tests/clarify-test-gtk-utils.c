@@ -46,7 +46,11 @@ void
 clarify_test_set_language (const char *language)
 {
   extern int _nl_msg_cat_cntr;
+  /* Dates and numbers follow the locale, not just the catalog. */
+  const char *locale = g_str_equal (language, "de") ? "de_DE.UTF-8" : "C.UTF-8";
 
+  if (setlocale (LC_ALL, locale) == NULL)
+    g_error ("The %s locale is missing; tools/install-deps generates it", locale);
   g_setenv ("LANGUAGE", language, TRUE);
   /* glibc caches translations; bumping the counter invalidates the cache. */
   ++_nl_msg_cat_cntr;

@@ -12,7 +12,8 @@ G_BEGIN_DECLS
  * and Clarify's styles, and no animations. Call first in main(). */
 void     clarify_test_gtk_init          (int         *argc,
                                          char      ***argv);
-/* Switches our catalog to @language ("en", "de") for the following widgets. */
+/* Switches our catalog and the locale (de_DE.UTF-8 or C.UTF-8) to
+ * @language ("en", "de") for the following widgets. */
 void     clarify_test_set_language      (const char  *language);
 /* Presents @window and waits until it has drawn. */
 void     clarify_test_present_and_wait  (GtkWindow   *window);

@@ -1087,7 +1087,7 @@ test_number_range (void)
   spin = clarify_number_input_get_spin_button (CLARIFY_NUMBER_INPUT (shown.input));
   g_assert_true (has_label (GTK_WIDGET (shown.input), "Between 1 and 10"));
   g_assert_cmpuint (gtk_spin_button_get_digits (spin), ==, 0);
-  g_assert_true (gtk_spin_button_get_numeric (spin));
+  g_assert_false (gtk_spin_button_get_numeric (spin));
   g_assert_false (clarify_input_pick (shown.input, 0));
 
   /* No default: 0 moved into the range, and valid from the start. */
@@ -1472,6 +1472,20 @@ test_screenshots (gconstpointer data)
   shown = show (decimal);
   g_assert_true (has_label (GTK_WIDGET (shown.input), german ? "Mindestens 0" : "At least 0"));
   screenshot (&shown, "input-number-decimal");
+  {
+    GtkSpinButton *spin = clarify_number_input_get_spin_button (CLARIFY_NUMBER_INPUT (shown.input));
+
+    /* The locale's separator, and the point everywhere (a comma is no
+     * decimal separator in English); the wire always has a point. */
+    gtk_editable_set_text (GTK_EDITABLE (spin), german ? "2,5" : "2.5");
+    gtk_spin_button_update (spin);
+    assert_answer (shown.input, "2.5", NULL);
+    gtk_editable_set_text (GTK_EDITABLE (spin), "3.75");
+    gtk_spin_button_update (spin);
+    assert_answer (shown.input, "3.75", NULL);
+    if (german)
+      g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (spin)), ==, "3,75");
+  }
   hide (&shown);
 
   set_defaults (date, "2026-03-05", NULL);

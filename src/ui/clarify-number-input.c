@@ -101,6 +101,18 @@ parse_number (const char *text,
   return end != NULL && *end == '\0' && isfinite (*value);
 }
 
+/* GtkSpinButton reads only the locale's separator: "2.5" in a German
+ * session would snap back. Take either, as parse_number does. */
+static int
+spin_input_cb (GtkSpinButton *spin,
+               double        *new_value)
+{
+  if (!parse_number (gtk_editable_get_text (GTK_EDITABLE (spin)), new_value))
+    return GTK_INPUT_ERROR;
+
+  return TRUE;
+}
+
 static gboolean
 key_pressed_cb (GtkEventControllerKey *controller,
                 guint                  keyval,
@@ -158,7 +170,9 @@ clarify_number_input_setup (ClarifyInput    *input,
 
   adjustment = gtk_adjustment_new (value, lower, upper, step, step * 10, 0);
   self->spin = gtk_spin_button_new (adjustment, 0, digits);
-  gtk_spin_button_set_numeric (GTK_SPIN_BUTTON (self->spin), TRUE);
+  /* Not numeric: that filter drops '.' where ',' is the separator, and
+   * anything else typed is answered inline as "not a number". */
+  gtk_spin_button_set_numeric (GTK_SPIN_BUTTON (self->spin), FALSE);
   gtk_spin_button_set_snap_to_ticks (GTK_SPIN_BUTTON (self->spin), TRUE);
   gtk_spin_button_set_update_policy (GTK_SPIN_BUTTON (self->spin), GTK_UPDATE_ALWAYS);
   gtk_widget_set_halign (self->spin, GTK_ALIGN_START);
@@ -186,6 +200,7 @@ clarify_number_input_setup (ClarifyInput    *input,
     }
 
   /* Typing counts at once (Ctrl+Enter may come before the spin commits). */
+  g_signal_connect (self->spin, "input", G_CALLBACK (spin_input_cb), NULL);
   g_signal_connect_swapped (self->spin, "changed", G_CALLBACK (clarify_input_changed), self);
   g_signal_connect_swapped (self->spin, "value-changed", G_CALLBACK (clarify_input_changed), self);
 }
