@@ -461,11 +461,21 @@ test_json_withdraw_event (JsonFixture   *fixture,
 }
 
 static void
+record_state_message (ClarifyBackend *backend,
+                      GParamSpec     *pspec,
+                      GPtrArray      *messages)
+{
+  g_ptr_array_add (messages, g_strdup (clarify_backend_get_state_message (backend)));
+}
+
+static void
 test_json_resend_after_reconnect (JsonFixture   *fixture,
                                   gconstpointer  data)
 {
   GListModel *requests = clarify_backend_get_requests (fixture->backend);
+  g_autoptr(GPtrArray) messages = g_ptr_array_new_with_free_func (g_free);
 
+  g_signal_connect (fixture->backend, "notify::state-message", G_CALLBACK (record_state_message), messages);
   json_fixture_connect (fixture);
   send_event (fixture, "request", REQUEST_R1);
   wait_for_added (fixture, 1);
@@ -483,6 +493,15 @@ test_json_resend_after_reconnect (JsonFixture   *fixture,
   g_assert_cmpstr (clarify_request_get_id (g_ptr_array_index (fixture->added, 0)), ==, "r1");
   g_assert_cmpstr (clarify_request_get_id (g_ptr_array_index (fixture->added, 1)), ==, "r2");
   g_assert_cmpuint (g_list_model_get_n_items (requests), ==, 2);
+
+  /* The state message followed the stream (the backoff is 20 ms here). */
+  g_signal_handlers_disconnect_by_func (fixture->backend, record_state_message, messages);
+  g_assert_cmpuint (messages->len, ==, 5);
+  g_assert_cmpstr (g_ptr_array_index (messages, 0), ==, "Connecting…");
+  g_assert_cmpstr (g_ptr_array_index (messages, 1), ==, "Connected");
+  g_assert_cmpstr (g_ptr_array_index (messages, 2), ==, "Reconnecting in 1 s…");
+  g_assert_cmpstr (g_ptr_array_index (messages, 3), ==, "Connecting…");
+  g_assert_cmpstr (g_ptr_array_index (messages, 4), ==, "Connected");
 }
 
 static void

@@ -661,6 +661,9 @@ test_fallback (Fixture       *fixture,
   g_assert_true (clarify_opencode_backend_is_fallback (CLARIFY_OPENCODE_BACKEND (fixture->backend)));
   g_assert_true (clarify_test_server_wait_for_n_streams (fixture->server, "/event", 1, WAIT_MS));
   clarify_test_watch_wait_resynced (&fixture->watch, 1);
+  g_assert_cmpint (clarify_backend_get_state (fixture->backend), ==, CLARIFY_CONNECTION_STATE_CONNECTED);
+  g_assert_cmpstr (clarify_backend_get_state_message (fixture->backend), ==,
+                   "Connected (one directory only: the server is older)");
 
   clarify_test_server_sse_send (fixture->server, "/event", frame, -1);
   request = clarify_test_watch_wait_request (&fixture->watch, 1);

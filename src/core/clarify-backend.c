@@ -4,6 +4,8 @@
  */
 #include "config.h"
 
+#include <glib/gi18n.h>
+
 #include "clarify-backend.h"
 
 typedef struct
@@ -232,6 +234,60 @@ clarify_backend_set_state (ClarifyBackend         *self,
     }
 
   g_object_thaw_notify (G_OBJECT (self));
+}
+
+static void
+on_followed_state_changed (ClarifySseClient *client,
+                           GParamSpec       *pspec,
+                           ClarifyBackend   *self)
+{
+  ClarifyConnectionState state = clarify_sse_client_get_state (client);
+  const char *reason = clarify_sse_client_get_state_reason (client);
+  g_autofree char *message = NULL;
+
+  switch (state)
+    {
+    case CLARIFY_CONNECTION_STATE_CONNECTING:
+      message = g_strdup (_("Connecting…"));
+      break;
+
+    case CLARIFY_CONNECTION_STATE_CONNECTED:
+      message = g_strdup (_("Connected"));
+      break;
+
+    case CLARIFY_CONNECTION_STATE_RECONNECTING:
+      {
+        gint64 retry_at = clarify_sse_client_get_retry_at (client);
+        gint64 wait_us = MAX (retry_at - g_get_monotonic_time (), 0);
+        int seconds = (int) ((wait_us + G_USEC_PER_SEC - 1) / G_USEC_PER_SEC);
+
+        /* Translators: %d is a number of seconds */
+        message = g_strdup_printf (_("Reconnecting in %d s…"), seconds);
+      }
+      break;
+
+    case CLARIFY_CONNECTION_STATE_FAILED:
+      /* Translators: %s says why, e.g. "Connection refused" */
+      message = g_strdup_printf (_("Failed: %s"), reason ? reason : _("Unknown error"));
+      break;
+
+    case CLARIFY_CONNECTION_STATE_IDLE:
+    default:
+      break;
+    }
+
+  clarify_backend_set_state (self, state, message);
+}
+
+void
+clarify_backend_follow_sse_client (ClarifyBackend   *self,
+                                   ClarifySseClient *client)
+{
+  g_return_if_fail (CLARIFY_IS_BACKEND (self));
+  g_return_if_fail (CLARIFY_IS_SSE_CLIENT (client));
+
+  g_signal_connect_object (client, "notify::state",
+                           G_CALLBACK (on_followed_state_changed), self, G_CONNECT_DEFAULT);
 }
 
 void

@@ -12,6 +12,7 @@
 #include "clarify-connection.h"
 #include "clarify-request.h"
 #include "clarify-response.h"
+#include "clarify-sse-client.h"
 
 G_BEGIN_DECLS
 
@@ -69,6 +70,11 @@ ClarifyRequest         *clarify_backend_lookup_request    (ClarifyBackend      *
 void                    clarify_backend_set_state         (ClarifyBackend      *self,
                                                            ClarifyConnectionState state,
                                                            const char          *message);
+/* Keeps the state in step with @client's, with a localized message
+ * ("Connecting…", "Connected", "Reconnecting in 4 s…", "Failed: …").
+ * A subclass that adds to it connects to @client's notify::state afterwards. */
+void                    clarify_backend_follow_sse_client (ClarifyBackend      *self,
+                                                           ClarifySseClient    *client);
 /* Stamps the connection onto @request, adds it to the pending list and emits
  * ::request-added. A request whose id is already pending is ignored (resync
  * after a reconnect must never show a question twice): returns FALSE then. */

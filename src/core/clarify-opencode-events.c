@@ -939,30 +939,6 @@ clarify_opencode_post_new (const char *url,
   return message;
 }
 
-char *
-clarify_opencode_describe_state (ClarifySseClient *client)
-{
-  const char *reason = clarify_sse_client_get_state_reason (client);
-
-  if (reason == NULL)
-    return NULL;
-
-  switch (clarify_sse_client_get_state (client))
-    {
-    case CLARIFY_CONNECTION_STATE_FAILED:
-      /* Translators: %s says why, e.g. "Connection refused" */
-      return g_strdup_printf (_("Failed: %s"), reason);
-    case CLARIFY_CONNECTION_STATE_RECONNECTING:
-      /* Translators: %s says why, e.g. "Connection refused" */
-      return g_strdup_printf (_("Reconnecting: %s"), reason);
-    case CLARIFY_CONNECTION_STATE_IDLE:
-    case CLARIFY_CONNECTION_STATE_CONNECTING:
-    case CLARIFY_CONNECTION_STATE_CONNECTED:
-    default:
-      return NULL;
-    }
-}
-
 void
 clarify_opencode_complete_reply (ClarifyOpencodeTracker *tracker,
                                  GTask                  *task,

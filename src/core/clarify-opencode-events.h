@@ -129,9 +129,6 @@ guint           clarify_opencode_stall_limit_ms (ClarifyConnection   *connection
  * starts can hang) or, with @timeout_s 0, for the stream. */
 SoupSession    *clarify_opencode_session_new    (guint                timeout_s);
 
-/* What to show for the stream's state (NULL when nothing needs saying). */
-char           *clarify_opencode_describe_state (ClarifySseClient    *client);
-
 /* A JSON POST (@body NULL: an empty one). */
 SoupMessage    *clarify_opencode_post_new       (const char          *url,
                                                  const char          *body);

@@ -591,7 +591,6 @@ on_sse_state_changed (ClarifySseClient        *client,
                       ClarifyCodenomadBackend *self)
 {
   ClarifyConnectionState state = clarify_sse_client_get_state (client);
-  g_autofree char *message = clarify_opencode_describe_state (client);
 
   /* A dropped stream may be an expired session: log in again, once, before
    * the client's next attempt. */
@@ -601,8 +600,6 @@ on_sse_state_changed (ClarifySseClient        *client,
       self->relogged_since_connect = TRUE;
       login_async (self, NULL, stream_relogin_cb, NULL);
     }
-
-  clarify_backend_set_state (CLARIFY_BACKEND (self), state, message);
 }
 
 /* Backend */
@@ -768,6 +765,7 @@ clarify_codenomad_backend_constructed (GObject *object)
                            G_CALLBACK (on_sse_event), self, G_CONNECT_DEFAULT);
   g_signal_connect_object (self->sse_client, "connected",
                            G_CALLBACK (on_sse_connected), self, G_CONNECT_DEFAULT);
+  clarify_backend_follow_sse_client (CLARIFY_BACKEND (self), self->sse_client);
   g_signal_connect_object (self->sse_client, "notify::state",
                            G_CALLBACK (on_sse_state_changed), self, G_CONNECT_DEFAULT);
 }

@@ -123,49 +123,6 @@ on_sse_connected (ClarifySseClient   *client,
 }
 
 static void
-on_sse_state_changed (ClarifySseClient   *client,
-                      GParamSpec         *pspec,
-                      ClarifyJsonBackend *self)
-{
-  ClarifyConnectionState state = clarify_sse_client_get_state (client);
-  const char *reason = clarify_sse_client_get_state_reason (client);
-  g_autofree char *message = NULL;
-
-  switch (state)
-    {
-    case CLARIFY_CONNECTION_STATE_CONNECTING:
-      message = g_strdup (_("Connecting…"));
-      break;
-
-    case CLARIFY_CONNECTION_STATE_CONNECTED:
-      message = g_strdup (_("Connected"));
-      break;
-
-    case CLARIFY_CONNECTION_STATE_RECONNECTING:
-      {
-        gint64 retry_at = clarify_sse_client_get_retry_at (client);
-        gint64 wait_us = MAX (retry_at - g_get_monotonic_time (), 0);
-        int seconds = (int) ((wait_us + G_USEC_PER_SEC - 1) / G_USEC_PER_SEC);
-
-        /* Translators: %d is a number of seconds */
-        message = g_strdup_printf (_("Reconnecting in %d s…"), seconds);
-      }
-      break;
-
-    case CLARIFY_CONNECTION_STATE_FAILED:
-      /* Translators: %s says why, e.g. "Connection refused" */
-      message = g_strdup_printf (_("Failed: %s"), reason ? reason : _("Unknown error"));
-      break;
-
-    case CLARIFY_CONNECTION_STATE_IDLE:
-    default:
-      break;
-    }
-
-  clarify_backend_set_state (CLARIFY_BACKEND (self), state, message);
-}
-
-static void
 clarify_json_backend_start (ClarifyBackend *backend)
 {
   ClarifyJsonBackend *self = CLARIFY_JSON_BACKEND (backend);
@@ -441,8 +398,7 @@ clarify_json_backend_constructed (GObject *object)
                            G_CALLBACK (on_sse_event), self, G_CONNECT_DEFAULT);
   g_signal_connect_object (self->sse_client, "connected",
                            G_CALLBACK (on_sse_connected), self, G_CONNECT_DEFAULT);
-  g_signal_connect_object (self->sse_client, "notify::state",
-                           G_CALLBACK (on_sse_state_changed), self, G_CONNECT_DEFAULT);
+  clarify_backend_follow_sse_client (CLARIFY_BACKEND (self), self->sse_client);
 }
 
 static void

@@ -464,20 +464,19 @@ probe_global_stream (ClarifyOpencodeBackend *self)
                            probe_cb, g_object_ref (self));
 }
 
+/* Runs after clarify_backend_follow_sse_client()'s handler. */
 static void
 on_sse_state_changed (ClarifySseClient       *client,
                       GParamSpec             *pspec,
                       ClarifyOpencodeBackend *self)
 {
   ClarifyConnectionState state = clarify_sse_client_get_state (client);
-  g_autofree char *message = clarify_opencode_describe_state (client);
 
   if (state == CLARIFY_CONNECTION_STATE_RECONNECTING || state == CLARIFY_CONNECTION_STATE_FAILED)
     probe_global_stream (self);
   else if (state == CLARIFY_CONNECTION_STATE_CONNECTED && self->fallback)
-    message = g_strdup (_("Connected (one directory only: the server is older)"));
-
-  clarify_backend_set_state (CLARIFY_BACKEND (self), state, message);
+    clarify_backend_set_state (CLARIFY_BACKEND (self), state,
+                               _("Connected (one directory only: the server is older)"));
 }
 
 /* Backend */
@@ -603,6 +602,7 @@ clarify_opencode_backend_constructed (GObject *object)
                            G_CALLBACK (on_sse_event), self, G_CONNECT_DEFAULT);
   g_signal_connect_object (self->sse_client, "connected",
                            G_CALLBACK (on_sse_connected), self, G_CONNECT_DEFAULT);
+  clarify_backend_follow_sse_client (CLARIFY_BACKEND (self), self->sse_client);
   g_signal_connect_object (self->sse_client, "notify::state",
                            G_CALLBACK (on_sse_state_changed), self, G_CONNECT_DEFAULT);
 }
