@@ -962,16 +962,37 @@ remove_tree (GFile *file)
   g_file_delete (file, NULL, NULL);
 }
 
-/* Any free port: the user's own Clarify may hold the default one. */
+/* A port nobody holds right now: the user's own Clarify may hold the
+ * default one, and port 0 would show as ":0" in the window. */
+static guint
+find_free_port (void)
+{
+  g_autoptr(GSocket) socket = g_socket_new (G_SOCKET_FAMILY_IPV4, G_SOCKET_TYPE_STREAM,
+                                            G_SOCKET_PROTOCOL_TCP, NULL);
+  g_autoptr(GInetAddress) loopback = g_inet_address_new_loopback (G_SOCKET_FAMILY_IPV4);
+  g_autoptr(GSocketAddress) any = g_inet_socket_address_new (loopback, 0);
+  g_autoptr(GSocketAddress) bound = NULL;
+  g_autoptr(GError) error = NULL;
+
+  g_assert_nonnull (socket);
+  g_assert_true (g_socket_bind (socket, any, FALSE, &error));
+  g_assert_no_error (error);
+  bound = g_socket_get_local_address (socket, &error);
+  g_assert_no_error (error);
+
+  return g_inet_socket_address_get_port (G_INET_SOCKET_ADDRESS (bound));
+}
+
 static void
 write_mcp_settings (const char *home)
 {
   g_autofree char *dir = g_build_filename (home, "clarify", NULL);
   g_autofree char *path = g_build_filename (dir, "mcp.ini", NULL);
+  g_autofree char *contents = g_strdup_printf ("[mcp]\nport=%u\n", find_free_port ());
   g_autoptr(GError) error = NULL;
 
   g_assert_cmpint (g_mkdir_with_parents (dir, 0700), ==, 0);
-  g_file_set_contents (path, "[mcp]\nport=0\n", -1, &error);
+  g_file_set_contents (path, contents, -1, &error);
   g_assert_no_error (error);
 }
 
