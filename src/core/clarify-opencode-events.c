@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "clarify-error.h"
+#include "clarify-http.h"
 #include "clarify-opencode-events.h"
 #include "clarify-validate.h"
 
@@ -525,79 +526,6 @@ clarify_opencode_encode_reply (ClarifyRequest   *request,
   return TRUE;
 }
 
-JsonNode *
-clarify_opencode_parse_reply (SoupMessage  *message,
-                              GBytes       *body,
-                              GError      **error)
-{
-  guint status = soup_message_get_status (message);
-  const char *content_type;
-  g_autoptr(JsonParser) parser = NULL;
-  g_autoptr(GError) local_error = NULL;
-  gsize size = 0;
-  const char *data = body != NULL ? g_bytes_get_data (body, &size) : NULL;
-
-  if (status == SOUP_STATUS_NO_CONTENT)
-    return json_node_new (JSON_NODE_NULL);
-
-  if (!SOUP_STATUS_IS_SUCCESSFUL (status))
-    {
-      const char *reason = soup_message_get_reason_phrase (message);
-
-      switch (status)
-        {
-        case SOUP_STATUS_UNAUTHORIZED:
-        case SOUP_STATUS_FORBIDDEN:
-          g_set_error (error, CLARIFY_ERROR, CLARIFY_ERROR_AUTH, "%u %s", status, reason);
-          break;
-        case SOUP_STATUS_NOT_FOUND:
-          g_set_error (error, CLARIFY_ERROR, CLARIFY_ERROR_GONE, "%u %s", status, reason);
-          break;
-        case SOUP_STATUS_BAD_REQUEST:
-        case SOUP_STATUS_UNPROCESSABLE_ENTITY:
-          /* We sent something the server does not take: that is our bug, keep the evidence. */
-          g_message ("%s %s was refused (%u): %.*s",
-                     soup_message_get_method (message),
-                     g_uri_get_path (soup_message_get_uri (message)),
-                     status, (int) MIN (size, 4096), data != NULL ? data : "");
-          g_set_error (error, CLARIFY_ERROR, CLARIFY_ERROR_REJECTED, "%u %s", status, reason);
-          break;
-        case SOUP_STATUS_REQUEST_TIMEOUT:
-        case 429: /* Too Many Requests */
-          g_set_error (error, CLARIFY_ERROR, CLARIFY_ERROR_TRANSIENT, "%u %s", status, reason);
-          break;
-        default:
-          g_set_error (error, CLARIFY_ERROR,
-                       status >= 500 ? CLARIFY_ERROR_TRANSIENT : CLARIFY_ERROR_PROTOCOL,
-                       "%u %s", status, reason);
-          break;
-        }
-      return NULL;
-    }
-
-  content_type = soup_message_headers_get_content_type (soup_message_get_response_headers (message), NULL);
-  if (g_strcmp0 (content_type, "application/json") != 0)
-    {
-      /* Unknown paths fall through to OpenCode's web UI with 200 text/html. */
-      g_set_error (error, CLARIFY_ERROR, CLARIFY_ERROR_PROTOCOL,
-                   "%s answered %s instead of JSON",
-                   g_uri_get_path (soup_message_get_uri (message)),
-                   content_type != NULL ? content_type : "no content type");
-      return NULL;
-    }
-
-  parser = json_parser_new_immutable ();
-  if (!json_parser_load_from_data (parser, data != NULL ? data : "", size, &local_error))
-    {
-      g_set_error (error, CLARIFY_ERROR, CLARIFY_ERROR_PROTOCOL,
-                   "malformed JSON from %s: %s",
-                   g_uri_get_path (soup_message_get_uri (message)), local_error->message);
-      return NULL;
-    }
-
-  return json_node_ref (json_parser_get_root (parser));
-}
-
 /* Tracking */
 
 ClarifyOpencodeTracker *
@@ -871,6 +799,32 @@ clarify_opencode_tracker_end_answer (ClarifyOpencodeTracker *self,
 
 /* HTTP */
 
+static JsonNode *
+parse_reply (SoupMessage  *message,
+             GBytes       *body,
+             GError      **error)
+{
+  g_autoptr(GError) local_error = NULL;
+
+  if (!clarify_http_check_status (message, &local_error))
+    {
+      if (g_error_matches (local_error, CLARIFY_ERROR, CLARIFY_ERROR_REJECTED))
+        {
+          g_autofree char *excerpt = clarify_http_excerpt (body, 4096);
+
+          /* We sent something the server does not take: that is our bug, keep the evidence. */
+          g_message ("%s %s was refused (%u): %s",
+                     soup_message_get_method (message),
+                     g_uri_get_path (soup_message_get_uri (message)),
+                     soup_message_get_status (message), excerpt);
+        }
+      g_propagate_error (error, g_steal_pointer (&local_error));
+      return NULL;
+    }
+
+  return clarify_http_parse_json (message, body, error);
+}
+
 static void
 call_cb (GObject      *object,
          GAsyncResult *result,
@@ -882,17 +836,8 @@ call_cb (GObject      *object,
   g_autoptr(GError) error = NULL;
   JsonNode *node;
 
-  body = soup_session_send_and_read_finish (SOUP_SESSION (object), result, &error);
-  if (body == NULL)
-    {
-      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-        g_task_return_error (task, g_steal_pointer (&error));
-      else
-        g_task_return_new_error (task, CLARIFY_ERROR, CLARIFY_ERROR_TRANSIENT, "%s", error->message);
-      return;
-    }
-
-  node = clarify_opencode_parse_reply (message, body, &error);
+  body = clarify_http_read_finish (SOUP_SESSION (object), result, &error);
+  node = body != NULL ? parse_reply (message, body, &error) : NULL;
   if (node == NULL)
     g_task_return_error (task, g_steal_pointer (&error));
   else

@@ -98,15 +98,9 @@ gboolean        clarify_opencode_encode_reply   (ClarifyRequest   *request,
                                                  char            **body,
                                                  GError          **error);
 
-/* Checks an OpenCode JSON reply: status (401 AUTH, 404 GONE, 400 REJECTED
- * with the body logged, 5xx TRANSIENT) and Content-Type application/json —
- * unknown paths answer 200 text/html. Returns the parsed body. */
-JsonNode       *clarify_opencode_parse_reply    (SoupMessage      *message,
-                                                 GBytes           *body,
-                                                 GError          **error);
-
-/* Sends @message on @session and parses the reply as above; network trouble
- * becomes CLARIFY_ERROR_TRANSIENT. Finish returns the JSON body (unref it). */
+/* Sends @message on @session and reads the reply as clarify-http.h says
+ * (the body of a refused call is logged). Finish returns the JSON body
+ * (unref it). */
 void            clarify_opencode_call_async     (SoupSession         *session,
                                                  SoupMessage         *message,
                                                  GCancellable        *cancellable,

@@ -8,6 +8,7 @@
 #include <json-glib/json-glib.h>
 
 #include "clarify-error.h"
+#include "clarify-http.h"
 #include "clarify-json.h"
 #include "clarify-json-backend.h"
 
@@ -154,92 +155,16 @@ clarify_json_backend_build_response_url (ClarifyJsonBackend *self,
                                  relative, G_URI_FLAGS_NONE, error);
 }
 
-static gboolean
-content_type_is_json (SoupMessage *message)
-{
-  const char *content_type;
-
-  content_type = soup_message_headers_get_content_type (soup_message_get_response_headers (message), NULL);
-  if (content_type == NULL)
-    return FALSE;
-
-  return g_ascii_strcasecmp (content_type, "application/json") == 0 ||
-         g_str_has_suffix (content_type, "+json");
-}
-
-/* Returns the agent's summary of what it received ("received"), or NULL. */
-static gboolean
-parse_success_body (SoupMessage  *message,
-                    GBytes       *body,
-                    char        **summary,
-                    GError      **error)
-{
-  g_autoptr(JsonParser) parser = NULL;
-  g_autoptr(GError) local_error = NULL;
-  gsize length = body ? g_bytes_get_size (body) : 0;
-  gboolean is_json = content_type_is_json (message);
-  JsonNode *root;
-
-  *summary = NULL;
-
-  if (soup_message_get_status (message) == SOUP_STATUS_NO_CONTENT)
-    return TRUE;
-
-  if (length == 0 && !is_json)
-    return TRUE;
-
-  /* A 200 text/html is typically a web UI's catch-all route: nobody took the answer. */
-  if (!is_json)
-    {
-      g_set_error (error, CLARIFY_ERROR, CLARIFY_ERROR_PROTOCOL,
-                   "Expected a JSON reply, got “%s”",
-                   soup_message_headers_get_one (soup_message_get_response_headers (message), "Content-Type"));
-      return FALSE;
-    }
-
-  parser = json_parser_new ();
-  if (length == 0 ||
-      !json_parser_load_from_data (parser, g_bytes_get_data (body, NULL), length, &local_error))
-    {
-      g_set_error (error, CLARIFY_ERROR, CLARIFY_ERROR_PROTOCOL,
-                   "The reply is not valid JSON: %s",
-                   local_error ? local_error->message : "empty body");
-      return FALSE;
-    }
-
-  root = json_parser_get_root (parser);
-  if (JSON_NODE_HOLDS_OBJECT (root))
-    {
-      const char *received;
-
-      received = json_object_get_string_member_with_default (json_node_get_object (root), "received", NULL);
-      *summary = g_strdup (received);
-    }
-
-  return TRUE;
-}
-
 static void
 log_rejection (ClarifyJsonBackend *self,
-               guint               status,
+               SoupMessage        *message,
                GBytes             *body)
 {
-  g_autofree char *text = NULL;
-
-  if (body != NULL)
-    text = g_utf8_make_valid (g_bytes_get_data (body, NULL), g_bytes_get_size (body));
-  else
-    text = g_strdup ("");
-
-  if (g_utf8_strlen (text, -1) > MAX_LOGGED_BODY_CHARS)
-    {
-      char *end = g_utf8_offset_to_pointer (text, MAX_LOGGED_BODY_CHARS);
-      *end = '\0';
-    }
+  g_autofree char *text = clarify_http_excerpt (body, MAX_LOGGED_BODY_CHARS);
 
   /* A rejected answer is a bug on one side or the other: keep the evidence. */
   g_message ("Connection “%s”: the agent rejected the answer (HTTP %u): %s",
-             clarify_json_backend_get_name (self), status, text);
+             clarify_json_backend_get_name (self), soup_message_get_status (message), text);
 }
 
 static void
@@ -252,74 +177,29 @@ on_response_posted (GObject      *source,
   ClarifyJsonBackend *self = g_task_get_source_object (task);
   SoupMessage *message = soup_session_get_async_result_message (session, result);
   g_autoptr(GBytes) body = NULL;
+  g_autoptr(JsonNode) reply = NULL;
   g_autoptr(GError) error = NULL;
-  g_autofree char *summary = NULL;
-  guint status;
+  const char *summary = NULL;
 
-  body = soup_session_send_and_read_finish (session, result, &error);
-  if (body == NULL)
+  body = clarify_http_read_finish (session, result, &error);
+  if (body != NULL && !clarify_http_check_status (message, &error) &&
+      g_error_matches (error, CLARIFY_ERROR, CLARIFY_ERROR_REJECTED))
+    log_rejection (self, message, body);
+  if (error == NULL)
+    reply = clarify_http_parse_json (message, body, &error);
+  if (reply == NULL)
     {
-      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-        g_task_return_error (task, g_steal_pointer (&error));
-      else
-        g_task_return_new_error (task, CLARIFY_ERROR, CLARIFY_ERROR_TRANSIENT,
-                                 "%s", error->message);
+      g_task_return_error (task, g_steal_pointer (&error));
       return;
     }
 
-  status = soup_message_get_status (message);
+  /* The agent's summary of what it received, if it gives one. */
+  if (JSON_NODE_HOLDS_OBJECT (reply))
+    summary = json_object_get_string_member_with_default (json_node_get_object (reply), "received", NULL);
+  if (summary != NULL)
+    g_signal_emit (self, signals[CONFIRMED], 0, g_task_get_task_data (task), summary);
 
-  if (SOUP_STATUS_IS_SUCCESSFUL (status))
-    {
-      if (!parse_success_body (message, body, &summary, &error))
-        {
-          g_task_return_error (task, g_steal_pointer (&error));
-          return;
-        }
-
-      if (summary != NULL)
-        g_signal_emit (self, signals[CONFIRMED], 0, g_task_get_task_data (task), summary);
-
-      g_task_return_boolean (task, TRUE);
-      return;
-    }
-
-  switch (status)
-    {
-    case SOUP_STATUS_NOT_FOUND:
-    case SOUP_STATUS_GONE:
-      g_task_return_new_error (task, CLARIFY_ERROR, CLARIFY_ERROR_GONE,
-                               "The agent no longer waits for this answer (HTTP %u)", status);
-      break;
-
-    case SOUP_STATUS_BAD_REQUEST:
-    case SOUP_STATUS_UNPROCESSABLE_ENTITY:
-      log_rejection (self, status, body);
-      g_task_return_new_error (task, CLARIFY_ERROR, CLARIFY_ERROR_REJECTED,
-                               "The agent rejected the answer (HTTP %u)", status);
-      break;
-
-    case SOUP_STATUS_UNAUTHORIZED:
-    case SOUP_STATUS_FORBIDDEN:
-      g_task_return_new_error (task, CLARIFY_ERROR, CLARIFY_ERROR_AUTH,
-                               "The agent refused the credentials (HTTP %u)", status);
-      break;
-
-    case SOUP_STATUS_REQUEST_TIMEOUT:
-    case 429: /* Too Many Requests */
-      g_task_return_new_error (task, CLARIFY_ERROR, CLARIFY_ERROR_TRANSIENT,
-                               "The agent is busy (HTTP %u)", status);
-      break;
-
-    default:
-      if (SOUP_STATUS_IS_SERVER_ERROR (status))
-        g_task_return_new_error (task, CLARIFY_ERROR, CLARIFY_ERROR_TRANSIENT,
-                                 "The agent failed (HTTP %u)", status);
-      else
-        g_task_return_new_error (task, CLARIFY_ERROR, CLARIFY_ERROR_PROTOCOL,
-                                 "Unexpected reply to an answer (HTTP %u)", status);
-      break;
-    }
+  g_task_return_boolean (task, TRUE);
 }
 
 static void

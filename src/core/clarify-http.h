@@ -1,0 +1,39 @@
+/* clarify-http.h: what an agent's reply to one of our HTTP calls means
+ *
+ * Every backend that posts to an agent reads replies the same way, so that
+ * an error code (and the outbox's decision to retry) never depends on which
+ * agent sent the reply.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <json-glib/json-glib.h>
+#include <libsoup/soup.h>
+
+G_BEGIN_DECLS
+
+/* soup_session_send_and_read_finish() with network trouble as
+ * CLARIFY_ERROR_TRANSIENT; a cancellation stays G_IO_ERROR_CANCELLED. */
+GBytes   *clarify_http_read_finish  (SoupSession   *session,
+                                     GAsyncResult  *result,
+                                     GError       **error);
+
+/* TRUE for a 2xx status. Otherwise a CLARIFY_ERROR ("HTTP 404 Not Found"):
+ * AUTH for 401/403, GONE for 404/410, REJECTED for 400/422 (we sent
+ * something wrong: log the body), TRANSIENT for 408/429/5xx, else PROTOCOL. */
+gboolean  clarify_http_check_status (SoupMessage   *message,
+                                     GError       **error);
+
+/* The JSON body of a successful reply; a JSON null for 204 No Content or an
+ * empty body that does not claim to be JSON. Anything else that is not JSON
+ * is a PROTOCOL error: web UIs answer unknown paths with 200 text/html. */
+JsonNode *clarify_http_parse_json   (SoupMessage   *message,
+                                     GBytes        *body,
+                                     GError       **error);
+
+/* At most @max_chars of @body as valid UTF-8, for a log line. */
+char     *clarify_http_excerpt      (GBytes        *body,
+                                     gsize          max_chars);
+
+G_END_DECLS
