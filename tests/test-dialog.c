@@ -918,7 +918,7 @@ test_untitled_window_title (void)
   add_question (request, "q", CLARIFY_QUESTION_KIND_CONFIRM, NULL, "Continue?");
   run_start (&run, request);
 
-  expected = g_strdup_printf (OUR ("Question from %s"), "work (opencode)");
+  expected = g_strdup_printf (OUR ("Question from %s"), "work (OpenCode)");
   g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (run.dialog)), ==, expected);
   g_assert_false (gtk_widget_get_visible (find_by_id (&run, "title_label")));
   g_assert_false (gtk_widget_get_visible (find_by_id (&run, "context_label")));

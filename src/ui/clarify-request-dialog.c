@@ -7,6 +7,7 @@
 #include <glib/gi18n.h>
 #include <string.h>
 
+#include "core/clarify-backend-registry.h"
 #include "clarify-countdown.h"
 #include "clarify-input.h"
 #include "clarify-request-dialog.h"
@@ -759,7 +760,7 @@ static void
 setup_header (ClarifyRequestDialog *self)
 {
   const char *name = clarify_request_get_connection_name (self->request);
-  const char *kind = clarify_request_get_connection_kind (self->request);
+  const char *kind = clarify_backend_registry_get_display_name (clarify_request_get_connection_kind (self->request));
   const char *project = clarify_request_get_project (self->request);
   const char *session = clarify_request_get_session (self->request);
   const char *title = clarify_request_get_title (self->request);
@@ -770,7 +771,7 @@ setup_header (ClarifyRequestDialog *self)
 
   if (name != NULL && name[0] != '\0' && kind != NULL && kind[0] != '\0' &&
       g_ascii_strcasecmp (name, kind) != 0)
-    /* Translators: a connection's name and its kind, e.g. "work (opencode)" */
+    /* Translators: a connection's name and its kind, e.g. "work (OpenCode)" */
     source = g_strdup_printf (_("%s (%s)"), name, kind);
   else if (name != NULL && name[0] != '\0')
     source = g_strdup (name);
