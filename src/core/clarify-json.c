@@ -81,6 +81,27 @@ get_boolean (JsonObject *object,
   return TRUE;
 }
 
+/* A required non-empty string, such as an id. */
+static gboolean
+get_id (JsonObject  *object,
+        const char  *member,
+        const char **out,
+        GError     **error)
+{
+  JsonNode *node = json_object_get_member (object, member);
+
+  if (node == NULL || !holds_type (node, G_TYPE_STRING) || json_node_get_string (node)[0] == '\0')
+    {
+      g_set_error (error, CLARIFY_ERROR, CLARIFY_ERROR_INVALID,
+                   "%s must be a non-empty string", member);
+      return FALSE;
+    }
+
+  *out = json_node_get_string (node);
+
+  return TRUE;
+}
+
 static gboolean
 get_timeout (JsonObject *object,
              guint      *timeout_ms,
@@ -121,7 +142,7 @@ clarify_request_new_from_json (JsonNode  *node,
   gboolean cancellable = TRUE;
   guint timeout_ms;
   JsonObject *object;
-  JsonNode *id;
+  const char *id;
   JsonNode *questions;
   JsonArray *array;
 
@@ -136,15 +157,8 @@ clarify_request_new_from_json (JsonNode  *node,
 
   object = json_node_get_object (node);
 
-  id = json_object_get_member (object, "id");
-  if (id == NULL || !holds_type (id, G_TYPE_STRING) || json_node_get_string (id)[0] == '\0')
-    {
-      g_set_error_literal (error, CLARIFY_ERROR, CLARIFY_ERROR_INVALID,
-                           "id must be a non-empty string");
-      return NULL;
-    }
-
-  if (!get_text (object, "title", &title, error) ||
+  if (!get_id (object, "id", &id, error) ||
+      !get_text (object, "title", &title, error) ||
       !get_text (object, "context", &context, error) ||
       !get_text (object, "project", &project, error) ||
       !get_text (object, "session", &session, error) ||
@@ -161,7 +175,7 @@ clarify_request_new_from_json (JsonNode  *node,
       return NULL;
     }
 
-  request = clarify_request_new (json_node_get_string (id));
+  request = clarify_request_new (id);
   clarify_request_set_title (request, title);
   clarify_request_set_context (request, context);
   clarify_request_set_project (request, project);
@@ -415,6 +429,7 @@ parse_answer (ClarifyResponse  *response,
               GError          **error)
 {
   g_autoptr(GPtrArray) values = g_ptr_array_new ();
+  const char *question_id;
   const char *custom_text = NULL;
   gboolean skipped = FALSE;
   JsonObject *object;
@@ -429,11 +444,10 @@ parse_answer (ClarifyResponse  *response,
 
   object = json_node_get_object (node);
 
-  member = json_object_get_member (object, "question_id");
-  if (member == NULL || !holds_type (member, G_TYPE_STRING) || json_node_get_string (member)[0] == '\0')
+  if (!get_id (object, "question_id", &question_id, error) ||
+      !get_boolean (object, "skipped", &skipped, error))
     {
-      g_set_error (error, CLARIFY_ERROR, CLARIFY_ERROR_INVALID,
-                   "answers[%u].question_id must be a non-empty string", index);
+      g_prefix_error (error, "answers[%u].", index);
       return FALSE;
     }
 
@@ -475,23 +489,8 @@ parse_answer (ClarifyResponse  *response,
       custom_text = json_node_get_string (member);
     }
 
-  member = json_object_get_member (object, "skipped");
-  if (member != NULL && !JSON_NODE_HOLDS_NULL (member))
-    {
-      if (!holds_type (member, G_TYPE_BOOLEAN))
-        {
-          g_set_error (error, CLARIFY_ERROR, CLARIFY_ERROR_INVALID,
-                       "answers[%u].skipped must be true or false", index);
-          return FALSE;
-        }
-      skipped = json_node_get_boolean (member);
-    }
-
-  clarify_response_add_answer (response,
-                               json_node_get_string (json_object_get_member (object, "question_id")),
-                               (const char * const *) values->pdata,
-                               custom_text,
-                               skipped);
+  clarify_response_add_answer (response, question_id, (const char * const *) values->pdata,
+                               custom_text, skipped);
 
   return TRUE;
 }
@@ -503,7 +502,7 @@ clarify_response_new_from_json (JsonNode  *node,
   g_autoptr(ClarifyResponse) response = NULL;
   ClarifyOutcome outcome;
   JsonObject *object;
-  JsonNode *id;
+  const char *id;
   JsonNode *member;
 
   g_return_val_if_fail (node != NULL, NULL);
@@ -517,13 +516,8 @@ clarify_response_new_from_json (JsonNode  *node,
 
   object = json_node_get_object (node);
 
-  id = json_object_get_member (object, "id");
-  if (id == NULL || !holds_type (id, G_TYPE_STRING) || json_node_get_string (id)[0] == '\0')
-    {
-      g_set_error_literal (error, CLARIFY_ERROR, CLARIFY_ERROR_INVALID,
-                           "id must be a non-empty string");
-      return NULL;
-    }
+  if (!get_id (object, "id", &id, error))
+    return NULL;
 
   member = json_object_get_member (object, "outcome");
   if (member == NULL || !holds_type (member, G_TYPE_STRING) ||
@@ -534,7 +528,7 @@ clarify_response_new_from_json (JsonNode  *node,
       return NULL;
     }
 
-  response = clarify_response_new (json_node_get_string (id), outcome);
+  response = clarify_response_new (id, outcome);
 
   member = json_object_get_member (object, "answers");
   if (member != NULL && !JSON_NODE_HOLDS_NULL (member))
