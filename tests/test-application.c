@@ -14,6 +14,7 @@
 #include <adwaita.h>
 #include <libsoup/soup.h>
 
+#include "clarify-test-dbus.h"
 #include "clarify-test-gtk-utils.h"
 #include "clarify-test-log.h"
 
@@ -90,93 +91,6 @@ test_backend_class_init (TestBackendClass *klass)
 static void
 test_backend_init (TestBackend *self)
 {
-}
-
-/* The fake notification server */
-
-static const char notifications_xml[] =
-  "<node>"
-  "  <interface name='org.gtk.Notifications'>"
-  "    <method name='AddNotification'>"
-  "      <arg type='s' name='app_id' direction='in'/>"
-  "      <arg type='s' name='id' direction='in'/>"
-  "      <arg type='a{sv}' name='notification' direction='in'/>"
-  "    </method>"
-  "    <method name='RemoveNotification'>"
-  "      <arg type='s' name='app_id' direction='in'/>"
-  "      <arg type='s' name='id' direction='in'/>"
-  "    </method>"
-  "  </interface>"
-  "</node>";
-
-static GHashTable *shown_notifications;   /* id → a{sv} */
-static GPtrArray  *removed_notifications; /* ids */
-static gboolean    notifications_name_owned;
-
-static void
-notifications_method_call (GDBusConnection       *connection,
-                           const char            *sender,
-                           const char            *object_path,
-                           const char            *interface_name,
-                           const char            *method_name,
-                           GVariant              *parameters,
-                           GDBusMethodInvocation *invocation,
-                           gpointer               user_data)
-{
-  const char *app_id, *id;
-  GVariant *notification;
-
-  if (g_str_equal (method_name, "AddNotification"))
-    {
-      g_variant_get (parameters, "(&s&s@a{sv})", &app_id, &id, &notification);
-      g_assert_cmpstr (app_id, ==, APP_ID);
-      g_hash_table_insert (shown_notifications, g_strdup (id), notification);
-    }
-  else
-    {
-      g_variant_get (parameters, "(&s&s)", &app_id, &id);
-      g_hash_table_remove (shown_notifications, id);
-      g_ptr_array_add (removed_notifications, g_strdup (id));
-    }
-
-  g_dbus_method_invocation_return_value (invocation, NULL);
-}
-
-static void
-notifications_name_acquired (GDBusConnection *connection,
-                             const char      *name,
-                             gpointer         user_data)
-{
-  notifications_name_owned = TRUE;
-}
-
-static gboolean
-is_true (gpointer data)
-{
-  return *(gboolean *) data;
-}
-
-/* GLib sends notifications to org.gtk.Notifications when that name has an
- * owner; owning it here lets the test see them. */
-static void
-start_notification_server (void)
-{
-  static const GDBusInterfaceVTable vtable = { notifications_method_call };
-  g_autoptr(GDBusNodeInfo) info = g_dbus_node_info_new_for_xml (notifications_xml, NULL);
-  g_autoptr(GDBusConnection) bus = g_bus_get_sync (G_BUS_TYPE_SESSION, NULL, NULL);
-  g_autoptr(GError) error = NULL;
-
-  g_assert_nonnull (bus);
-  shown_notifications = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
-                                               (GDestroyNotify) g_variant_unref);
-  removed_notifications = g_ptr_array_new_with_free_func (g_free);
-
-  g_dbus_connection_register_object (bus, "/org/gtk/Notifications", info->interfaces[0],
-                                     &vtable, NULL, NULL, &error);
-  g_assert_no_error (error);
-  g_bus_own_name_on_connection (bus, "org.gtk.Notifications", G_BUS_NAME_OWNER_FLAGS_NONE,
-                                notifications_name_acquired, NULL, NULL, NULL);
-  g_assert_true (clarify_test_wait_until (is_true, &notifications_name_owned, WAIT_MS));
 }
 
 /* The shared application */
@@ -354,7 +268,7 @@ run_clarify_start (RunResult          *run,
 static void
 run_clarify_finish (RunResult *run)
 {
-  g_assert_true (clarify_test_wait_until (is_true, &run->done, WAIT_MS));
+  g_assert_true (clarify_test_wait_until (clarify_test_dbus_is_true, &run->done, WAIT_MS));
   g_test_message ("clarify → %d\nstdout: %s\nstderr: %s", run->status, run->out, run->err);
 }
 
@@ -634,15 +548,15 @@ new_test_request (const char *id)
 static gboolean
 notification_shown (gpointer data)
 {
-  return g_hash_table_contains (shown_notifications, data);
+  return g_hash_table_contains (clarify_test_notifications_shown, data);
 }
 
 static gboolean
 notification_removed (gpointer data)
 {
-  for (guint i = 0; i < removed_notifications->len; i++)
+  for (guint i = 0; i < clarify_test_notifications_removed->len; i++)
     {
-      if (g_str_equal (g_ptr_array_index (removed_notifications, i), data))
+      if (g_str_equal (g_ptr_array_index (clarify_test_notifications_removed, i), data))
         return TRUE;
     }
 
@@ -727,7 +641,7 @@ test_second_request_waits (void)
 
   /* … and a notification says who asks, and opens it when clicked. */
   g_assert_true (clarify_test_wait_until (notification_shown, key, WAIT_MS));
-  notification = g_hash_table_lookup (shown_notifications, key);
+  notification = g_hash_table_lookup (clarify_test_notifications_shown, key);
   g_assert_true (g_variant_lookup (notification, "title", "&s", &title));
   g_assert_cmpstr (title, ==, "Tests asks: Which branch should I merge into?");
   g_assert_true (g_variant_lookup (notification, "default-action", "&s", &action));
@@ -773,7 +687,7 @@ test_second_request_waits (void)
 
   /* Answered: its notification goes away. */
   g_assert_true (clarify_test_wait_until (notification_removed, key, WAIT_MS));
-  g_assert_false (g_hash_table_contains (shown_notifications, key));
+  g_assert_false (g_hash_table_contains (clarify_test_notifications_shown, key));
 
   clarify_application_remove_backend (app, backend);
   g_assert_null (clarify_application_lookup_backend (app, "Tests"));
@@ -1017,7 +931,7 @@ main (int   argc,
   clarify_test_gtk_init (&argc, &argv);
   received_json = g_ptr_array_new_with_free_func (g_free);
 
-  start_notification_server ();
+  clarify_test_notifications_start (NULL);
 
   /* One level deep, so GTest keeps this order: the first runs before this
    * process registers the app. */
