@@ -201,3 +201,50 @@ clarify_test_find_descendant (GtkWidget *root,
 
   return NULL;
 }
+
+char *
+clarify_test_private_config_home (const char *mcp_ini)
+{
+  g_autofree char *home = g_dir_make_tmp ("clarify-test-home-XXXXXX", NULL);
+  g_autofree char *dir = NULL;
+  g_autofree char *path = NULL;
+  g_autoptr(GError) error = NULL;
+
+  g_assert_nonnull (home);
+  dir = g_build_filename (home, "clarify", NULL);
+  path = g_build_filename (dir, "mcp.ini", NULL);
+  g_assert_cmpint (g_mkdir_with_parents (dir, 0700), ==, 0);
+  g_file_set_contents (path, mcp_ini, -1, &error);
+  g_assert_no_error (error);
+
+  g_setenv ("XDG_CONFIG_HOME", home, TRUE);
+  g_setenv ("CLARIFY_SECRET_STORE", "file", TRUE);
+
+  return g_steal_pointer (&home);
+}
+
+static void
+remove_file_tree (GFile *file)
+{
+  g_autoptr(GFileEnumerator) children =
+    g_file_enumerate_children (file, G_FILE_ATTRIBUTE_STANDARD_NAME, G_FILE_QUERY_INFO_NOFOLLOW_SYMLINKS, NULL, NULL);
+  GFileInfo *info;
+
+  while (children != NULL && (info = g_file_enumerator_next_file (children, NULL, NULL)) != NULL)
+    {
+      g_autoptr(GFile) child = g_file_get_child (file, g_file_info_get_name (info));
+
+      remove_file_tree (child);
+      g_object_unref (info);
+    }
+
+  g_file_delete (file, NULL, NULL);
+}
+
+void
+clarify_test_remove_tree (const char *path)
+{
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+
+  remove_file_tree (file);
+}

@@ -37,4 +37,11 @@ GtkWidget *clarify_test_find_button     (GtkWidget   *root,
 /* @root itself or its first descendant that is a @type, or NULL. */
 GtkWidget *clarify_test_find_descendant (GtkWidget   *root,
                                          GType        type);
+/* A new private config dir for this process and the instances it starts
+ * (XDG_CONFIG_HOME, secrets kept in a file there) holding @mcp_ini as
+ * clarify/mcp.ini. Call before anything caches the user dirs.
+ * Returns its path (free it); remove it with clarify_test_remove_tree(). */
+char      *clarify_test_private_config_home (const char *mcp_ini);
+/* Deletes @path and everything below it. */
+void       clarify_test_remove_tree     (const char  *path);
 G_END_DECLS

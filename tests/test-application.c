@@ -858,24 +858,6 @@ test_close_hides (void)
   g_assert_true (gtk_widget_get_visible (GTK_WIDGET (window)));
 }
 
-static void
-remove_tree (GFile *file)
-{
-  g_autoptr(GFileEnumerator) children =
-    g_file_enumerate_children (file, G_FILE_ATTRIBUTE_STANDARD_NAME, G_FILE_QUERY_INFO_NOFOLLOW_SYMLINKS, NULL, NULL);
-  GFileInfo *info;
-
-  while (children != NULL && (info = g_file_enumerator_next_file (children, NULL, NULL)) != NULL)
-    {
-      g_autoptr(GFile) child = g_file_get_child (file, g_file_info_get_name (info));
-
-      remove_tree (child);
-      g_object_unref (info);
-    }
-
-  g_file_delete (file, NULL, NULL);
-}
-
 /* A port nobody holds right now: the user's own Clarify may hold the
  * default one, and port 0 would show as ":0" in the window. */
 static guint
@@ -897,35 +879,17 @@ find_free_port (void)
   return g_inet_socket_address_get_port (G_INET_SOCKET_ADDRESS (bound));
 }
 
-static void
-write_mcp_settings (const char *home)
-{
-  g_autofree char *dir = g_build_filename (home, "clarify", NULL);
-  g_autofree char *path = g_build_filename (dir, "mcp.ini", NULL);
-  g_autofree char *contents = g_strdup_printf ("[mcp]\nport=%u\n", find_free_port ());
-  g_autoptr(GError) error = NULL;
-
-  g_assert_cmpint (g_mkdir_with_parents (dir, 0700), ==, 0);
-  g_file_set_contents (path, contents, -1, &error);
-  g_assert_no_error (error);
-}
-
 int
 main (int   argc,
       char *argv[])
 {
-  g_autofree char *home = g_dir_make_tmp ("clarify-test-application-XXXXXX", NULL);
-  g_autoptr(GFile) home_file = NULL;
+  g_autofree char *mcp_ini = g_strdup_printf ("[mcp]\nport=%u\n", find_free_port ());
+  g_autofree char *home = NULL;
   int status;
 
-  /* The stored connections must not touch the user's own: a private config
-   * dir for this process and the instances it starts (gtk_test_init() does
-   * not isolate them). Set before anything caches the dirs. */
-  g_assert_nonnull (home);
-  home_file = g_file_new_for_path (home);
-  g_setenv ("XDG_CONFIG_HOME", home, TRUE);
-  g_setenv ("CLARIFY_SECRET_STORE", "file", TRUE);
-  write_mcp_settings (home);
+  /* The stored connections must not touch the user's own (gtk_test_init()
+   * does not isolate them). */
+  home = clarify_test_private_config_home (mcp_ini);
 
   clarify_test_log_init ();
   clarify_test_gtk_init (&argc, &argv);
@@ -948,7 +912,7 @@ main (int   argc,
   g_test_add_func ("/application/close-hides", test_close_hides);
 
   status = g_test_run ();
-  remove_tree (home_file);
+  clarify_test_remove_tree (home);
 
   return status;
 }

@@ -10,7 +10,6 @@
 #include "config.h"
 
 #include <adwaita.h>
-#include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
 
 #include "clarify-test-dbus.h"
@@ -999,33 +998,16 @@ test_app_question (void)
   g_assert_cmpstr (description, ==, "Show Clarify|-|Quit");
 }
 
-static void
-write_settings (const char *home)
-{
-  g_autofree char *dir = g_build_filename (home, "clarify", NULL);
-  g_autofree char *path = g_build_filename (dir, "mcp.ini", NULL);
-  g_autoptr(GError) error = NULL;
-
-  g_assert_cmpint (g_mkdir_with_parents (dir, 0700), ==, 0);
-  /* No MCP endpoint: this test is about the tray. */
-  g_file_set_contents (path, "[mcp]\nenabled=false\n", -1, &error);
-  g_assert_no_error (error);
-}
-
 int
 main (int   argc,
       char *argv[])
 {
-  g_autofree char *home = g_dir_make_tmp ("clarify-test-tray-XXXXXX", NULL);
-  g_autofree char *settings_dir = NULL;
-  g_autofree char *settings_file = NULL;
+  g_autofree char *home = NULL;
   int status;
 
-  /* The app must not read the user's connections. */
-  g_assert_nonnull (home);
-  g_setenv ("XDG_CONFIG_HOME", home, TRUE);
-  g_setenv ("CLARIFY_SECRET_STORE", "file", TRUE);
-  write_settings (home);
+  /* The app must not read the user's connections; no MCP endpoint: this
+   * test is about the tray. */
+  home = clarify_test_private_config_home ("[mcp]\nenabled=false\n");
 
   clarify_test_log_init ();
   clarify_test_gtk_init (&argc, &argv);
@@ -1054,11 +1036,7 @@ main (int   argc,
 
   g_clear_object (&app);
   g_clear_object (&panel);
-  settings_dir = g_build_filename (home, "clarify", NULL);
-  settings_file = g_build_filename (settings_dir, "mcp.ini", NULL);
-  g_remove (settings_file);
-  g_rmdir (settings_dir);
-  g_rmdir (home);
+  clarify_test_remove_tree (home);
 
   return status;
 }
