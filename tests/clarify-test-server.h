@@ -1,4 +1,5 @@
-/* clarify-test-server.h: a fake HTTP backend for the protocol tests
+/* clarify-test-server.h: a fake HTTP backend for the protocol tests, and
+ * a watch on the ClarifyBackend under test
  *
  * A SoupServer on 127.0.0.1 (random port) that runs in its own thread with
  * its own GMainContext, so that tests may block or spin their own context
@@ -9,6 +10,8 @@
 #pragma once
 
 #include <libsoup/soup.h>
+
+#include "clarify-backend.h"
 
 G_BEGIN_DECLS
 
@@ -139,5 +142,188 @@ char               *clarify_test_load_shared_file       (const char         *rel
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (ClarifyTestServer, clarify_test_server_free)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (ClarifyTestRequest, clarify_test_request_free)
+
+/* What a backend under test did: every ::request-added, every withdrawal of
+ * one of those requests and, for backends that have it, every ::resynced. */
+typedef struct
+{
+  ClarifyBackend *backend;
+  GPtrArray      *added;
+  guint           withdrawn;
+  guint           resynced;
+  GAsyncResult   *result;
+} ClarifyTestWatch;
+
+typedef struct
+{
+  ClarifyTestWatch *watch;
+  guint             n;
+} ClarifyTestWatchWait;
+
+static inline void
+clarify_test_watch_on_withdrawn (ClarifyRequest   *request,
+                                 const char       *reason,
+                                 ClarifyTestWatch *watch)
+{
+  watch->withdrawn++;
+}
+
+static inline void
+clarify_test_watch_on_added (ClarifyBackend   *backend,
+                             ClarifyRequest   *request,
+                             ClarifyTestWatch *watch)
+{
+  g_ptr_array_add (watch->added, g_object_ref (request));
+  g_signal_connect (request, "withdrawn", G_CALLBACK (clarify_test_watch_on_withdrawn), watch);
+}
+
+static inline void
+clarify_test_watch_on_resynced (ClarifyBackend   *backend,
+                                ClarifyTestWatch *watch)
+{
+  watch->resynced++;
+}
+
+static inline void
+clarify_test_watch_init (ClarifyTestWatch *watch,
+                         ClarifyBackend   *backend)
+{
+  watch->backend = g_object_ref (backend);
+  watch->added = g_ptr_array_new_with_free_func (g_object_unref);
+  watch->withdrawn = 0;
+  watch->resynced = 0;
+  watch->result = NULL;
+  g_signal_connect (backend, "request-added", G_CALLBACK (clarify_test_watch_on_added), watch);
+  if (g_signal_lookup ("resynced", G_OBJECT_TYPE (backend)) != 0)
+    g_signal_connect (backend, "resynced", G_CALLBACK (clarify_test_watch_on_resynced), watch);
+}
+
+/* Stops the backend and lets go of it. */
+static inline void
+clarify_test_watch_clear (ClarifyTestWatch *watch)
+{
+  if (watch->backend != NULL)
+    {
+      clarify_backend_stop (watch->backend);
+      g_signal_handlers_disconnect_by_data (watch->backend, watch);
+    }
+  for (guint i = 0; watch->added != NULL && i < watch->added->len; i++)
+    g_signal_handlers_disconnect_by_data (watch->added->pdata[i], watch);
+  g_clear_object (&watch->backend);
+  g_clear_object (&watch->result);
+  g_clear_pointer (&watch->added, g_ptr_array_unref);
+}
+
+static inline gboolean
+clarify_test_watch_has_added (gpointer data)
+{
+  ClarifyTestWatchWait *wait = data;
+
+  return wait->watch->added->len >= wait->n;
+}
+
+/* The @n-th request added (1-based), once it is there. */
+static inline ClarifyRequest *
+clarify_test_watch_wait_request_for (ClarifyTestWatch *watch,
+                                     guint             n,
+                                     guint             timeout_ms)
+{
+  ClarifyTestWatchWait wait = { watch, n };
+
+  g_assert_true (clarify_test_loop_until (clarify_test_watch_has_added, &wait, timeout_ms));
+  return watch->added->pdata[n - 1];
+}
+
+static inline ClarifyRequest *
+clarify_test_watch_wait_request (ClarifyTestWatch *watch,
+                                 guint             n)
+{
+  return clarify_test_watch_wait_request_for (watch, n, 5000);
+}
+
+static inline gboolean
+clarify_test_watch_has_withdrawn (gpointer data)
+{
+  ClarifyTestWatchWait *wait = data;
+
+  return wait->watch->withdrawn >= wait->n;
+}
+
+/* Until @n of the added requests were withdrawn, and no more. */
+static inline void
+clarify_test_watch_wait_withdrawn (ClarifyTestWatch *watch,
+                                   guint             n,
+                                   guint             timeout_ms)
+{
+  ClarifyTestWatchWait wait = { watch, n };
+
+  g_assert_true (clarify_test_loop_until (clarify_test_watch_has_withdrawn, &wait, timeout_ms));
+  g_assert_cmpuint (watch->withdrawn, ==, n);
+}
+
+static inline gboolean
+clarify_test_watch_has_resynced (gpointer data)
+{
+  ClarifyTestWatchWait *wait = data;
+
+  return wait->watch->resynced >= wait->n;
+}
+
+static inline void
+clarify_test_watch_wait_resynced (ClarifyTestWatch *watch,
+                                  guint             n)
+{
+  ClarifyTestWatchWait wait = { watch, n };
+
+  g_assert_true (clarify_test_loop_until (clarify_test_watch_has_resynced, &wait, 5000));
+}
+
+static inline void
+clarify_test_watch_respond_cb (GObject      *object,
+                               GAsyncResult *result,
+                               gpointer      user_data)
+{
+  ClarifyTestWatch *watch = user_data;
+
+  watch->result = g_object_ref (result);
+}
+
+static inline gboolean
+clarify_test_watch_has_result (gpointer data)
+{
+  return ((ClarifyTestWatch *) data)->result != NULL;
+}
+
+/* Answers through the backend and waits for the outcome. */
+static inline gboolean
+clarify_test_watch_respond (ClarifyTestWatch  *watch,
+                            ClarifyRequest    *request,
+                            ClarifyResponse   *response,
+                            GError           **error)
+{
+  gboolean ok;
+
+  g_clear_object (&watch->result);
+  clarify_backend_respond_async (watch->backend, request, response, NULL,
+                                 clarify_test_watch_respond_cb, watch);
+  g_assert_true (clarify_test_loop_until (clarify_test_watch_has_result, watch, 5000));
+  ok = clarify_backend_respond_finish (watch->backend, watch->result, error);
+  g_clear_object (&watch->result);
+
+  return ok;
+}
+
+/* The same, for an answer the backend must deliver. */
+static inline void
+clarify_test_watch_answer (ClarifyTestWatch *watch,
+                           ClarifyRequest   *request,
+                           ClarifyResponse  *response)
+{
+  g_autoptr(GError) error = NULL;
+  gboolean ok = clarify_test_watch_respond (watch, request, response, &error);
+
+  g_assert_no_error (error);
+  g_assert_true (ok);
+}
 
 G_END_DECLS

@@ -32,10 +32,9 @@ typedef struct
 {
   GDBusConnection *bus;
   ClarifyBackend  *backend;
+  ClarifyTestWatch watch;
   guint            owner_id;
   gboolean         acquired;
-  GPtrArray       *added;
-  guint            n_withdrawn;
 } Fixture;
 
 typedef struct
@@ -45,23 +44,6 @@ typedef struct
   char        *out;
   char        *err;
 } Run;
-
-static void
-withdrawn_cb (ClarifyRequest *request,
-              const char     *reason,
-              Fixture        *fixture)
-{
-  fixture->n_withdrawn++;
-}
-
-static void
-request_added_cb (ClarifyBackend *backend,
-                  ClarifyRequest *request,
-                  Fixture        *fixture)
-{
-  g_ptr_array_add (fixture->added, g_object_ref (request));
-  g_signal_connect (request, "withdrawn", G_CALLBACK (withdrawn_cb), fixture);
-}
 
 static void
 name_acquired_cb (GDBusConnection *bus,
@@ -85,11 +67,10 @@ fixture_setup (Fixture       *fixture,
 
   fixture->bus = g_bus_get_sync (G_BUS_TYPE_SESSION, NULL, &error);
   g_assert_no_error (error);
-  fixture->added = g_ptr_array_new_with_free_func (g_object_unref);
 
   /* The object first, then the name: as GApplication's dbus_register does. */
   fixture->backend = clarify_dbus_backend_new (fixture->bus, NULL);
-  g_signal_connect (fixture->backend, "request-added", G_CALLBACK (request_added_cb), fixture);
+  clarify_test_watch_init (&fixture->watch, fixture->backend);
   clarify_backend_start (fixture->backend);
   g_assert_cmpuint (clarify_backend_get_state (fixture->backend), ==, CLARIFY_CONNECTION_STATE_CONNECTED);
 
@@ -103,12 +84,9 @@ static void
 fixture_teardown (Fixture       *fixture,
                   gconstpointer  data)
 {
-  for (guint i = 0; i < fixture->added->len; i++)
-    g_signal_handlers_disconnect_by_data (g_ptr_array_index (fixture->added, i), fixture);
   g_bus_unown_name (fixture->owner_id);
-  clarify_backend_stop (fixture->backend);
+  clarify_test_watch_clear (&fixture->watch);
   g_clear_object (&fixture->backend);
-  g_clear_pointer (&fixture->added, g_ptr_array_unref);
   g_clear_object (&fixture->bus);
 }
 
@@ -183,48 +161,6 @@ run_free (Run *run)
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (Run, run_free)
 
-typedef struct
-{
-  Fixture *fixture;
-  guint    n;
-} AddedWait;
-
-static gboolean
-n_added (gpointer data)
-{
-  AddedWait *wait = data;
-
-  return wait->fixture->added->len >= wait->n;
-}
-
-static ClarifyRequest *
-wait_for_request (Fixture *fixture,
-                  guint    n)
-{
-  AddedWait wait = { fixture, n };
-
-  g_assert_true (clarify_test_loop_until (n_added, &wait, WAIT_MS));
-  return g_ptr_array_index (fixture->added, n - 1);
-}
-
-static void
-respond_cb (GObject      *object,
-            GAsyncResult *result,
-            gpointer      user_data)
-{
-  g_autoptr(GError) error = NULL;
-
-  g_assert_true (clarify_backend_respond_finish (CLARIFY_BACKEND (object), result, &error));
-}
-
-static void
-respond (Fixture         *fixture,
-         ClarifyRequest  *request,
-         ClarifyResponse *response)
-{
-  clarify_backend_respond_async (fixture->backend, request, response, NULL, respond_cb, NULL);
-}
-
 /* ---------------------------------------------------------------------- */
 
 static void
@@ -233,7 +169,7 @@ test_answered_text (Fixture       *fixture,
 {
   g_autoptr(Run) run = start_cli (NULL, "ask", "--title", "Rename", "--question", "New name?",
                                   "--placeholder", "e.g. parse_args", NULL);
-  ClarifyRequest *request = wait_for_request (fixture, 1);
+  ClarifyRequest *request = clarify_test_watch_wait_request_for (&fixture->watch, 1, WAIT_MS);
   ClarifyQuestion *question = clarify_request_get_question (request, 0);
   g_autoptr(ClarifyResponse) response = clarify_response_new (clarify_request_get_id (request),
                                                               CLARIFY_OUTCOME_ANSWERED);
@@ -248,7 +184,7 @@ test_answered_text (Fixture       *fixture,
 
   clarify_response_add_answer (response, clarify_question_get_id (question),
                                (const char *[]) { "parse_options", NULL }, NULL, FALSE);
-  respond (fixture, request, response);
+  clarify_test_watch_answer (&fixture->watch, request, response);
 
   g_assert_cmpint (finish_cli (run), ==, 0);
   g_assert_cmpstr (run->out, ==, "parse_options\n");
@@ -262,7 +198,7 @@ test_select_with_other (Fixture       *fixture,
   /* Settings before the first --question belong to it. */
   g_autoptr(Run) run = start_cli (NULL, "ask", "--type", "select", "--option", "Red",
                                   "--question", "Colour?", "--option", "Green", "--other", NULL);
-  ClarifyRequest *request = wait_for_request (fixture, 1);
+  ClarifyRequest *request = clarify_test_watch_wait_request_for (&fixture->watch, 1, WAIT_MS);
   ClarifyQuestion *question = clarify_request_get_question (request, 0);
   g_autoptr(ClarifyResponse) response = clarify_response_new (clarify_request_get_id (request),
                                                               CLARIFY_OUTCOME_ANSWERED);
@@ -276,7 +212,7 @@ test_select_with_other (Fixture       *fixture,
 
   clarify_response_add_answer (response, clarify_question_get_id (question),
                                (const char *[]) { NULL }, "Teal", FALSE);
-  respond (fixture, request, response);
+  clarify_test_watch_answer (&fixture->watch, request, response);
 
   g_assert_cmpint (finish_cli (run), ==, 0);
   g_assert_cmpstr (run->out, ==, "Teal\n");
@@ -292,7 +228,7 @@ test_several_questions (Fixture       *fixture,
                                   "--question", "Notes?", "--skippable",
                                   "--question", "Deploy?", "--type", "confirm",
                                   "--timeout", "120", NULL);
-  ClarifyRequest *request = wait_for_request (fixture, 1);
+  ClarifyRequest *request = clarify_test_watch_wait_request_for (&fixture->watch, 1, WAIT_MS);
   g_autoptr(ClarifyResponse) response = clarify_response_new (clarify_request_get_id (request),
                                                               CLARIFY_OUTCOME_ANSWERED);
 
@@ -305,7 +241,7 @@ test_several_questions (Fixture       *fixture,
   clarify_response_add_answer (response, "q1", (const char *[]) { "A", "C", NULL }, NULL, FALSE);
   clarify_response_add_answer (response, "q2", NULL, NULL, TRUE);
   clarify_response_add_answer (response, "q3", (const char *[]) { "yes", NULL }, NULL, FALSE);
-  respond (fixture, request, response);
+  clarify_test_watch_answer (&fixture->watch, request, response);
 
   g_assert_cmpint (finish_cli (run), ==, 0);
   /* One value per line; a blank line between questions; nothing for a skipped one. */
@@ -317,14 +253,14 @@ test_output_json (Fixture       *fixture,
                   gconstpointer  data)
 {
   g_autoptr(Run) run = start_cli (NULL, "ask", "--question", "Name?", "--output", "json", NULL);
-  ClarifyRequest *request = wait_for_request (fixture, 1);
+  ClarifyRequest *request = clarify_test_watch_wait_request_for (&fixture->watch, 1, WAIT_MS);
   g_autoptr(ClarifyResponse) response = clarify_response_new (clarify_request_get_id (request),
                                                               CLARIFY_OUTCOME_ANSWERED);
   g_autoptr(ClarifyResponse) printed = NULL;
   g_autoptr(GError) error = NULL;
 
   clarify_response_add_answer (response, "q1", (const char *[]) { "Ada", NULL }, NULL, FALSE);
-  respond (fixture, request, response);
+  clarify_test_watch_answer (&fixture->watch, request, response);
 
   g_assert_cmpint (finish_cli (run), ==, 0);
   g_assert_true (g_str_has_suffix (run->out, "}\n"));
@@ -341,11 +277,11 @@ test_cancelled (Fixture       *fixture,
                 gconstpointer  data)
 {
   g_autoptr(Run) run = start_cli (NULL, "ask", "--question", "Continue?", "--type", "confirm", NULL);
-  ClarifyRequest *request = wait_for_request (fixture, 1);
+  ClarifyRequest *request = clarify_test_watch_wait_request_for (&fixture->watch, 1, WAIT_MS);
   g_autoptr(ClarifyResponse) response = clarify_response_new (clarify_request_get_id (request),
                                                               CLARIFY_OUTCOME_CANCELLED);
 
-  respond (fixture, request, response);
+  clarify_test_watch_answer (&fixture->watch, request, response);
   g_assert_cmpint (finish_cli (run), ==, 1);
   g_assert_cmpstr (run->out, ==, "");
 }
@@ -355,7 +291,7 @@ test_timed_out (Fixture       *fixture,
                 gconstpointer  data)
 {
   g_autoptr(Run) run = start_cli (NULL, "ask", "--question", "Quick?", "--timeout", "1", "--output", "json", NULL);
-  ClarifyRequest *request = wait_for_request (fixture, 1);
+  ClarifyRequest *request = clarify_test_watch_wait_request_for (&fixture->watch, 1, WAIT_MS);
 
   g_assert_cmpuint (clarify_request_get_timeout_ms (request), ==, 1000);
 
@@ -372,7 +308,7 @@ test_json_request (Fixture       *fixture,
   const char *input = "{\"title\":\"From a file\",\"questions\":[{\"id\":\"size\",\"text\":\"How many?\","
                       "\"kind\":\"number\",\"validation\":{\"min\":1,\"max\":9}}]}";
   g_autoptr(Run) run = start_cli (input, "ask", "--json", "-", NULL);
-  ClarifyRequest *request = wait_for_request (fixture, 1);
+  ClarifyRequest *request = clarify_test_watch_wait_request_for (&fixture->watch, 1, WAIT_MS);
   g_autoptr(ClarifyResponse) response = clarify_response_new (clarify_request_get_id (request),
                                                               CLARIFY_OUTCOME_ANSWERED);
 
@@ -380,7 +316,7 @@ test_json_request (Fixture       *fixture,
   g_assert_cmpint (clarify_question_get_kind (clarify_request_get_question (request, 0)), ==, CLARIFY_QUESTION_KIND_NUMBER);
 
   clarify_response_add_answer (response, "size", (const char *[]) { "4", NULL }, NULL, FALSE);
-  respond (fixture, request, response);
+  clarify_test_watch_answer (&fixture->watch, request, response);
 
   g_assert_cmpint (finish_cli (run), ==, 0);
   g_assert_cmpstr (run->out, ==, "4\n");
@@ -393,11 +329,11 @@ test_concurrent_same_id (Fixture       *fixture,
   /* Two scripts, both sending id "clarify-ask": two dialogs, two answers. */
   g_autoptr(Run) first = start_cli (NULL, "ask", "--question", "First?", NULL);
   g_autoptr(Run) second = NULL;
-  ClarifyRequest *a = wait_for_request (fixture, 1);
+  ClarifyRequest *a = clarify_test_watch_wait_request_for (&fixture->watch, 1, WAIT_MS);
   ClarifyRequest *b;
 
   second = start_cli (NULL, "ask", "--question", "Second?", NULL);
-  b = wait_for_request (fixture, 2);
+  b = clarify_test_watch_wait_request_for (&fixture->watch, 2, WAIT_MS);
   g_assert_cmpstr (clarify_request_get_id (a), !=, clarify_request_get_id (b));
 
   for (guint i = 0; i < 2; i++)
@@ -408,7 +344,7 @@ test_concurrent_same_id (Fixture       *fixture,
       const char *text = clarify_question_get_text (clarify_request_get_question (request, 0));
 
       clarify_response_add_answer (response, "q1", (const char *[]) { text, NULL }, NULL, FALSE);
-      respond (fixture, request, response);
+      clarify_test_watch_answer (&fixture->watch, request, response);
     }
 
   g_assert_cmpint (finish_cli (first), ==, 0);
@@ -417,22 +353,16 @@ test_concurrent_same_id (Fixture       *fixture,
   g_assert_cmpstr (second->out, ==, "Second?\n");
 }
 
-static gboolean
-n_withdrawn_is_one (gpointer data)
-{
-  return ((Fixture *) data)->n_withdrawn == 1;
-}
-
 static void
 test_interrupted (Fixture       *fixture,
                   gconstpointer  data)
 {
   g_autoptr(Run) run = start_cli (NULL, "ask", "--question", "Still there?", NULL);
-  ClarifyRequest *request = wait_for_request (fixture, 1);
+  ClarifyRequest *request = clarify_test_watch_wait_request_for (&fixture->watch, 1, WAIT_MS);
 
   /* Ctrl+C in the script: its bus name vanishes and the dialog goes. */
   g_subprocess_send_signal (run->process, SIGINT);
-  g_assert_true (clarify_test_loop_until (n_withdrawn_is_one, fixture, WAIT_MS));
+  clarify_test_watch_wait_withdrawn (&fixture->watch, 1, WAIT_MS);
   g_assert_true (clarify_request_is_withdrawn (request));
   g_assert_true (clarify_test_loop_until (run_done, run, WAIT_MS));
 }
@@ -643,7 +573,7 @@ test_mcp_stdio (Fixture       *fixture,
   send_line (in, "{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"tools/call\",\"params\":{\"name\":\"ask_user\","
                  "\"arguments\":{\"title\":\"Via stdio\",\"questions\":[{\"question\":\"Which DB?\",\"type\":\"select\","
                  "\"options\":[\"PostgreSQL\",\"SQLite\"]}]}}}");
-  request = wait_for_request (fixture, 1);
+  request = clarify_test_watch_wait_request_for (&fixture->watch, 1, WAIT_MS);
   g_assert_cmpstr (clarify_request_get_title (request), ==, "Via stdio");
   g_assert_cmpuint (clarify_request_get_timeout_ms (request), ==, 300000);
   question_id = clarify_question_get_id (clarify_request_get_question (request, 0));
@@ -651,7 +581,7 @@ test_mcp_stdio (Fixture       *fixture,
 
   response = clarify_response_new (clarify_request_get_id (request), CLARIFY_OUTCOME_ANSWERED);
   clarify_response_add_answer (response, question_id, (const char *[]) { "SQLite", NULL }, NULL, FALSE);
-  respond (fixture, request, response);
+  clarify_test_watch_answer (&fixture->watch, request, response);
 
   reply = read_reply (out);
   expected = g_strdup_printf ("{\"jsonrpc\":\"2.0\",\"id\":4,\"result\":{\"content\":[{\"type\":\"text\",\"text\":"
@@ -664,14 +594,14 @@ test_mcp_stdio (Fixture       *fixture,
    * dialog is withdrawn. */
   send_line (in, "{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"tools/call\",\"params\":{\"name\":\"ask_user\","
                  "\"arguments\":{\"questions\":[{\"question\":\"Never answered\"}]}}}");
-  request = wait_for_request (fixture, 2);
+  request = clarify_test_watch_wait_request_for (&fixture->watch, 2, WAIT_MS);
   g_output_stream_close (in, NULL, &error);
   g_assert_no_error (error);
   g_subprocess_wait_async (process, NULL, wait_cb, &exited);
   g_assert_true (clarify_test_loop_until (is_true, &exited, WAIT_MS));
   g_assert_true (g_subprocess_get_if_exited (process));
   g_assert_cmpint (g_subprocess_get_exit_status (process), ==, 0);
-  g_assert_true (clarify_test_loop_until (n_withdrawn_is_one, fixture, WAIT_MS));
+  clarify_test_watch_wait_withdrawn (&fixture->watch, 1, WAIT_MS);
   g_assert_true (clarify_request_is_withdrawn (request));
 }
 

@@ -19,12 +19,11 @@
 
 typedef struct
 {
-  ClarifyBackend *backend;
-  SoupSession    *session;
-  char           *url;
-  char           *token;
-  GPtrArray      *added;      /* ClarifyRequest, as ::request-added saw them */
-  guint           n_withdrawn;
+  ClarifyBackend   *backend;
+  SoupSession      *session;
+  char             *url;
+  char             *token;
+  ClarifyTestWatch  watch;
 } Fixture;
 
 /* One finished HTTP exchange. */
@@ -47,23 +46,6 @@ reply_free (Reply *reply)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (Reply, reply_free)
 
 static void
-withdrawn_cb (ClarifyRequest *request,
-              const char     *reason,
-              Fixture        *fixture)
-{
-  fixture->n_withdrawn++;
-}
-
-static void
-request_added_cb (ClarifyBackend *backend,
-                  ClarifyRequest *request,
-                  Fixture        *fixture)
-{
-  g_ptr_array_add (fixture->added, g_object_ref (request));
-  g_signal_connect (request, "withdrawn", G_CALLBACK (withdrawn_cb), fixture);
-}
-
-static void
 fixture_setup (Fixture       *fixture,
                gconstpointer  data)
 {
@@ -73,8 +55,7 @@ fixture_setup (Fixture       *fixture,
   guint port;
 
   fixture->backend = clarify_mcp_server_new (connection);
-  fixture->added = g_ptr_array_new_with_free_func (g_object_unref);
-  g_signal_connect (fixture->backend, "request-added", G_CALLBACK (request_added_cb), fixture);
+  clarify_test_watch_init (&fixture->watch, fixture->backend);
 
   clarify_backend_start (fixture->backend);
   g_assert_cmpuint (clarify_backend_get_state (fixture->backend), ==, CLARIFY_CONNECTION_STATE_CONNECTED);
@@ -98,12 +79,9 @@ static void
 fixture_teardown (Fixture       *fixture,
                   gconstpointer  data)
 {
-  for (guint i = 0; i < fixture->added->len; i++)
-    g_signal_handlers_disconnect_by_data (g_ptr_array_index (fixture->added, i), fixture);
-  clarify_backend_stop (fixture->backend);
+  clarify_test_watch_clear (&fixture->watch);
   g_clear_object (&fixture->backend);
   g_clear_object (&fixture->session);
-  g_clear_pointer (&fixture->added, g_ptr_array_unref);
   g_clear_pointer (&fixture->url, g_free);
   g_clear_pointer (&fixture->token, g_free);
 }
@@ -295,54 +273,6 @@ call_body (gint64      id,
                           "\"params\":{\"name\":\"ask_user\",\"arguments\":%s}}", id, arguments);
 }
 
-typedef struct
-{
-  Fixture *fixture;
-  guint    n;
-} AddedWait;
-
-static gboolean
-n_added (gpointer data)
-{
-  AddedWait *wait = data;
-
-  return wait->fixture->added->len >= wait->n;
-}
-
-static ClarifyRequest *
-wait_for_request (Fixture *fixture,
-                  guint    n)
-{
-  AddedWait wait = { fixture, n };
-
-  g_assert_true (clarify_test_loop_until (n_added, &wait, WAIT_MS));
-  return g_ptr_array_index (fixture->added, n - 1);
-}
-
-static void
-respond_cb (GObject      *object,
-            GAsyncResult *result,
-            gpointer      user_data)
-{
-  g_autoptr(GError) error = NULL;
-
-  g_assert_true (clarify_backend_respond_finish (CLARIFY_BACKEND (object), result, &error));
-  g_assert_no_error (error);
-  (*(guint *) user_data)++;
-}
-
-static void
-respond (Fixture         *fixture,
-         ClarifyRequest  *request,
-         ClarifyResponse *response)
-{
-  guint n_done = 0;
-
-  clarify_backend_respond_async (fixture->backend, request, response, NULL, respond_cb, &n_done);
-  while (n_done == 0)
-    g_main_context_iteration (NULL, TRUE);
-}
-
 /* ---------------------------------------------------------------------- */
 
 static void
@@ -494,7 +424,7 @@ test_jsonrpc_errors (Fixture       *fixture,
       expect_error (reply, cases[i].status, cases[i].id, cases[i].code);
     }
 
-  g_assert_cmpuint (fixture->added->len, ==, 0);
+  g_assert_cmpuint (fixture->watch.added->len, ==, 0);
 }
 
 static void
@@ -696,7 +626,7 @@ test_validation_messages (Fixture       *fixture,
     g_assert_cmpstr (text, ==, "Validation error: questions is required");
   }
 
-  g_assert_cmpuint (fixture->added->len, ==, 0);
+  g_assert_cmpuint (fixture->watch.added->len, ==, 0);
 
   /* The limits themselves pass: 100 characters (é counts once), 10 s, 30 min. */
   {
@@ -710,11 +640,11 @@ test_validation_messages (Fixture       *fixture,
       {
         g_autofree char *body = call_body (60 + i, ok[i]);
         g_autoptr(Reply) reply = start_request (fixture, "POST", fixture->token, body, NULL);
-        ClarifyRequest *request = wait_for_request (fixture, i + 1);
+        ClarifyRequest *request = clarify_test_watch_wait_request_for (&fixture->watch, i + 1, WAIT_MS);
         g_autoptr(ClarifyResponse) response = clarify_response_new (clarify_request_get_id (request),
                                                                     CLARIFY_OUTCOME_CANCELLED);
 
-        respond (fixture, request, response);
+        clarify_test_watch_answer (&fixture->watch, request, response);
         wait_reply (reply);
         g_assert_cmpuint (reply->status, ==, 200);
       }
@@ -738,7 +668,7 @@ test_answered (Fixture       *fixture,
   g_autoptr(ClarifyResponse) response = NULL;
   g_autofree char *expected = NULL;
   g_autofree char *text = NULL;
-  ClarifyRequest *request = wait_for_request (fixture, 1);
+  ClarifyRequest *request = clarify_test_watch_wait_request_for (&fixture->watch, 1, WAIT_MS);
   ClarifyQuestion *question;
   const char *style_id;
 
@@ -782,7 +712,7 @@ test_answered (Fixture       *fixture,
   clarify_response_add_answer (response, "features", NULL, NULL, TRUE);
   clarify_response_add_answer (response, "go", (const char *[]) { "yes", NULL }, NULL, FALSE);
   clarify_response_add_answer (response, "notes", (const char *[]) { "Keep it small", NULL }, NULL, FALSE);
-  respond (fixture, request, response);
+  clarify_test_watch_answer (&fixture->watch, request, response);
 
   wait_reply (reply);
   text = tool_text (reply, 7, FALSE);
@@ -797,7 +727,7 @@ test_answered (Fixture       *fixture,
 
   /* Answered and gone: nothing pending, nothing withdrawn. */
   g_assert_cmpuint (g_list_model_get_n_items (clarify_backend_get_requests (fixture->backend)), ==, 0);
-  g_assert_cmpuint (fixture->n_withdrawn, ==, 0);
+  g_assert_cmpuint (fixture->watch.withdrawn, ==, 0);
 }
 
 static void
@@ -806,7 +736,7 @@ test_cancelled (Fixture       *fixture,
 {
   g_autofree char *body = call_body (8, "{\"questions\":[{\"question\":\"Any additional requirements?\"}]}");
   g_autoptr(Reply) reply = start_request (fixture, "POST", fixture->token, body, NULL);
-  ClarifyRequest *request = wait_for_request (fixture, 1);
+  ClarifyRequest *request = clarify_test_watch_wait_request_for (&fixture->watch, 1, WAIT_MS);
   g_autoptr(ClarifyResponse) response = clarify_response_new (clarify_request_get_id (request),
                                                               CLARIFY_OUTCOME_CANCELLED);
   g_autofree char *text = NULL;
@@ -815,7 +745,7 @@ test_cancelled (Fixture       *fixture,
   g_assert_cmpuint (clarify_request_get_timeout_ms (request), ==, 300000);
   g_assert_null (clarify_request_get_title (request));
 
-  respond (fixture, request, response);
+  clarify_test_watch_answer (&fixture->watch, request, response);
   wait_reply (reply);
   text = tool_text (reply, 8, FALSE);
   g_assert_cmpstr (text, ==, "{\"answered\":false,\"cancelled\":true,\"timedOut\":false,\"answers\":[]}");
@@ -856,12 +786,6 @@ test_answer_for_unknown_request (Fixture       *fixture,
   g_object_unref (wait.result);
 }
 
-static gboolean
-n_withdrawn_is_one (gpointer data)
-{
-  return ((Fixture *) data)->n_withdrawn == 1;
-}
-
 static void
 test_timeout (Fixture       *fixture,
               gconstpointer  data)
@@ -883,14 +807,14 @@ test_timeout (Fixture       *fixture,
 
   g_setenv ("CLARIFY_MCP_TEST_MIN_TIMEOUT_MS", "100", TRUE);
   reply = start_request (fixture, "POST", fixture->token, body, NULL);
-  request = wait_for_request (fixture, 1);
+  request = clarify_test_watch_wait_request_for (&fixture->watch, 1, WAIT_MS);
   g_assert_cmpuint (clarify_request_get_timeout_ms (request), ==, 300);
 
   /* Nobody answers: the backend's own timer replies and withdraws the dialog. */
   wait_reply (reply);
   text = tool_text (reply, 9, FALSE);
   g_assert_cmpstr (text, ==, "{\"answered\":false,\"cancelled\":false,\"timedOut\":true,\"answers\":[]}");
-  g_assert_true (clarify_test_loop_until (n_withdrawn_is_one, fixture, WAIT_MS));
+  clarify_test_watch_wait_withdrawn (&fixture->watch, 1, WAIT_MS);
   g_assert_true (clarify_request_is_withdrawn (request));
   g_assert_cmpuint (g_list_model_get_n_items (clarify_backend_get_requests (fixture->backend)), ==, 0);
 }
@@ -901,17 +825,17 @@ test_timeout_from_dialog (Fixture       *fixture,
 {
   g_autofree char *body = call_body (10, "{\"questions\":[{\"question\":\"Q\"}],\"timeout\":10000}");
   g_autoptr(Reply) reply = start_request (fixture, "POST", fixture->token, body, NULL);
-  ClarifyRequest *request = wait_for_request (fixture, 1);
+  ClarifyRequest *request = clarify_test_watch_wait_request_for (&fixture->watch, 1, WAIT_MS);
   g_autoptr(ClarifyResponse) response = clarify_response_new (clarify_request_get_id (request),
                                                               CLARIFY_OUTCOME_TIMED_OUT);
   g_autofree char *text = NULL;
 
   /* The dialog's countdown may run out first; its answer is the same. */
-  respond (fixture, request, response);
+  clarify_test_watch_answer (&fixture->watch, request, response);
   wait_reply (reply);
   text = tool_text (reply, 10, FALSE);
   g_assert_cmpstr (text, ==, "{\"answered\":false,\"cancelled\":false,\"timedOut\":true,\"answers\":[]}");
-  g_assert_cmpuint (fixture->n_withdrawn, ==, 0);
+  g_assert_cmpuint (fixture->watch.withdrawn, ==, 0);
 }
 
 static void
@@ -929,7 +853,7 @@ test_concurrent (Fixture       *fixture,
       replies[i] = start_request (fixture, "POST", fixture->token, body, NULL);
     }
 
-  wait_for_request (fixture, 3);
+  clarify_test_watch_wait_request_for (&fixture->watch, 3, WAIT_MS);
   g_assert_cmpuint (g_list_model_get_n_items (clarify_backend_get_requests (fixture->backend)), ==, 3);
 
   /* Each call is its own request with its own id; match them by question text. */
@@ -940,7 +864,7 @@ test_concurrent (Fixture       *fixture,
       requests[i] = NULL;
       for (guint j = 0; j < 3; j++)
         {
-          ClarifyRequest *request = g_ptr_array_index (fixture->added, j);
+          ClarifyRequest *request = g_ptr_array_index (fixture->watch.added, j);
 
           if (g_strcmp0 (clarify_question_get_text (clarify_request_get_question (request, 0)), text) == 0)
             requests[i] = request;
@@ -959,7 +883,7 @@ test_concurrent (Fixture       *fixture,
       g_autofree char *value = g_strdup_printf ("answer %d", i);
 
       clarify_response_add_answer (response, "q", (const char *[]) { value, NULL }, NULL, FALSE);
-      respond (fixture, requests[i], response);
+      clarify_test_watch_answer (&fixture->watch, requests[i], response);
     }
 
   for (guint i = 0; i < 3; i++)
@@ -998,14 +922,14 @@ test_client_disconnect (Fixture       *fixture,
                              http, strlen (http), NULL, NULL, &error);
   g_assert_no_error (error);
 
-  request = wait_for_request (fixture, 1);
+  request = clarify_test_watch_wait_request_for (&fixture->watch, 1, WAIT_MS);
   g_assert_false (clarify_request_is_withdrawn (request));
 
   /* The agent gives up (closes its connection): the dialog goes away. */
   g_io_stream_close (G_IO_STREAM (connection), NULL, &error);
   g_assert_no_error (error);
 
-  g_assert_true (clarify_test_loop_until (n_withdrawn_is_one, fixture, WAIT_MS));
+  clarify_test_watch_wait_withdrawn (&fixture->watch, 1, WAIT_MS);
   g_assert_true (clarify_request_is_withdrawn (request));
   g_assert_cmpuint (g_list_model_get_n_items (clarify_backend_get_requests (fixture->backend)), ==, 0);
   g_assert_cmpuint (clarify_local_backend_get_n_waiting (CLARIFY_LOCAL_BACKEND (fixture->backend)), ==, 0);
@@ -1029,7 +953,7 @@ test_cancelled_notification (Fixture       *fixture,
   }
 
   call = start_request (fixture, "POST", fixture->token, body, "Mcp-Session-Id", session_id, NULL);
-  request = wait_for_request (fixture, 1);
+  request = clarify_test_watch_wait_request_for (&fixture->watch, 1, WAIT_MS);
 
   /* A cancellation for another session's id 12 touches nothing. */
   {
@@ -1089,7 +1013,7 @@ test_stop_replies (Fixture       *fixture,
 {
   g_autofree char *body = call_body (13, "{\"questions\":[{\"question\":\"Q\"}]}");
   g_autoptr(Reply) reply = start_request (fixture, "POST", fixture->token, body, NULL);
-  ClarifyRequest *request = wait_for_request (fixture, 1);
+  ClarifyRequest *request = clarify_test_watch_wait_request_for (&fixture->watch, 1, WAIT_MS);
   g_autofree char *text = NULL;
 
   /* Quitting Clarify answers the waiting agent instead of leaving it hanging. */
