@@ -557,14 +557,15 @@ ensure_route (ClarifyTestServer *self,
   return route;
 }
 
-void
-clarify_test_server_add_reply (ClarifyTestServer  *self,
-                               const char         *method,
-                               const char         *path,
-                               guint               status,
-                               const char         *content_type,
-                               const char         *body,
-                               const char * const *headers)
+static void
+add_reply (ClarifyTestServer  *self,
+           const char         *method,
+           const char         *path,
+           gboolean            replace,
+           guint               status,
+           const char         *content_type,
+           const char         *body,
+           const char * const *headers)
 {
   Reply *reply = g_new0 (Reply, 1);
   Route *route;
@@ -577,8 +578,36 @@ clarify_test_server_add_reply (ClarifyTestServer  *self,
   g_mutex_lock (&self->mutex);
   route = ensure_route (self, method, path);
   route->func = NULL;
+  if (replace)
+    {
+      g_ptr_array_set_size (route->replies, 0);
+      route->n_served = 0;
+    }
   g_ptr_array_add (route->replies, reply);
   g_mutex_unlock (&self->mutex);
+}
+
+void
+clarify_test_server_add_reply (ClarifyTestServer  *self,
+                               const char         *method,
+                               const char         *path,
+                               guint               status,
+                               const char         *content_type,
+                               const char         *body,
+                               const char * const *headers)
+{
+  add_reply (self, method, path, FALSE, status, content_type, body, headers);
+}
+
+void
+clarify_test_server_set_json (ClarifyTestServer *self,
+                              const char        *method,
+                              const char        *path,
+                              guint              status,
+                              const char        *content_type,
+                              const char        *body)
+{
+  add_reply (self, method, path, TRUE, status, content_type, body, NULL);
 }
 
 void

@@ -60,6 +60,14 @@ void                clarify_test_server_add_reply       (ClarifyTestServer  *sel
                                                          const char         *content_type,
                                                          const char         *body,
                                                          const char * const *headers);
+/* Replaces the replies queued for METHOD + path (and a handler) with this
+ * one, for every later request: a listing a test changes as it goes. */
+void                clarify_test_server_set_json        (ClarifyTestServer  *self,
+                                                         const char         *method,
+                                                         const char         *path,
+                                                         guint               status,
+                                                         const char         *content_type,
+                                                         const char         *body);
 /* A dynamic reply; replaces any queued ones for METHOD + path. */
 void                clarify_test_server_add_handler     (ClarifyTestServer  *self,
                                                          const char         *method,

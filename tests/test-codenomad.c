@@ -28,35 +28,7 @@ typedef struct
   ClarifyConnection *connection;
   ClarifyBackend    *backend;
   ClarifyTestWatch   watch;
-  GMutex             mutex;
-  char              *questions;
 } Fixture;
-
-static void
-questions_handler (const ClarifyTestRequest *request,
-                   guint                    *status,
-                   char                    **content_type,
-                   char                    **body,
-                   gpointer                  user_data)
-{
-  Fixture *fixture = user_data;
-
-  g_mutex_lock (&fixture->mutex);
-  *status = 200;
-  *content_type = g_strdup ("application/json");
-  *body = g_strdup (fixture->questions);
-  g_mutex_unlock (&fixture->mutex);
-}
-
-static void
-set_questions (Fixture    *fixture,
-               const char *questions)
-{
-  g_mutex_lock (&fixture->mutex);
-  g_free (fixture->questions);
-  fixture->questions = g_strdup (questions);
-  g_mutex_unlock (&fixture->mutex);
-}
 
 static void
 fixture_set_up (Fixture       *fixture,
@@ -64,15 +36,13 @@ fixture_set_up (Fixture       *fixture,
 {
   g_autofree char *url = NULL;
 
-  g_mutex_init (&fixture->mutex);
-  fixture->questions = g_strdup ("[]");
   fixture->server = clarify_test_server_new ();
   clarify_test_server_add_sse (fixture->server, "/api/events");
   /* Tests that queue their own workspace replies pass data. */
   if (data == NULL)
     clarify_test_server_add_json (fixture->server, "GET", "/api/workspaces", 200, "application/json",
                                   "[{\"id\":\"" WORKSPACE "\",\"path\":\"/home/dev/project\",\"status\":\"ready\"}]");
-  clarify_test_server_add_handler (fixture->server, "GET", INSTANCE "/question", questions_handler, fixture);
+  clarify_test_server_add_json (fixture->server, "GET", INSTANCE "/question", 200, "application/json", "[]");
   clarify_test_server_add_json (fixture->server, "GET", INSTANCE "/permission", 200, "application/json", "[]");
   clarify_test_server_add_json (fixture->server, "POST", "/api/client-connections/pong", 204, NULL, "");
 
@@ -108,8 +78,6 @@ fixture_tear_down (Fixture       *fixture,
   g_clear_object (&fixture->backend);
   g_clear_object (&fixture->connection);
   g_clear_pointer (&fixture->server, clarify_test_server_free);
-  g_free (fixture->questions);
-  g_mutex_clear (&fixture->mutex);
 }
 
 /* F-CN-1: one SSE event as it is on the wire (the block holds its data
@@ -309,7 +277,8 @@ test_relogin (Fixture       *fixture,
   clarify_test_server_add_json (fixture->server, "GET", "/api/workspaces", 401, "application/json", "{\"error\":\"Unauthorized\"}");
   clarify_test_server_add_json (fixture->server, "GET", "/api/workspaces", 200, "application/json",
                                 "[{\"id\":\"" WORKSPACE "\",\"path\":\"/home/dev/project\"}]");
-  set_questions (fixture, "[{\"id\":\"" QUESTION_ID "\",\"sessionID\":\"ses_1\",\"questions\":[{\"question\":\"Go?\",\"header\":\"Go\",\"options\":[{\"label\":\"Yes\",\"description\":\"go\"}]}]}]");
+  clarify_test_server_set_json (fixture->server, "GET", INSTANCE "/question", 200, "application/json",
+                                "[{\"id\":\"" QUESTION_ID "\",\"sessionID\":\"ses_1\",\"questions\":[{\"question\":\"Go?\",\"header\":\"Go\",\"options\":[{\"label\":\"Yes\",\"description\":\"go\"}]}]}]");
 
   connect_and_resync (fixture);
   clarify_test_watch_wait_request (&fixture->watch, 1);
@@ -345,7 +314,7 @@ test_resync (Fixture       *fixture,
   g_assert_nonnull (end);
   *end = '\0';
   listing = g_strdup_printf ("[%s]", properties);
-  set_questions (fixture, listing);
+  clarify_test_server_set_json (fixture->server, "GET", INSTANCE "/question", 200, "application/json", listing);
   clarify_test_server_add_json (fixture->server, "POST", INSTANCE "/question/" QUESTION_ID "/reply", 200, "application/json", "true");
 
   connect_and_resync (fixture);

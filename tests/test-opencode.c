@@ -52,41 +52,15 @@ typedef struct
   ClarifyConnection *connection;
   ClarifyBackend    *backend;
   ClarifyTestWatch   watch;
-  GMutex             mutex;
-  char              *questions; /* what GET /question lists (server thread) */
-  char              *permissions;
-  char              *projects;
 } Fixture;
-
-static void
-list_handler (const ClarifyTestRequest *request,
-              guint                    *status,
-              char                    **content_type,
-              char                    **body,
-              gpointer                  user_data)
-{
-  Fixture *fixture = user_data;
-
-  g_mutex_lock (&fixture->mutex);
-  *status = 200;
-  *content_type = g_strdup ("application/json");
-  *body = g_strdup (g_str_equal (request->path, "/question") ? fixture->questions
-                    : g_str_equal (request->path, "/project") ? fixture->projects
-                                                             : fixture->permissions);
-  g_mutex_unlock (&fixture->mutex);
-}
 
 static void
 set_listing (Fixture    *fixture,
              const char *questions,
              const char *permissions)
 {
-  g_mutex_lock (&fixture->mutex);
-  g_free (fixture->questions);
-  g_free (fixture->permissions);
-  fixture->questions = g_strdup (questions);
-  fixture->permissions = g_strdup (permissions);
-  g_mutex_unlock (&fixture->mutex);
+  clarify_test_server_set_json (fixture->server, "GET", "/question", 200, "application/json", questions);
+  clarify_test_server_set_json (fixture->server, "GET", "/permission", 200, "application/json", permissions);
 }
 
 static void
@@ -95,7 +69,6 @@ fixture_set_up (Fixture       *fixture,
 {
   g_autofree char *url = NULL;
 
-  g_mutex_init (&fixture->mutex);
   fixture->server = clarify_test_server_new ();
   set_listing (fixture, "[]", "[]");
 
@@ -103,10 +76,7 @@ fixture_set_up (Fixture       *fixture,
   clarify_test_server_set_sse_greeting (fixture->server, "/global/event",
                                         "data: {\"payload\":{\"id\":\"evt_2001085ae001SEvYPWBBs2qQ2Z\",\"type\":\"server.connected\",\"properties\":{}}}\n\n");
   clarify_test_server_add_sse (fixture->server, "/event");
-  clarify_test_server_add_handler (fixture->server, "GET", "/question", list_handler, fixture);
-  clarify_test_server_add_handler (fixture->server, "GET", "/permission", list_handler, fixture);
-  fixture->projects = g_strdup ("[]");
-  clarify_test_server_add_handler (fixture->server, "GET", "/project", list_handler, fixture);
+  clarify_test_server_add_json (fixture->server, "GET", "/project", 200, "application/json", "[]");
   clarify_test_server_add_json (fixture->server, "GET", "/path", 200, "application/json",
                                 "{\"home\":\"/home/dev\",\"state\":\"/s\",\"config\":\"/c\",\"worktree\":\"" DIR "\",\"directory\":\"" DIR "\"}");
 
@@ -132,10 +102,6 @@ fixture_tear_down (Fixture       *fixture,
   g_clear_object (&fixture->backend);
   g_clear_object (&fixture->connection);
   g_clear_pointer (&fixture->server, clarify_test_server_free);
-  g_free (fixture->questions);
-  g_free (fixture->permissions);
-  g_free (fixture->projects);
-  g_mutex_clear (&fixture->mutex);
 }
 
 static void
@@ -587,8 +553,8 @@ static void
 test_directories (Fixture       *fixture,
                   gconstpointer  data)
 {
-  g_free (fixture->projects);
-  fixture->projects = g_strdup ("[{\"id\":\"global\",\"worktree\":\"/\",\"sandboxes\":[],\"time\":{\"created\":1}},"
+  clarify_test_server_set_json (fixture->server, "GET", "/project", 200, "application/json",
+                                "[{\"id\":\"global\",\"worktree\":\"/\",\"sandboxes\":[],\"time\":{\"created\":1}},"
                                 "{\"id\":\"p1\",\"worktree\":\"/srv/app\",\"sandboxes\":[\"/srv/app-sandbox\"],\"time\":{\"created\":1}}]");
   connect_and_resync (fixture);
 
