@@ -274,17 +274,9 @@ typedef struct
   ClarifyTestServer *server;
   ClarifyConnection *connection;
   ClarifyBackend    *backend;
-  GPtrArray         *added;      /* ClarifyRequest, in arrival order */
+  ClarifyTestWatch   watch;
   GPtrArray         *confirmed;  /* "id=summary" */
 } JsonFixture;
-
-static void
-on_request_added (ClarifyBackend *backend,
-                  ClarifyRequest *request,
-                  JsonFixture    *fixture)
-{
-  g_ptr_array_add (fixture->added, g_object_ref (request));
-}
 
 static void
 on_confirmed (ClarifyBackend *backend,
@@ -314,9 +306,8 @@ json_fixture_setup (JsonFixture   *fixture,
   clarify_sse_client_set_backoff (clarify_json_backend_get_sse_client (CLARIFY_JSON_BACKEND (fixture->backend)),
                                   20, 100);
 
-  fixture->added = g_ptr_array_new_with_free_func (g_object_unref);
+  clarify_test_watch_init (&fixture->watch, fixture->backend);
   fixture->confirmed = g_ptr_array_new_with_free_func (g_free);
-  g_signal_connect (fixture->backend, "request-added", G_CALLBACK (on_request_added), fixture);
   g_signal_connect (fixture->backend, "confirmed", G_CALLBACK (on_confirmed), fixture);
 }
 
@@ -324,10 +315,9 @@ static void
 json_fixture_teardown (JsonFixture   *fixture,
                        gconstpointer  data)
 {
-  clarify_backend_stop (fixture->backend);
+  clarify_test_watch_clear (&fixture->watch);
   g_assert_finalize_object (fixture->backend);
   g_clear_object (&fixture->connection);
-  g_clear_pointer (&fixture->added, g_ptr_array_unref);
   g_clear_pointer (&fixture->confirmed, g_ptr_array_unref);
   g_clear_pointer (&fixture->server, clarify_test_server_free);
 }
@@ -349,27 +339,11 @@ send_event (JsonFixture *fixture,
   clarify_test_server_sse_send (fixture->server, EVENTS_PATH, frame, -1);
 }
 
-typedef struct
-{
-  JsonFixture *fixture;
-  guint        n;
-} AddedWait;
-
-static gboolean
-has_n_added (gpointer data)
-{
-  AddedWait *wait = data;
-
-  return wait->fixture->added->len >= wait->n;
-}
-
 static void
 wait_for_added (JsonFixture *fixture,
                 guint        n)
 {
-  AddedWait wait = { fixture, n };
-
-  g_assert_true (clarify_test_loop_until (has_n_added, &wait, WAIT_MS));
+  clarify_test_watch_wait_request_for (&fixture->watch, n, WAIT_MS);
 }
 
 static gboolean
@@ -396,7 +370,7 @@ test_json_request_event (JsonFixture   *fixture,
   send_event (fixture, "request", REQUEST_R1);
   wait_for_added (fixture, 1);
 
-  request = g_ptr_array_index (fixture->added, 0);
+  request = g_ptr_array_index (fixture->watch.added, 0);
   g_assert_cmpstr (clarify_request_get_id (request), ==, "r1");
   g_assert_cmpstr (clarify_request_get_title (request), ==, "Setup");
   g_assert_cmpstr (clarify_request_get_connection_name (request), ==, "fake-agent");
@@ -420,8 +394,8 @@ test_json_bad_event_ignored (JsonFixture   *fixture,
   send_event (fixture, "request", REQUEST_R2);
   wait_for_added (fixture, 1);
 
-  g_assert_cmpuint (fixture->added->len, ==, 1);
-  g_assert_cmpstr (clarify_request_get_id (g_ptr_array_index (fixture->added, 0)), ==, "r2");
+  g_assert_cmpuint (fixture->watch.added->len, ==, 1);
+  g_assert_cmpstr (clarify_request_get_id (g_ptr_array_index (fixture->watch.added, 0)), ==, "r2");
   /* Each rejected event left a line that names the connection. */
   g_assert_true (was_logged ("fake-agent", "ignored a request"));
   g_assert_cmpuint (g_list_model_get_n_items (clarify_backend_get_requests (fixture->backend)), ==, 1);
@@ -445,8 +419,8 @@ test_json_withdraw_event (JsonFixture   *fixture,
   send_event (fixture, "request", REQUEST_R1);
   send_event (fixture, "request", REQUEST_R2);
   wait_for_added (fixture, 2);
-  r1 = g_ptr_array_index (fixture->added, 0);
-  r2 = g_ptr_array_index (fixture->added, 1);
+  r1 = g_ptr_array_index (fixture->watch.added, 0);
+  r2 = g_ptr_array_index (fixture->watch.added, 1);
 
   send_event (fixture, "withdraw", "{\"id\":\"r1\",\"reason\":\"Answered in the terminal\"}");
   send_event (fixture, "withdraw", "{\"id\":\"r2\"}");
@@ -489,9 +463,9 @@ test_json_resend_after_reconnect (JsonFixture   *fixture,
   send_event (fixture, "request", REQUEST_R2);
   wait_for_added (fixture, 2);
 
-  g_assert_cmpuint (fixture->added->len, ==, 2);
-  g_assert_cmpstr (clarify_request_get_id (g_ptr_array_index (fixture->added, 0)), ==, "r1");
-  g_assert_cmpstr (clarify_request_get_id (g_ptr_array_index (fixture->added, 1)), ==, "r2");
+  g_assert_cmpuint (fixture->watch.added->len, ==, 2);
+  g_assert_cmpstr (clarify_request_get_id (g_ptr_array_index (fixture->watch.added, 0)), ==, "r1");
+  g_assert_cmpstr (clarify_request_get_id (g_ptr_array_index (fixture->watch.added, 1)), ==, "r2");
   g_assert_cmpuint (g_list_model_get_n_items (requests), ==, 2);
 
   /* The state message followed the stream (the backoff is 20 ms here). */
@@ -526,12 +500,8 @@ post_answer (JsonFixture      *fixture,
              GError          **error)
 {
   g_autoptr(ClarifyRequest) request = make_request ("r1");
-  g_autoptr(GAsyncResult) result = NULL;
 
-  clarify_backend_respond_async (fixture->backend, request, response, NULL, on_respond_done, &result);
-  g_assert_true (clarify_test_loop_until (is_set, &result, WAIT_MS));
-
-  return clarify_backend_respond_finish (fixture->backend, result, error);
+  return clarify_test_watch_respond (&fixture->watch, request, response, error);
 }
 
 static ClarifyResponse *
