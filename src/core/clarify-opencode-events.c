@@ -797,6 +797,54 @@ clarify_opencode_tracker_end_answer (ClarifyOpencodeTracker *self,
     }
 }
 
+/* Resync rounds */
+
+void
+clarify_opencode_round_begin (ClarifyOpencodeRound *round)
+{
+  clarify_opencode_round_cancel (round);
+  round->cancellable = g_cancellable_new ();
+  round->number++;
+  round->pending = 1;
+}
+
+guint
+clarify_opencode_round_add (ClarifyOpencodeRound *round)
+{
+  round->pending++;
+
+  return round->number;
+}
+
+gboolean
+clarify_opencode_round_done (ClarifyOpencodeRound *round,
+                             guint                 number)
+{
+  /* A call of an earlier round that finished just before it was cancelled. */
+  if (number != round->number)
+    return FALSE;
+
+  g_assert (round->pending > 0);
+
+  return --round->pending == 0;
+}
+
+gboolean
+clarify_opencode_round_is_stale (ClarifyOpencodeRound *round,
+                                 guint                 number,
+                                 const GError         *error)
+{
+  return g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED) || number != round->number;
+}
+
+void
+clarify_opencode_round_cancel (ClarifyOpencodeRound *round)
+{
+  if (round->cancellable != NULL)
+    g_cancellable_cancel (round->cancellable);
+  g_clear_object (&round->cancellable);
+}
+
 /* HTTP */
 
 static JsonNode *

@@ -90,6 +90,32 @@ void                    clarify_opencode_tracker_end_answer    (ClarifyOpencodeT
 gboolean                clarify_opencode_tracker_is_finished   (ClarifyOpencodeTracker *self,
                                                                 const char             *request_id);
 
+/* A resync round: the listings both backends send after each (re)connect.
+ * A new round cancels the calls of the one before it, whose results are
+ * then dropped; the round is complete when the last of its calls is done. */
+typedef struct
+{
+  GCancellable *cancellable; /* NULL before the first round and once cancelled */
+  guint         number;
+  guint         pending;
+} ClarifyOpencodeRound;
+
+/* Opens the next round, held open by one pending call of the caller's own
+ * until it calls clarify_opencode_round_done() with the new number. */
+void                    clarify_opencode_round_begin           (ClarifyOpencodeRound   *round);
+/* One more call of the current round; returns the number it is to carry. */
+guint                   clarify_opencode_round_add             (ClarifyOpencodeRound   *round);
+/* A call of round @number is done: TRUE when that completed the current round. */
+gboolean                clarify_opencode_round_done            (ClarifyOpencodeRound   *round,
+                                                                guint                   number);
+/* TRUE when a call's result is to be dropped: it was cancelled (@error) or
+ * belongs to an earlier round. */
+gboolean                clarify_opencode_round_is_stale        (ClarifyOpencodeRound   *round,
+                                                                guint                   number,
+                                                                const GError           *error);
+/* Cancels the current round's calls (stop, dispose). */
+void                    clarify_opencode_round_cancel          (ClarifyOpencodeRound   *round);
+
 /* The call that answers @request with @response: @path is relative to the
  * instance root ("/question/que_…/reply"), @body NULL when the call has none. */
 gboolean        clarify_opencode_encode_reply   (ClarifyRequest   *request,

@@ -33,7 +33,7 @@ struct _ClarifyCodenomadBackend
   SoupCookieJar          *cookies;
   ClarifySseClient       *sse_client;
   ClarifyOpencodeTracker *tracker;
-  GCancellable           *round_cancellable;
+  ClarifyOpencodeRound    round;
 
   char                   *base_url;
   char                   *client_id;
@@ -42,8 +42,6 @@ struct _ClarifyCodenomadBackend
   char                   *secret;
   AuthMode                auth;
 
-  guint                   round;
-  guint                   pending_calls;
   guint                   logging_in : 1;
   guint                   relogged_since_connect : 1;
 };
@@ -300,11 +298,7 @@ static void
 call_done (ClarifyCodenomadBackend *self,
            guint                    round)
 {
-  if (round != self->round)
-    return;
-
-  g_assert (self->pending_calls > 0);
-  if (--self->pending_calls == 0)
+  if (clarify_opencode_round_done (&self->round, round))
     g_signal_emit (self, signals[RESYNCED], 0);
 }
 
@@ -319,7 +313,7 @@ listing_cb (GObject      *object,
   g_autoptr(GError) error = NULL;
 
   node = api_call_finish (result, &error);
-  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED) || listing->round != self->round)
+  if (clarify_opencode_round_is_stale (&self->round, listing->round, error))
     {
       listing_free (listing);
       return;
@@ -346,7 +340,7 @@ list_workspace (ClarifyCodenomadBackend *self,
     CLARIFY_OPENCODE_REQUEST_PERMISSION,
   };
 
-  if (self->round_cancellable == NULL || workspace_id == NULL)
+  if (self->round.cancellable == NULL || workspace_id == NULL)
     return;
 
   for (guint i = 0; i < G_N_ELEMENTS (kinds); i++)
@@ -356,13 +350,12 @@ list_workspace (ClarifyCodenomadBackend *self,
       Listing *listing = g_new0 (Listing, 1);
 
       listing->self = g_object_ref (self);
-      listing->round = self->round;
+      listing->round = clarify_opencode_round_add (&self->round);
       listing->kind = kinds[i];
       listing->workspace_id = g_strdup (workspace_id);
       listing->directory = g_strdup (directory);
       listing->listed_at = g_get_monotonic_time ();
-      self->pending_calls++;
-      api_call_async (self, SOUP_METHOD_GET, path, NULL, self->round_cancellable, listing_cb, listing);
+      api_call_async (self, SOUP_METHOD_GET, path, NULL, self->round.cancellable, listing_cb, listing);
     }
 }
 
@@ -378,7 +371,7 @@ workspaces_cb (GObject      *object,
   JsonArray *workspaces = NULL;
 
   node = api_call_finish (result, &error);
-  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED) || call->round != self->round)
+  if (clarify_opencode_round_is_stale (&self->round, call->round, error))
     {
       listing_free (call);
       return;
@@ -415,17 +408,12 @@ begin_round (ClarifyCodenomadBackend *self)
 {
   Listing *call;
 
-  if (self->round_cancellable != NULL)
-    g_cancellable_cancel (self->round_cancellable);
-  g_clear_object (&self->round_cancellable);
-  self->round_cancellable = g_cancellable_new ();
-  self->round++;
-  self->pending_calls = 1;
-
+  /* The listing of the workspaces holds the round open. */
+  clarify_opencode_round_begin (&self->round);
   call = g_new0 (Listing, 1);
   call->self = g_object_ref (self);
-  call->round = self->round;
-  api_call_async (self, SOUP_METHOD_GET, "/api/workspaces", NULL, self->round_cancellable, workspaces_cb, call);
+  call->round = self->round.number;
+  api_call_async (self, SOUP_METHOD_GET, "/api/workspaces", NULL, self->round.cancellable, workspaces_cb, call);
 }
 
 /* Stream */
@@ -533,9 +521,10 @@ handle_payload (ClarifyCodenomadBackend *self,
       /* A reconnected instance may hold questions asked meanwhile. */
       if (instance != NULL && g_strcmp0 (json_object_get_string_member_with_default (payload, "status", NULL), "connected") == 0)
         {
-          self->pending_calls++;
+          guint round = clarify_opencode_round_add (&self->round);
+
           list_workspace (self, instance, NULL);
-          call_done (self, self->round);
+          call_done (self, round);
         }
     }
 }
@@ -640,9 +629,7 @@ clarify_codenomad_backend_stop (ClarifyBackend *backend)
   ClarifyCodenomadBackend *self = CLARIFY_CODENOMAD_BACKEND (backend);
 
   clarify_sse_client_stop (self->sse_client);
-  if (self->round_cancellable != NULL)
-    g_cancellable_cancel (self->round_cancellable);
-  g_clear_object (&self->round_cancellable);
+  clarify_opencode_round_cancel (&self->round);
   clarify_backend_set_state (backend, CLARIFY_CONNECTION_STATE_IDLE, NULL);
 }
 
@@ -781,9 +768,7 @@ clarify_codenomad_backend_dispose (GObject *object)
       clarify_sse_client_stop (self->sse_client);
     }
   g_clear_object (&self->sse_client);
-  if (self->round_cancellable != NULL)
-    g_cancellable_cancel (self->round_cancellable);
-  g_clear_object (&self->round_cancellable);
+  clarify_opencode_round_cancel (&self->round);
   if (self->api_session != NULL)
     soup_session_abort (self->api_session);
   g_clear_object (&self->api_session);

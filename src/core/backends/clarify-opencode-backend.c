@@ -24,8 +24,7 @@ struct _ClarifyOpencodeBackend
   SoupSession            *api_session;
   ClarifySseClient       *sse_client;
   ClarifyOpencodeTracker *tracker;
-  /* Renewed on every (re)connect: cancels the previous round's listings. */
-  GCancellable           *round_cancellable;
+  ClarifyOpencodeRound    round;
 
   char                   *base_url;
   char                   *authorization;
@@ -33,8 +32,6 @@ struct _ClarifyOpencodeBackend
 
   GHashTable             *directories;   /* every instance directory seen */
   GHashTable             *listed;        /* directories listed this round */
-  guint                   pending_calls; /* listings of this round still out */
-  guint                   round;
 
   guint                   fallback : 1;
   guint                   probing : 1;
@@ -125,13 +122,7 @@ static void
 call_done (ClarifyOpencodeBackend *self,
            guint                   round)
 {
-  /* A call of an earlier round that finished just before it was cancelled. */
-  if (round != self->round)
-    return;
-
-  g_assert (self->pending_calls > 0);
-
-  if (--self->pending_calls == 0)
+  if (clarify_opencode_round_done (&self->round, round))
     g_signal_emit (self, signals[RESYNCED], 0);
 }
 
@@ -146,7 +137,7 @@ listing_cb (GObject      *object,
   g_autoptr(GError) error = NULL;
 
   node = clarify_opencode_call_finish (result, &error);
-  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED) || listing->round != self->round)
+  if (clarify_opencode_round_is_stale (&self->round, listing->round, error))
     {
       listing_free (listing);
       return;
@@ -184,13 +175,12 @@ list_kind (ClarifyOpencodeBackend     *self,
 
   listing = g_new0 (Listing, 1);
   listing->self = g_object_ref (self);
-  listing->round = self->round;
+  listing->round = clarify_opencode_round_add (&self->round);
   listing->kind = kind;
   listing->directory = g_strdup (directory);
   listing->listed_at = g_get_monotonic_time ();
 
-  self->pending_calls++;
-  clarify_opencode_call_async (self->api_session, message, self->round_cancellable, listing_cb, listing);
+  clarify_opencode_call_async (self->api_session, message, self->round.cancellable, listing_cb, listing);
 }
 
 /* Each directory is listed once per round, however often it is learned. */
@@ -198,7 +188,7 @@ static void
 list_directory (ClarifyOpencodeBackend *self,
                 const char             *directory)
 {
-  if (self->round_cancellable == NULL)
+  if (self->round.cancellable == NULL)
     return;
   if (directory != NULL && g_hash_table_contains (self->listed, directory))
     return;
@@ -233,7 +223,7 @@ discovery_cb (GObject      *object,
   g_autoptr(GError) error = NULL;
 
   node = clarify_opencode_call_finish (result, &error);
-  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED) || call->round != self->round)
+  if (clarify_opencode_round_is_stale (&self->round, call->round, error))
     {
       listing_free (call);
       return;
@@ -258,10 +248,9 @@ discover (ClarifyOpencodeBackend *self,
   Listing *call = g_new0 (Listing, 1);
 
   call->self = g_object_ref (self);
-  call->round = self->round;
+  call->round = clarify_opencode_round_add (&self->round);
   call->discovery = func;
-  self->pending_calls++;
-  clarify_opencode_call_async (self->api_session, message, self->round_cancellable, discovery_cb, call);
+  clarify_opencode_call_async (self->api_session, message, self->round.cancellable, discovery_cb, call);
 }
 
 /* GET /project: [{worktree, sandboxes:[…]}, …] */
@@ -317,16 +306,9 @@ begin_round (ClarifyOpencodeBackend *self)
   GHashTableIter iter;
   gpointer directory;
 
-  if (self->round_cancellable != NULL)
-    g_cancellable_cancel (self->round_cancellable);
-  g_clear_object (&self->round_cancellable);
-  self->round_cancellable = g_cancellable_new ();
-  self->round++;
-  self->pending_calls = 0;
+  /* Held open until every call of the round is out. */
+  clarify_opencode_round_begin (&self->round);
   g_hash_table_remove_all (self->listed);
-
-  /* Hold the count above zero until every call of the round is out. */
-  self->pending_calls++;
 
   if (self->fallback)
     list_directory (self, self->fallback_directory);
@@ -344,7 +326,7 @@ begin_round (ClarifyOpencodeBackend *self)
       discover (self, "/path", learn_default_directory);
     }
 
-  call_done (self, self->round);
+  call_done (self, self->round.number);
 }
 
 /* Stream */
@@ -495,9 +477,7 @@ clarify_opencode_backend_stop (ClarifyBackend *backend)
   ClarifyOpencodeBackend *self = CLARIFY_OPENCODE_BACKEND (backend);
 
   clarify_sse_client_stop (self->sse_client);
-  if (self->round_cancellable != NULL)
-    g_cancellable_cancel (self->round_cancellable);
-  g_clear_object (&self->round_cancellable);
+  clarify_opencode_round_cancel (&self->round);
   clarify_backend_set_state (backend, CLARIFY_CONNECTION_STATE_IDLE, NULL);
 }
 
@@ -618,9 +598,7 @@ clarify_opencode_backend_dispose (GObject *object)
       clarify_sse_client_stop (self->sse_client);
     }
   g_clear_object (&self->sse_client);
-  if (self->round_cancellable != NULL)
-    g_cancellable_cancel (self->round_cancellable);
-  g_clear_object (&self->round_cancellable);
+  clarify_opencode_round_cancel (&self->round);
   if (self->api_session != NULL)
     soup_session_abort (self->api_session);
   g_clear_object (&self->api_session);
