@@ -291,6 +291,21 @@ clarify_backend_follow_sse_client (ClarifyBackend   *self,
 }
 
 void
+clarify_backend_clear_sse_client (ClarifyBackend    *self,
+                                  ClarifySseClient **client)
+{
+  g_return_if_fail (CLARIFY_IS_BACKEND (self));
+
+  if (*client == NULL)
+    return;
+
+  /* Stopping notifies: nothing of a backend being disposed may hear it. */
+  g_signal_handlers_disconnect_by_data (*client, self);
+  clarify_sse_client_stop (*client);
+  g_clear_object (client);
+}
+
+void
 clarify_backend_start (ClarifyBackend *self)
 {
   g_return_if_fail (CLARIFY_IS_BACKEND (self));

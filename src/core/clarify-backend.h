@@ -75,6 +75,9 @@ void                    clarify_backend_set_state         (ClarifyBackend      *
  * A subclass that adds to it connects to @client's notify::state afterwards. */
 void                    clarify_backend_follow_sse_client (ClarifyBackend      *self,
                                                            ClarifySseClient    *client);
+/* For dispose: disconnects @self from *@client, stops it and clears it. */
+void                    clarify_backend_clear_sse_client  (ClarifyBackend      *self,
+                                                           ClarifySseClient   **client);
 /* Stamps the connection onto @request, adds it to the pending list and emits
  * ::request-added. A request whose id is already pending is ignored (resync
  * after a reconnect must never show a question twice): returns FALSE then. */

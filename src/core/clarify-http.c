@@ -119,6 +119,14 @@ clarify_http_parse_json (SoupMessage  *message,
   return json_node_ref (json_parser_get_root (parser));
 }
 
+void
+clarify_http_clear_session (SoupSession **session)
+{
+  if (*session != NULL)
+    soup_session_abort (*session);
+  g_clear_object (session);
+}
+
 char *
 clarify_http_excerpt (GBytes *body,
                       gsize   max_chars)

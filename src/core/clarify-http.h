@@ -32,6 +32,9 @@ JsonNode *clarify_http_parse_json   (SoupMessage   *message,
                                      GBytes        *body,
                                      GError       **error);
 
+/* For dispose: aborts what is still in flight on *@session and clears it. */
+void      clarify_http_clear_session (SoupSession  **session);
+
 /* At most @max_chars of @body as valid UTF-8, for a log line. */
 char     *clarify_http_excerpt      (GBytes        *body,
                                      gsize          max_chars);

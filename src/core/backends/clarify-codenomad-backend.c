@@ -9,6 +9,7 @@
 
 #include "clarify-codenomad-backend.h"
 #include "clarify-error.h"
+#include "clarify-http.h"
 #include "clarify-opencode-events.h"
 #include "clarify-secret.h"
 
@@ -762,19 +763,10 @@ clarify_codenomad_backend_dispose (GObject *object)
 {
   ClarifyCodenomadBackend *self = CLARIFY_CODENOMAD_BACKEND (object);
 
-  if (self->sse_client != NULL)
-    {
-      g_signal_handlers_disconnect_by_data (self->sse_client, self);
-      clarify_sse_client_stop (self->sse_client);
-    }
-  g_clear_object (&self->sse_client);
+  clarify_backend_clear_sse_client (CLARIFY_BACKEND (self), &self->sse_client);
   clarify_opencode_round_cancel (&self->round);
-  if (self->api_session != NULL)
-    soup_session_abort (self->api_session);
-  g_clear_object (&self->api_session);
-  if (self->stream_session != NULL)
-    soup_session_abort (self->stream_session);
-  g_clear_object (&self->stream_session);
+  clarify_http_clear_session (&self->api_session);
+  clarify_http_clear_session (&self->stream_session);
   g_clear_object (&self->cookies);
 
   G_OBJECT_CLASS (clarify_codenomad_backend_parent_class)->dispose (object);

@@ -286,15 +286,8 @@ clarify_json_backend_dispose (GObject *object)
 {
   ClarifyJsonBackend *self = CLARIFY_JSON_BACKEND (object);
 
-  if (self->sse_client != NULL)
-    {
-      g_signal_handlers_disconnect_by_data (self->sse_client, self);
-      clarify_sse_client_stop (self->sse_client);
-    }
-  g_clear_object (&self->sse_client);
-  if (self->session != NULL)
-    soup_session_abort (self->session);
-  g_clear_object (&self->session);
+  clarify_backend_clear_sse_client (CLARIFY_BACKEND (self), &self->sse_client);
+  clarify_http_clear_session (&self->session);
 
   G_OBJECT_CLASS (clarify_json_backend_parent_class)->dispose (object);
 }

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "clarify-error.h"
+#include "clarify-http.h"
 #include "clarify-opencode-backend.h"
 #include "clarify-opencode-events.h"
 #include "clarify-secret.h"
@@ -592,19 +593,10 @@ clarify_opencode_backend_dispose (GObject *object)
 {
   ClarifyOpencodeBackend *self = CLARIFY_OPENCODE_BACKEND (object);
 
-  if (self->sse_client != NULL)
-    {
-      g_signal_handlers_disconnect_by_data (self->sse_client, self);
-      clarify_sse_client_stop (self->sse_client);
-    }
-  g_clear_object (&self->sse_client);
+  clarify_backend_clear_sse_client (CLARIFY_BACKEND (self), &self->sse_client);
   clarify_opencode_round_cancel (&self->round);
-  if (self->api_session != NULL)
-    soup_session_abort (self->api_session);
-  g_clear_object (&self->api_session);
-  if (self->stream_session != NULL)
-    soup_session_abort (self->stream_session);
-  g_clear_object (&self->stream_session);
+  clarify_http_clear_session (&self->api_session);
+  clarify_http_clear_session (&self->stream_session);
 
   G_OBJECT_CLASS (clarify_opencode_backend_parent_class)->dispose (object);
 }
