@@ -629,6 +629,26 @@ test_json_unreachable_is_transient (void)
   g_assert_error (error, CLARIFY_ERROR, CLARIFY_ERROR_TRANSIENT);
 }
 
+/* A quiet agent's stream must not die of libsoup's 60 s I/O timeout,
+ * while answers still give up on an agent that never replies. */
+static void
+test_json_stream_has_no_io_timeout (void)
+{
+  g_autoptr(ClarifyConnection) connection =
+    clarify_connection_new ("quiet-agent", "clarify", "http://127.0.0.1:9/events");
+  g_autoptr(ClarifyBackend) backend = NULL;
+  g_autoptr(SoupSession) stream_session = NULL;
+  g_autoptr(GError) error = NULL;
+
+  backend = clarify_backend_registry_create (connection, &error);
+  g_assert_no_error (error);
+  g_object_get (clarify_json_backend_get_sse_client (CLARIFY_JSON_BACKEND (backend)),
+                "session", &stream_session, NULL);
+  g_assert_nonnull (stream_session);
+  g_assert_cmpuint (soup_session_get_timeout (stream_session), ==, 0);
+  g_assert_nonnull (soup_session_get_feature (stream_session, SOUP_TYPE_COOKIE_JAR));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -653,6 +673,7 @@ main (int   argc,
   ADD ("/backend/json/reply-statuses", test_json_reply_statuses);
 #undef ADD
   g_test_add_func ("/backend/json/unreachable-is-transient", test_json_unreachable_is_transient);
+  g_test_add_func ("/backend/json/stream-has-no-io-timeout", test_json_stream_has_no_io_timeout);
 
   return g_test_run ();
 }

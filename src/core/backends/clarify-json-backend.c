@@ -14,12 +14,15 @@
 
 /* How much of a rejected answer's reply body goes into the log. */
 #define MAX_LOGGED_BODY_CHARS 500
+/* An agent that takes longer to accept an answer is retried by the outbox. */
+#define ANSWER_TIMEOUT_S      30
 
 struct _ClarifyJsonBackend
 {
   ClarifyBackend    parent_instance;
 
-  SoupSession      *session;
+  SoupSession      *session;         /* answers: they time out */
+  SoupSession      *stream_session;  /* the event stream: stall detection instead */
   ClarifySseClient *sse_client;
   char             *authorization;
 };
@@ -254,6 +257,7 @@ clarify_json_backend_constructed (GObject *object)
 {
   ClarifyJsonBackend *self = CLARIFY_JSON_BACKEND (object);
   ClarifyConnection *connection;
+  g_autoptr(SoupCookieJar) jar = NULL;
   const char *token;
 
   G_OBJECT_CLASS (clarify_json_backend_parent_class)->constructed (object);
@@ -261,11 +265,20 @@ clarify_json_backend_constructed (GObject *object)
   connection = clarify_backend_get_connection (CLARIFY_BACKEND (self));
   g_return_if_fail (connection != NULL);
 
-  /* One session per backend: its cookies belong to this connection only. */
-  self->session = soup_session_new_with_options ("user-agent", "Clarify/" PACKAGE_VERSION, NULL);
-  soup_session_add_feature_by_type (self->session, SOUP_TYPE_COOKIE_JAR);
+  /* One cookie jar per backend: its cookies belong to this connection only.
+   * A quiet agent may send nothing for minutes, so the stream's session has
+   * no I/O timeout (libsoup's default of 60 s would cut it and reconnect). */
+  jar = soup_cookie_jar_new ();
+  self->session = soup_session_new_with_options ("user-agent", "Clarify/" PACKAGE_VERSION,
+                                                 "timeout", ANSWER_TIMEOUT_S,
+                                                 NULL);
+  self->stream_session = soup_session_new_with_options ("user-agent", "Clarify/" PACKAGE_VERSION,
+                                                        "timeout", 0,
+                                                        NULL);
+  soup_session_add_feature (self->session, SOUP_SESSION_FEATURE (jar));
+  soup_session_add_feature (self->stream_session, SOUP_SESSION_FEATURE (jar));
 
-  self->sse_client = clarify_sse_client_new (self->session, clarify_connection_get_url (connection));
+  self->sse_client = clarify_sse_client_new (self->stream_session, clarify_connection_get_url (connection));
 
   token = clarify_connection_get_option (connection, "token");
   if (token != NULL && *token != '\0')
@@ -288,6 +301,7 @@ clarify_json_backend_dispose (GObject *object)
 
   clarify_backend_clear_sse_client (CLARIFY_BACKEND (self), &self->sse_client);
   clarify_http_clear_session (&self->session);
+  clarify_http_clear_session (&self->stream_session);
 
   G_OBJECT_CLASS (clarify_json_backend_parent_class)->dispose (object);
 }
