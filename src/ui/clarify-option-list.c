@@ -5,6 +5,12 @@
  * with them their selection, so the selection model only mirrors the state
  * kept by ClarifyChoiceView and is re-applied after every search.
  *
+ * GtkListView (4.8) keeps a row widget for each of up to 200 items, shown
+ * or not, and measures all of them on every layout. So the rows ask for no
+ * width, and a long list's rows answer GtkScrolledWindow's question for
+ * their height without a width with a lower bound (row_texts_measure()):
+ * each text is laid out once, at the width it gets.
+ *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #include "config.h"
@@ -34,6 +40,8 @@ struct _ClarifyOptionList
   GHashTable         *bound_checks;
 
   char               *query;
+  /* So many rows that the list is at LIST_MAX_HEIGHT whatever they hold. */
+  gboolean            long_list;
   /* Set while the rows follow the state, so their signals are not news. */
   gboolean            syncing;
 };
@@ -49,6 +57,12 @@ enum
 static guint signals[N_SIGNALS];
 
 #define OPTION_KEY "clarify-option"
+
+/* Rows up to this height, then the list scrolls. */
+#define LIST_MAX_HEIGHT 264
+/* A row's texts are at least one line of small text. */
+#define ROW_MIN_HEIGHT 16
+#define ROW_TEXTS_SPACING 2
 
 static gboolean
 item_get_active (ClarifyOptionList *self,
@@ -269,12 +283,92 @@ new_row_label (void)
   return label;
 }
 
+static GtkSizeRequestMode
+row_texts_request_mode (GtkWidget *widget)
+{
+  return GTK_SIZE_REQUEST_HEIGHT_FOR_WIDTH;
+}
+
+/* Stacks the shown texts from the top at @width, like a vertical GtkBox,
+ * allocating them if @allocate; returns their height. */
+static int
+stack_row_texts (GtkWidget *widget,
+                 int        width,
+                 gboolean   allocate)
+{
+  gboolean first = TRUE;
+  int y = 0;
+
+  for (GtkWidget *child = gtk_widget_get_first_child (widget);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      int height;
+
+      if (!gtk_widget_should_layout (child))
+        continue;
+
+      if (!first)
+        y += ROW_TEXTS_SPACING;
+      first = FALSE;
+
+      gtk_widget_measure (child, GTK_ORIENTATION_VERTICAL, width, &height, NULL, NULL, NULL);
+      if (allocate)
+        gtk_widget_allocate (child, width, height, -1,
+                             gsk_transform_translate (NULL, &GRAPHENE_POINT_INIT (0, y)));
+      y += height;
+    }
+
+  return y;
+}
+
+/* The texts ask for no width: measured across, a wrapping label is laid out
+ * as narrow as it goes, one character per line, and the list view measures
+ * every row across. The list takes the width of the dialog anyway.
+ *
+ * GtkScrolledWindow (4.8) asks for its content's natural height without a
+ * width, so every row would also be laid out unwrapped for that. In a long
+ * list the answer is LIST_MAX_HEIGHT whatever the rows hold, and a lower
+ * bound per row gives it as well. */
+static void
+row_texts_measure (GtkWidget      *widget,
+                   GtkOrientation  orientation,
+                   int             for_size,
+                   int            *minimum,
+                   int            *natural,
+                   int            *minimum_baseline,
+                   int            *natural_baseline)
+{
+  GtkWidget *list = gtk_widget_get_ancestor (widget, CLARIFY_TYPE_OPTION_LIST);
+
+  if (orientation == GTK_ORIENTATION_HORIZONTAL)
+    *minimum = 0;
+  else if (for_size < 0 && list != NULL && CLARIFY_OPTION_LIST (list)->long_list)
+    *minimum = ROW_MIN_HEIGHT;
+  else
+    *minimum = stack_row_texts (widget, for_size, FALSE);
+
+  *natural = *minimum;
+}
+
+static void
+row_texts_allocate (GtkWidget *widget,
+                    int        width,
+                    int        height,
+                    int        baseline)
+{
+  stack_row_texts (widget, width, TRUE);
+}
+
 static GtkWidget *
 new_row_texts (GtkWidget **title,
                GtkWidget **subtitle)
 {
-  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 2);
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
 
+  gtk_widget_set_layout_manager (box, gtk_custom_layout_new (row_texts_request_mode,
+                                                             row_texts_measure,
+                                                             row_texts_allocate));
   *title = new_row_label ();
   *subtitle = new_row_label ();
   gtk_widget_add_css_class (*subtitle, "dim-label");
@@ -371,6 +465,10 @@ clarify_option_list_setup (ClarifyChoiceView *view)
   g_autoptr(GListModel) rows = NULL;
   GtkListItemFactory *factory;
   GtkEventController *keys;
+  guint n_rows;
+
+  n_rows = g_list_model_get_n_items (options) + (clarify_choice_view_get_with_other (view) ? 1 : 0);
+  self->long_list = n_rows * ROW_MIN_HEIGHT >= LIST_MAX_HEIGHT;
 
   self->filter = GTK_FILTER (gtk_custom_filter_new (option_matches, self, NULL));
   self->filtered = gtk_filter_list_model_new (g_object_ref (options), g_object_ref (self->filter));
@@ -435,7 +533,7 @@ clarify_option_list_setup (ClarifyChoiceView *view)
   gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (self->scrolled),
                                   GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
   gtk_scrolled_window_set_propagate_natural_height (GTK_SCROLLED_WINDOW (self->scrolled), TRUE);
-  gtk_scrolled_window_set_max_content_height (GTK_SCROLLED_WINDOW (self->scrolled), 264);
+  gtk_scrolled_window_set_max_content_height (GTK_SCROLLED_WINDOW (self->scrolled), LIST_MAX_HEIGHT);
   gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (self->scrolled), self->list_view);
   gtk_widget_add_css_class (self->scrolled, "card");
   gtk_widget_add_css_class (self->scrolled, "clarify-option-list-frame");
