@@ -171,20 +171,77 @@ keep_unfiltered_height (ClarifyOptionList *self)
     gtk_widget_set_size_request (self->body, -1, height);
 }
 
+/* TRUE when each token of @looser starts a token of @stricter: every option
+ * the @stricter search finds, the @looser one finds too (g_str_match_string
+ * matches a search when each of its tokens starts a token of the option). */
+static gboolean
+tokens_narrow (char **stricter,
+               char **looser)
+{
+  for (guint i = 0; looser[i] != NULL; i++)
+    {
+      gboolean found = FALSE;
+
+      for (guint j = 0; stricter[j] != NULL && !found; j++)
+        found = g_str_has_prefix (stricter[j], looser[i]);
+
+      if (!found)
+        return FALSE;
+    }
+
+  return TRUE;
+}
+
+/* How the filter changes from @old_query to @new_query (NULL: no search),
+ * so that the filter model re-checks only the rows that can change: typing
+ * on only hides rows, erasing only brings rows back. FALSE when both find
+ * the same options. */
+static gboolean
+query_change (const char      *old_query,
+              const char      *new_query,
+              GtkFilterChange *change)
+{
+  g_auto(GStrv) old_tokens = g_str_tokenize_and_fold (old_query ? old_query : "", NULL, NULL);
+  g_auto(GStrv) new_tokens = g_str_tokenize_and_fold (new_query ? new_query : "", NULL, NULL);
+  gboolean more_strict = tokens_narrow (new_tokens, old_tokens);
+  gboolean less_strict = tokens_narrow (old_tokens, new_tokens);
+
+  if (more_strict && less_strict)
+    return FALSE;
+
+  if (more_strict)
+    *change = GTK_FILTER_CHANGE_MORE_STRICT;
+  else if (less_strict)
+    *change = GTK_FILTER_CHANGE_LESS_STRICT;
+  else
+    *change = GTK_FILTER_CHANGE_DIFFERENT;
+
+  return TRUE;
+}
+
+/* On ::notify::text rather than ::changed: gtk_editable_set_text() deletes,
+ * then inserts, and ::changed would show all rows in between. */
 static void
-search_changed_cb (ClarifyOptionList *self)
+search_text_cb (ClarifyOptionList *self)
 {
   g_autofree char *query = g_strstrip (g_strdup (gtk_editable_get_text (GTK_EDITABLE (self->search_entry))));
+  GtkFilterChange change;
+  gboolean changed;
 
-  if (self->query == NULL && query[0] != '\0')
+  if (query[0] == '\0')
+    g_clear_pointer (&query, g_free);
+
+  if (self->query == NULL && query != NULL)
     keep_unfiltered_height (self);
 
-  g_clear_pointer (&self->query, g_free);
-  if (query[0] != '\0')
-    self->query = g_steal_pointer (&query);
+  changed = query_change (self->query, query, &change);
+  g_free (self->query);
+  self->query = g_steal_pointer (&query);
+  if (!changed)
+    return;
 
   self->syncing = TRUE;
-  gtk_filter_changed (self->filter, GTK_FILTER_CHANGE_DIFFERENT);
+  gtk_filter_changed (self->filter, change);
   self->syncing = FALSE;
 
   update_selection (self);
@@ -507,7 +564,7 @@ clarify_option_list_setup (ClarifyChoiceView *view)
   /* Search */
   self->search_entry = gtk_search_entry_new ();
   g_object_set (self->search_entry, "placeholder-text", _("Search…"), NULL);
-  g_signal_connect_swapped (self->search_entry, "changed", G_CALLBACK (search_changed_cb), self);
+  g_signal_connect_swapped (self->search_entry, "notify::text", G_CALLBACK (search_text_cb), self);
   g_signal_connect_swapped (self->search_entry, "activate", G_CALLBACK (search_activate_cb), self);
   g_signal_connect_swapped (self->search_entry, "stop-search", G_CALLBACK (stop_search_cb), self);
   keys = gtk_event_controller_key_new ();
