@@ -725,6 +725,188 @@ test_single_list_at_five (void)
   hide (&shown);
 }
 
+/* What a search for @query must show of @question's options, in order:
+ * those whose label or description has words starting with its words,
+ * ignoring case and accents. */
+static GPtrArray *
+expected_rows (ClarifyQuestion *question,
+               const char      *query)
+{
+  GListModel *options = clarify_question_get_options (question);
+  GPtrArray *labels = g_ptr_array_new ();
+
+  for (guint i = 0; i < g_list_model_get_n_items (options); i++)
+    {
+      g_autoptr(ClarifyOption) option = g_list_model_get_item (options, i);
+      const char *description = clarify_option_get_description (option);
+
+      if (query[0] == '\0' ||
+          g_str_match_string (query, clarify_option_get_label (option), TRUE) ||
+          (description != NULL && g_str_match_string (query, description, TRUE)))
+        g_ptr_array_add (labels, (gpointer) clarify_option_get_label (option));
+    }
+
+  return labels;
+}
+
+/* The rows shown are exactly what a fresh search for the entry's text
+ * finds, Other last. */
+static void
+assert_rows_match_search (ClarifyInput    *input,
+                          ClarifyQuestion *question)
+{
+  GtkWidget *entry = clarify_option_list_get_search_entry (CLARIFY_OPTION_LIST (get_view (input)));
+  g_autofree char *query = g_strstrip (g_strdup (gtk_editable_get_text (GTK_EDITABLE (entry))));
+  g_autoptr(GPtrArray) expected = expected_rows (question, query);
+  guint n = g_list_model_get_n_items (visible_rows (input));
+
+  g_assert_cmpuint (n, ==, expected->len + 1);
+  for (guint i = 0; i < expected->len; i++)
+    g_assert_cmpstr (row_label (input, i), ==, g_ptr_array_index (expected, i));
+  g_assert_cmpstr (row_label (input, n - 1), ==, "Other…");
+}
+
+/* Types @text at the end of the search, one character at a time as keys
+ * do, and checks the rows after each. */
+static void
+type_into_search (ClarifyInput    *input,
+                  ClarifyQuestion *question,
+                  const char      *text)
+{
+  GtkEditable *entry = GTK_EDITABLE (clarify_option_list_get_search_entry (CLARIFY_OPTION_LIST (get_view (input))));
+
+  for (const char *c = text; *c != '\0'; c = g_utf8_next_char (c))
+    {
+      int position = (int) strlen (gtk_editable_get_text (entry));
+
+      gtk_editable_insert_text (entry, c, (int) (g_utf8_next_char (c) - c), &position);
+      assert_rows_match_search (input, question);
+    }
+}
+
+/* Erases the search from its end, one character at a time, like Backspace. */
+static void
+erase_search (ClarifyInput    *input,
+              ClarifyQuestion *question)
+{
+  GtkEditable *entry = GTK_EDITABLE (clarify_option_list_get_search_entry (CLARIFY_OPTION_LIST (get_view (input))));
+  int length;
+
+  while ((length = g_utf8_strlen (gtk_editable_get_text (entry), -1)) > 0)
+    {
+      gtk_editable_delete_text (entry, length - 1, length);
+      assert_rows_match_search (input, question);
+    }
+}
+
+static const char long_label[] = "A machine of our own in the basement, which we would have to "
+                                 "order, install and look after ourselves";
+
+/* 31 machines and Other: more rows than the list shows at once. The first
+ * label needs two lines. */
+static ClarifyQuestion *
+new_machine_question (ClarifyQuestionKind kind)
+{
+  static const char * const cities[] = { "Amsterdam", "Berlin", "Bern", "Köln", "København",
+                                         "Genève", "Zürich", "Hamburg", "Helsinki", "London" };
+  static const char * const sizes[] = { "small", "large", "xlarge" };
+  ClarifyQuestion *question = new_question (kind, "Which machine?");
+  g_autoptr(ClarifyOption) own = clarify_option_new (long_label, "own", "Nobody else's hardware");
+
+  clarify_question_add_option (question, own);
+  for (guint i = 0; i < G_N_ELEMENTS (cities) * G_N_ELEMENTS (sizes); i++)
+    {
+      g_autofree char *label = g_strdup_printf ("%s %s", cities[i % G_N_ELEMENTS (cities)],
+                                                sizes[i / G_N_ELEMENTS (cities)]);
+      g_autofree char *value = g_strdup_printf ("m%u", i);
+      g_autofree char *description = g_strdup_printf ("%u vCPU", 2u << (i % 4));
+      g_autoptr(ClarifyOption) option = clarify_option_new (label, value, i % 2 ? description : NULL);
+
+      clarify_question_add_option (question, option);
+    }
+  clarify_question_set_allow_other (question, TRUE);
+
+  return question;
+}
+
+/* The list view is as tall as the list may be, and scrolls. */
+static void
+assert_list_at_max_height (ClarifyInput *input)
+{
+  GtkWidget *list_view = clarify_option_list_get_list_view (CLARIFY_OPTION_LIST (get_view (input)));
+  GtkWidget *scrolled = gtk_widget_get_ancestor (list_view, GTK_TYPE_SCROLLED_WINDOW);
+
+  g_assert_cmpint (gtk_widget_get_height (list_view), ==,
+                   gtk_scrolled_window_get_max_content_height (GTK_SCROLLED_WINDOW (scrolled)));
+}
+
+static void
+test_single_long_list (void)
+{
+  g_autoptr(ClarifyQuestion) question = new_machine_question (CLARIFY_QUESTION_KIND_SINGLE);
+  GtkWidget *view, *list_view, *long_title, *short_title;
+  GtkSingleSelection *selection;
+  int full_height;
+  Shown shown;
+
+  shown = show (question);
+  view = get_view (shown.input);
+  list_view = clarify_option_list_get_list_view (CLARIFY_OPTION_LIST (view));
+  selection = GTK_SINGLE_SELECTION (clarify_option_list_get_model (CLARIFY_OPTION_LIST (view)));
+
+  /* 32 rows do not fit. */
+  g_assert_cmpuint (g_list_model_get_n_items (visible_rows (shown.input)), ==, 32);
+  full_height = settled_height (&shown);
+  assert_list_at_max_height (shown.input);
+
+  /* A label too long for one line wraps within the row. */
+  long_title = find_label (list_view, long_label);
+  short_title = find_label (list_view, "Amsterdam small");
+  g_assert_nonnull (long_title);
+  g_assert_nonnull (short_title);
+  g_assert_cmpint (gtk_widget_get_height (long_title), >=, 2 * gtk_widget_get_height (short_title));
+  g_assert_cmpint (gtk_widget_get_width (long_title), <=, gtk_widget_get_width (list_view));
+  screenshot (&shown, "input-single-list-long");
+
+  /* Typing narrows the rows, erasing widens them, key by key. */
+  type_into_search (shown.input, question, "bern");
+  g_assert_cmpuint (g_list_model_get_n_items (visible_rows (shown.input)), ==, 3 + 1);
+  g_assert_cmpint (settled_height (&shown), ==, full_height);
+  erase_search (shown.input, question);
+  type_into_search (shown.input, question, "GENEVE x");
+  g_assert_cmpstr (row_label (shown.input, 0), ==, "Genève xlarge");
+  erase_search (shown.input, question);
+  type_into_search (shown.input, question, "8 vcpu l");
+  erase_search (shown.input, question);
+
+  /* A new search in place of another. */
+  search (shown.input, "ham");
+  assert_rows_match_search (shown.input, question);
+  search (shown.input, "köln  large");
+  assert_rows_match_search (shown.input, question);
+  search (shown.input, "large köln");
+  assert_rows_match_search (shown.input, question);
+  search (shown.input, "basement");
+  assert_rows_match_search (shown.input, question);
+  g_assert_cmpstr (row_label (shown.input, 0), ==, long_label);
+
+  /* The choice survives a search that hides it. */
+  search (shown.input, "zurich lar");
+  g_assert_cmpstr (row_label (shown.input, 0), ==, "Zürich large");
+  gtk_single_selection_set_selected (selection, 0);
+  assert_answer (shown.input, "m16", NULL);
+  search (shown.input, "xyz");
+  assert_rows_match_search (shown.input, question);
+  g_assert_true (has_label (view, "No options found"));
+  g_assert_cmpint (settled_height (&shown), ==, full_height);
+  search (shown.input, "");
+  g_assert_cmpuint (gtk_single_selection_get_selected (selection), ==, 17);
+  assert_answer (shown.input, "m16", NULL);
+  g_assert_cmpint (settled_height (&shown), ==, full_height);
+
+  hide (&shown);
+}
+
 static void
 test_single_search_enter (void)
 {
@@ -993,6 +1175,33 @@ test_multi_list (void)
   g_assert_true (clarify_input_pick (shown.input, 2));
   assert_answer (shown.input, "admins", "Investors");
   g_assert_false (gtk_check_button_get_active (GTK_CHECK_BUTTON (find_check_row (view, "End Users"))));
+
+  hide (&shown);
+}
+
+static void
+test_multi_long_list (void)
+{
+  g_autoptr(ClarifyQuestion) question = new_machine_question (CLARIFY_QUESTION_KIND_MULTI);
+  Shown shown = show (question);
+  GtkWidget *view = get_view (shown.input);
+  int full_height = settled_height (&shown);
+
+  assert_list_at_max_height (shown.input);
+  gtk_check_button_set_active (GTK_CHECK_BUTTON (find_check_row (view, "Berlin small")), TRUE);
+  g_assert_true (has_label (view, "1 selected"));
+
+  /* Ticks survive the rows that a search takes away and brings back. */
+  type_into_search (shown.input, question, "helsinki");
+  gtk_check_button_set_active (GTK_CHECK_BUTTON (find_check_row (view, "Helsinki xlarge")), TRUE);
+  assert_answer (shown.input, "m1|m28", NULL);
+  g_assert_true (has_label (view, "2 selected"));
+  g_assert_cmpint (settled_height (&shown), ==, full_height);
+  erase_search (shown.input, question);
+  g_assert_true (gtk_check_button_get_active (GTK_CHECK_BUTTON (find_check_row (view, "Berlin small"))));
+  g_assert_false (gtk_check_button_get_active (GTK_CHECK_BUTTON (find_check_row (view, "Bern small"))));
+  g_assert_cmpint (settled_height (&shown), ==, full_height);
+  screenshot (&shown, "input-multi-list-long");
 
   hide (&shown);
 }
@@ -1517,12 +1726,14 @@ main (int   argc,
   g_test_add_func ("/inputs/text/default-ctrl-enter", test_text_default_and_ctrl_enter);
   g_test_add_func ("/inputs/single/chips", test_single_chips);
   g_test_add_func ("/inputs/single/list", test_single_list_at_five);
+  g_test_add_func ("/inputs/single/long-list", test_single_long_list);
   g_test_add_func ("/inputs/single/search-enter", test_single_search_enter);
   g_test_add_func ("/inputs/single/other-chips", test_single_other_chips);
   g_test_add_func ("/inputs/single/other-list", test_single_other_list);
   g_test_add_func ("/inputs/single/defaults", test_single_defaults);
   g_test_add_func ("/inputs/multi/chips", test_multi_chips);
   g_test_add_func ("/inputs/multi/list", test_multi_list);
+  g_test_add_func ("/inputs/multi/long-list", test_multi_long_list);
   g_test_add_func ("/inputs/multi/search-enter", test_multi_search_enter);
   g_test_add_func ("/inputs/confirm", test_confirm);
   g_test_add_func ("/inputs/number/range", test_number_range);
