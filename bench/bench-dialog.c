@@ -508,8 +508,8 @@ load_app_styles (void)
 
   /* ClarifyApplication (an AdwApplication) loads it for every window. Not
    * clarify_test_gtk_init (): gtk_test_init () would take --help, make
-   * warnings fatal, exit 1 rather than 77 without a display, and the tests
-   * turn animations off, which the app does not. */
+   * warnings fatal and so abort rather than exit 77 without a display, and
+   * the tests turn animations off, which the app does not. */
   gtk_css_provider_load_from_resource (provider, APP_PATH "/style.css");
   gtk_style_context_add_provider_for_display (gdk_display_get_default (),
                                               GTK_STYLE_PROVIDER (provider),
