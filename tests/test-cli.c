@@ -731,8 +731,6 @@ main (int   argc,
   g_test_dbus_add_service_dir (test_bus, service_dir);
   g_test_dbus_up (test_bus);
 
-g_test_add_func ("/cli/set-password", test_set_password);
-
 #define ADD(path, func) g_test_add ("/cli/" path, Fixture, NULL, fixture_setup, func, fixture_teardown)
   ADD ("ask/answered-text", test_answered_text);
   ADD ("ask/select-with-other", test_select_with_other);
@@ -749,6 +747,7 @@ g_test_add_func ("/cli/set-password", test_set_password);
   g_test_add_func ("/cli/ask/bad-json", test_bad_json);
   g_test_add_func ("/cli/ask/unreachable", test_unreachable);
   g_test_add_func ("/cli/ask/activation", test_activation);
+  g_test_add_func ("/cli/set-password", test_set_password);
 
   result = g_test_run ();
   /* Only stopped, never finalized: finalizing waits for the shared
