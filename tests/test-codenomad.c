@@ -358,6 +358,34 @@ test_instance_status (Fixture       *fixture,
   g_assert_null (clarify_backend_get_state_message (fixture->backend));
 }
 
+/* Members of the wrong JSON type are an agent's bug: logged and skipped,
+ * never a crash or a critical, and the stream goes on. */
+static void
+test_wrong_types (Fixture       *fixture,
+                  gconstpointer  data)
+{
+  static const char *frames[] = {
+    "data: {\"type\":5}\n\n",
+    "data: {\"type\":{}}\n\n",
+    "data: {\"type\":[\"instance.event\"]}\n\n",
+    "data: {\"type\":\"instance.eventStatus\",\"instanceId\":\"" WORKSPACE "\",\"status\":7}\n\n",
+    "data: {\"type\":\"instance.eventStatus\",\"instanceId\":{},\"status\":{\"a\":1},\"reason\":[]}\n\n",
+    "data: {\"type\":\"instance.event\",\"instanceId\":3,\"event\":{\"directory\":{},\"type\":\"question.asked\",\"properties\":{}}}\n\n",
+  };
+  g_autofree char *frame = question_frame ();
+
+  clarify_test_server_set_json (fixture->server, "GET", "/api/workspaces", 200, "application/json",
+                                "{\"workspaces\":{\"id\":\"" WORKSPACE "\"}}");
+  connect_and_resync (fixture);
+  for (guint i = 0; i < G_N_ELEMENTS (frames); i++)
+    clarify_test_server_sse_send (fixture->server, "/api/events", frames[i], -1);
+  clarify_test_loop_for (100);
+  g_assert_cmpint (clarify_backend_get_state (fixture->backend), ==, CLARIFY_CONNECTION_STATE_CONNECTED);
+
+  clarify_test_server_sse_send (fixture->server, "/api/events", frame, -1);
+  g_assert_cmpstr (clarify_request_get_id (clarify_test_watch_wait_request (&fixture->watch, 1)), ==, QUESTION_ID);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -376,6 +404,7 @@ main (int   argc,
   g_test_add ("/codenomad/relogin", Fixture, "own workspaces", fixture_set_up, test_relogin, fixture_tear_down);
   ADD ("resync", test_resync);
   ADD ("instance-status", test_instance_status);
+  ADD ("wrong-types", test_wrong_types);
   g_test_add_func ("/codenomad/stable-ids", test_stable_ids);
 
   return g_test_run ();

@@ -165,6 +165,57 @@ test_request_errors (void)
   }
 }
 
+/* json-glib recurses per level: a deep document must be refused before it
+ * takes the stack down, a deep-enough real one still parses, and brackets
+ * inside strings do not count. */
+static void
+test_nesting_limit (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(ClarifyRequest) request = NULL;
+  g_autoptr(ClarifyResponse) response = NULL;
+  g_autoptr(JsonNode) node = NULL;
+  g_autoptr(GString) deep = g_string_new ("{\"id\":\"x\",\"questions\":[{\"text\":\"a\"}],\"extra\":");
+  g_autoptr(GString) fine = g_string_new (NULL);
+  g_autoptr(GString) brackets = g_string_new ("{\"id\":\"x\",\"questions\":[{\"text\":\"");
+
+  for (guint i = 0; i < 200000; i++)
+    g_string_append_c (deep, '[');
+  request = clarify_request_new_from_data (deep->str, deep->len, &error);
+  g_assert_null (request);
+  g_assert_error (error, CLARIFY_ERROR, CLARIFY_ERROR_INVALID);
+  g_assert_cmpstr (error->message, ==, "not valid JSON: nested deeper than 512 levels");
+  g_clear_error (&error);
+
+  response = clarify_response_new_from_data (deep->str, -1, &error);
+  g_assert_null (response);
+  g_assert_error (error, CLARIFY_ERROR, CLARIFY_ERROR_INVALID);
+  g_clear_error (&error);
+
+  /* At the limit it parses; one more level does not. */
+  for (guint i = 0; i < CLARIFY_JSON_MAX_DEPTH; i++)
+    g_string_append_c (fine, '[');
+  for (guint i = 0; i < CLARIFY_JSON_MAX_DEPTH; i++)
+    g_string_append_c (fine, ']');
+  node = clarify_json_parse (fine->str, fine->len, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (node);
+  g_clear_pointer (&node, json_node_unref);
+  g_string_prepend (fine, "[");
+  g_string_append (fine, "]");
+  node = clarify_json_parse (fine->str, fine->len, &error);
+  g_assert_error (error, CLARIFY_ERROR, CLARIFY_ERROR_INVALID);
+  g_assert_null (node);
+  g_clear_error (&error);
+
+  for (guint i = 0; i < 2 * CLARIFY_JSON_MAX_DEPTH; i++)
+    g_string_append (brackets, "[{\\\"");
+  g_string_append (brackets, "\"}]}");
+  request = clarify_request_new_from_data (brackets->str, brackets->len, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (request);
+}
+
 static void
 test_response_encode (void)
 {
@@ -359,6 +410,7 @@ main (int   argc,
   g_test_add_func ("/json/request/minimal", test_request_minimal);
   g_test_add_func ("/json/request/aliases", test_request_aliases);
   g_test_add_func ("/json/request/errors", test_request_errors);
+  g_test_add_func ("/json/nesting-limit", test_nesting_limit);
   g_test_add_func ("/json/response/encode", test_response_encode);
   g_test_add_func ("/json/response/round-trip", test_response_round_trip);
   g_test_add_func ("/json/response/errors", test_response_errors);

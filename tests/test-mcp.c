@@ -414,7 +414,13 @@ test_jsonrpc_errors (Fixture       *fixture,
     { "{\"jsonrpc\":\"2.0\",\"id\":\"nine\",\"method\":\"tools/call\",\"params\":{\"name\":\"rm_rf\"}}", 200, "\"nine\"", -32602 },
     { "{\"jsonrpc\":\"2.0\",\"id\":10,\"method\":\"tools/call\",\"params\":{}}", 200, "10", -32602 },
     { "{\"jsonrpc\":\"2.0\",\"id\":11,\"method\":\"tools/call\",\"params\":[1]}", 200, "11", -32602 },
+    /* Wrong types where a string belongs. */
+    { "{\"jsonrpc\":{},\"id\":12,\"method\":\"ping\"}", 400, "12", -32600 },
+    { "{\"jsonrpc\":\"2.0\",\"id\":13,\"method\":[\"ping\"]}", 400, "13", -32600 },
+    { "{\"jsonrpc\":\"2.0\",\"id\":14,\"method\":\"initialize\",\"params\":{\"protocolVersion\":{}}}", 200, "14", -32602 },
+    { "{\"jsonrpc\":\"2.0\",\"id\":15,\"method\":\"tools/call\",\"params\":{\"name\":[\"ask_user\"]}}", 200, "15", -32602 },
   };
+  g_autofree char *deep = g_strnfill (200000, '[');
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
     {
@@ -423,6 +429,13 @@ test_jsonrpc_errors (Fixture       *fixture,
       g_test_message ("case %u: %s", i, cases[i].body);
       expect_error (reply, cases[i].status, cases[i].id, cases[i].code);
     }
+
+  /* Nesting that would take the parser's stack down. */
+  {
+    g_autoptr(Reply) reply = post (fixture, deep);
+
+    expect_error (reply, 400, "null", -32700);
+  }
 
   g_assert_cmpuint (fixture->watch.added->len, ==, 0);
 }

@@ -693,8 +693,17 @@ test_malformed (Fixture       *fixture,
                 gconstpointer  data)
 {
   g_autofree char *payload = question_payload ();
+  g_autoptr(GString) deep = g_string_new ("data: ");
 
+  /* Members of the wrong type in a listing. */
+  clarify_test_server_set_json (fixture->server, "GET", "/project", 200, "application/json",
+                                "[{\"worktree\":{\"x\":1},\"sandboxes\":\"/srv\"},{\"worktree\":5},7]");
   connect_and_resync (fixture);
+  /* Nesting deep enough to overflow json-glib's stack. */
+  for (guint i = 0; i < 200000; i++)
+    g_string_append_c (deep, '[');
+  g_string_append (deep, "\n\n");
+  clarify_test_server_sse_send (fixture->server, "/global/event", deep->str, deep->len);
   send_global (fixture, "{\"id\":\"evt_m\",\"type\":\"question.asked\",\"properties\":{\"id\":\"que_bad\",\"sessionID\":\"ses_1\"}}");
   send_global (fixture, "{\"id\":\"evt_n\",\"type\":\"question.asked\",\"properties\":{\"id\":\"que_bad2\",\"sessionID\":\"ses_1\",\"questions\":[{\"question\":\"Pick\",\"header\":\"H\",\"options\":[{\"description\":\"no label\"}]}]}}");
   clarify_test_server_sse_send (fixture->server, "/global/event", "data: not json\n\n", -1);

@@ -6,6 +6,7 @@
 
 #include "clarify-ask-user.h"
 #include "clarify-error.h"
+#include "clarify-json.h"
 
 /* Seed 001's inputSchema, member for member; only the tool description is ours. */
 static const char tool_json[] =
@@ -419,7 +420,7 @@ clarify_ask_user_parse (JsonNode    *arguments,
   for (guint i = 0; i < n_questions; i++)
     {
       JsonNode *node = json_array_get_element (array, i);
-      const char *given_id = json_object_get_string_member_with_default (json_node_get_object (node), "id", NULL);
+      const char *given_id = clarify_json_get_string_member (json_node_get_object (node), "id");
       g_autofree char *id = NULL;
       ClarifyQuestion *question;
 

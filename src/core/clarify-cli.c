@@ -217,7 +217,7 @@ build_request_json (AskOptions  *options,
       if (text == NULL)
         return NULL;
 
-      node = json_from_string (text, error);
+      node = clarify_json_parse (text, -1, error);
       if (node == NULL)
         return NULL;
       if (!JSON_NODE_HOLDS_OBJECT (node))

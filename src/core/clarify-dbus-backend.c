@@ -117,7 +117,7 @@ clarify_dbus_backend_ask (ClarifyDbusBackend    *self,
 
   g_variant_get (parameters, "(&s)", &request_json);
 
-  node = json_from_string (request_json, &error);
+  node = clarify_json_parse (request_json, -1, &error);
   if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
     {
       g_dbus_method_invocation_return_error (invocation, G_DBUS_ERROR, G_DBUS_ERROR_INVALID_ARGS,
@@ -129,7 +129,7 @@ clarify_dbus_backend_ask (ClarifyDbusBackend    *self,
   /* Callers need not make their ids unique among each other: each request
    * gets one of ours, and the reply carries the caller's back. */
   object = json_node_get_object (node);
-  caller_id = g_strdup (json_object_get_string_member_with_default (object, "id", NULL));
+  caller_id = g_strdup (clarify_json_get_string_member (object, "id"));
   request_id = clarify_local_backend_next_request_id (CLARIFY_LOCAL_BACKEND (self));
   json_object_set_string_member (object, "id", request_id);
 

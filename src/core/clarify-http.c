@@ -6,6 +6,7 @@
 
 #include "clarify-error.h"
 #include "clarify-http.h"
+#include "clarify-json.h"
 
 GBytes *
 clarify_http_read_finish (SoupSession   *session,
@@ -84,7 +85,7 @@ clarify_http_parse_json (SoupMessage  *message,
                          GError      **error)
 {
   const char *content_type;
-  g_autoptr(JsonParser) parser = NULL;
+  JsonNode *node;
   g_autoptr(GError) local_error = NULL;
   gsize size = 0;
   const char *data = body != NULL ? g_bytes_get_data (body, &size) : NULL;
@@ -104,19 +105,16 @@ clarify_http_parse_json (SoupMessage  *message,
       return NULL;
     }
 
-  parser = json_parser_new_immutable ();
-  /* json-glib takes an empty document for a valid one without a root. */
-  if (!json_parser_load_from_data (parser, data != NULL ? data : "", size, &local_error) ||
-      json_parser_get_root (parser) == NULL)
+  node = clarify_json_parse (data != NULL ? data : "", size, &local_error);
+  if (node == NULL)
     {
       g_set_error (error, CLARIFY_ERROR, CLARIFY_ERROR_PROTOCOL,
                    "malformed JSON from %s: %s",
-                   g_uri_get_path (soup_message_get_uri (message)),
-                   local_error != NULL ? local_error->message : "empty body");
+                   g_uri_get_path (soup_message_get_uri (message)), local_error->message);
       return NULL;
     }
 
-  return json_node_ref (json_parser_get_root (parser));
+  return node;
 }
 
 void

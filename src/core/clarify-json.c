@@ -13,6 +13,7 @@
 #include "config.h"
 
 #include <math.h>
+#include <string.h>
 
 #include "clarify-error.h"
 #include "clarify-json.h"
@@ -215,15 +216,60 @@ clarify_request_new_from_json (JsonNode  *node,
   return g_steal_pointer (&request);
 }
 
-static JsonNode *
-parse_data (const char  *data,
-            gssize       length,
-            GError     **error)
+/* Nesting of @data outside strings, stopping once it passes @limit. */
+static gboolean
+nesting_within (const char *data,
+                gsize       length,
+                guint       limit)
 {
-  g_autoptr(JsonParser) parser = json_parser_new_immutable ();
+  guint depth = 0;
+  gboolean in_string = FALSE;
+
+  for (gsize i = 0; i < length; i++)
+    {
+      char c = data[i];
+
+      if (in_string)
+        {
+          if (c == '\\')
+            i++;
+          else if (c == '"')
+            in_string = FALSE;
+        }
+      else if (c == '"')
+        in_string = TRUE;
+      else if (c == '[' || c == '{')
+        {
+          if (++depth > limit)
+            return FALSE;
+        }
+      else if ((c == ']' || c == '}') && depth > 0)
+        depth--;
+    }
+
+  return TRUE;
+}
+
+JsonNode *
+clarify_json_parse (const char  *data,
+                    gssize       length,
+                    GError     **error)
+{
+  /* Mutable: the D-Bus and CLI fronts put their own id into what they parse. */
+  g_autoptr(JsonParser) parser = json_parser_new ();
   g_autoptr(GError) local_error = NULL;
 
   g_return_val_if_fail (data != NULL, NULL);
+
+  if (length < 0)
+    length = strlen (data);
+
+  if (!nesting_within (data, length, CLARIFY_JSON_MAX_DEPTH))
+    {
+      g_set_error (error, CLARIFY_ERROR, CLARIFY_ERROR_INVALID,
+                   "not valid JSON: nested deeper than %u levels", CLARIFY_JSON_MAX_DEPTH);
+      return NULL;
+    }
 
   if (!json_parser_load_from_data (parser, data, length, &local_error))
     {
@@ -242,12 +288,39 @@ parse_data (const char  *data,
   return json_parser_steal_root (parser);
 }
 
+const char *
+clarify_json_get_string_member (JsonObject *object,
+                                const char *member)
+{
+  JsonNode *node = object != NULL ? json_object_get_member (object, member) : NULL;
+
+  return node != NULL && holds_type (node, G_TYPE_STRING) ? json_node_get_string (node) : NULL;
+}
+
+JsonObject *
+clarify_json_get_object_member (JsonObject *object,
+                                const char *member)
+{
+  JsonNode *node = object != NULL ? json_object_get_member (object, member) : NULL;
+
+  return node != NULL && JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
+}
+
+JsonArray *
+clarify_json_get_array_member (JsonObject *object,
+                               const char *member)
+{
+  JsonNode *node = object != NULL ? json_object_get_member (object, member) : NULL;
+
+  return node != NULL && JSON_NODE_HOLDS_ARRAY (node) ? json_node_get_array (node) : NULL;
+}
+
 ClarifyRequest *
 clarify_request_new_from_data (const char  *data,
                                gssize       length,
                                GError     **error)
 {
-  g_autoptr(JsonNode) root = parse_data (data, length, error);
+  g_autoptr(JsonNode) root = clarify_json_parse (data, length, error);
 
   if (root == NULL)
     return NULL;
@@ -558,7 +631,7 @@ clarify_response_new_from_data (const char  *data,
                                 gssize       length,
                                 GError     **error)
 {
-  g_autoptr(JsonNode) root = parse_data (data, length, error);
+  g_autoptr(JsonNode) root = clarify_json_parse (data, length, error);
 
   if (root == NULL)
     return NULL;

@@ -32,4 +32,23 @@ JsonNode        *clarify_response_to_json        (ClarifyResponse  *response);
 /* Compact JSON text of @node. */
 char            *clarify_json_to_string          (JsonNode         *node);
 
+/* Deepest nesting clarify_json_parse() accepts. */
+#define CLARIFY_JSON_MAX_DEPTH 512
+
+/* Parses JSON from an agent: a document nested deeper than
+ * CLARIFY_JSON_MAX_DEPTH, malformed or empty is a CLARIFY_ERROR_INVALID
+ * (json-glib recurses per level and would overflow the stack). */
+JsonNode        *clarify_json_parse              (const char       *data,
+                                                  gssize            length,
+                                                  GError          **error);
+
+/* Members of agents' objects by type: NULL when @object is NULL or the member
+ * is absent or of another type (json-glib's getters are critical about that). */
+const char      *clarify_json_get_string_member  (JsonObject       *object,
+                                                  const char       *member);
+JsonObject      *clarify_json_get_object_member  (JsonObject       *object,
+                                                  const char       *member);
+JsonArray       *clarify_json_get_array_member   (JsonObject       *object,
+                                                  const char       *member);
+
 G_END_DECLS

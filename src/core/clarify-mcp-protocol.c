@@ -8,6 +8,7 @@
 
 #include "clarify-ask-user.h"
 #include "clarify-error.h"
+#include "clarify-json.h"
 #include "clarify-mcp-protocol.h"
 
 #define JSONRPC_PARSE_ERROR      -32700
@@ -208,7 +209,7 @@ handle_initialize (GTask      *task,
   const char *requested = NULL;
 
   if (params != NULL)
-    requested = json_object_get_string_member_with_default (params, "protocolVersion", NULL);
+    requested = clarify_json_get_string_member (params, "protocolVersion");
 
   if (requested == NULL)
     {
@@ -311,7 +312,7 @@ handle_tools_call (GTask        *task,
   JsonNode *arguments;
 
   if (params != NULL)
-    name = json_object_get_string_member_with_default (params, "name", NULL);
+    name = clarify_json_get_string_member (params, "name");
 
   if (name == NULL)
     {
@@ -413,11 +414,9 @@ clarify_mcp_protocol_handle_async (ClarifyMcpProtocol  *self,
                                    gpointer             user_data)
 {
   g_autoptr(GTask) task = NULL;
-  g_autoptr(JsonParser) parser = json_parser_new ();
-  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonNode) root = NULL;
   Handling *handling;
   JsonObject *message;
-  JsonNode *root;
   JsonNode *id;
   JsonNode *params_node;
   JsonObject *params = NULL;
@@ -433,14 +432,13 @@ clarify_mcp_protocol_handle_async (ClarifyMcpProtocol  *self,
   handling = g_new0 (Handling, 1);
   g_task_set_task_data (task, handling, (GDestroyNotify) handling_free);
 
-  if (length == 0 || !json_parser_load_from_data (parser, data, length, &error))
+  if (length == 0 || (root = clarify_json_parse (data, length, NULL)) == NULL)
     {
       handling->flags |= CLARIFY_MCP_REPLY_INVALID;
       return_error (task, JSONRPC_PARSE_ERROR, "Parse error");
       return;
     }
 
-  root = json_parser_get_root (parser);
   if (JSON_NODE_HOLDS_ARRAY (root))
     {
       handling->flags |= CLARIFY_MCP_REPLY_INVALID;
@@ -459,7 +457,7 @@ clarify_mcp_protocol_handle_async (ClarifyMcpProtocol  *self,
   if (id != NULL && is_valid_id (id))
     handling->id = json_node_copy (id);
 
-  if (g_strcmp0 (json_object_get_string_member_with_default (message, "jsonrpc", NULL), "2.0") != 0)
+  if (g_strcmp0 (clarify_json_get_string_member (message, "jsonrpc"), "2.0") != 0)
     {
       handling->flags |= CLARIFY_MCP_REPLY_INVALID;
       return_error (task, JSONRPC_INVALID_REQUEST, "Invalid Request: jsonrpc must be \"2.0\"");
@@ -488,7 +486,7 @@ clarify_mcp_protocol_handle_async (ClarifyMcpProtocol  *self,
       return;
     }
 
-  method = json_object_get_string_member_with_default (message, "method", NULL);
+  method = clarify_json_get_string_member (message, "method");
   if (method == NULL)
     {
       handling->flags |= CLARIFY_MCP_REPLY_INVALID;

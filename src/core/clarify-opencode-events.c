@@ -9,6 +9,7 @@
 
 #include "clarify-error.h"
 #include "clarify-http.h"
+#include "clarify-json.h"
 #include "clarify-opencode-events.h"
 #include "clarify-validate.h"
 
@@ -17,41 +18,6 @@ struct _ClarifyOpencodeTracker
   ClarifyBackend *backend; /* unowned: the backend owns the tracker */
   GHashTable     *finished;
 };
-
-static const char *
-member_string (JsonObject *object,
-               const char *name)
-{
-  JsonNode *node;
-
-  if (object == NULL || (node = json_object_get_member (object, name)) == NULL)
-    return NULL;
-  if (json_node_get_value_type (node) != G_TYPE_STRING)
-    return NULL;
-  return json_node_get_string (node);
-}
-
-static JsonObject *
-member_object (JsonObject *object,
-               const char *name)
-{
-  JsonNode *node;
-
-  if (object == NULL || (node = json_object_get_member (object, name)) == NULL)
-    return NULL;
-  return JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
-}
-
-static JsonArray *
-member_array (JsonObject *object,
-              const char *name)
-{
-  JsonNode *node;
-
-  if (object == NULL || (node = json_object_get_member (object, name)) == NULL)
-    return NULL;
-  return JSON_NODE_HOLDS_ARRAY (node) ? json_node_get_array (node) : NULL;
-}
 
 static gboolean
 member_boolean (JsonObject *object,
@@ -129,9 +95,9 @@ clarify_opencode_question_new (JsonObject  *properties,
                                GError     **error)
 {
   g_autoptr(ClarifyRequest) request = NULL;
-  const char *id = member_string (properties, "id");
-  const char *session_id = member_string (properties, "sessionID");
-  JsonArray *questions = member_array (properties, "questions");
+  const char *id = clarify_json_get_string_member (properties, "id");
+  const char *session_id = clarify_json_get_string_member (properties, "sessionID");
+  JsonArray *questions = clarify_json_get_array_member (properties, "questions");
   guint n_questions;
 
   if (id == NULL || *id == '\0' || questions == NULL)
@@ -153,14 +119,14 @@ clarify_opencode_question_new (JsonObject  *properties,
       JsonArray *options;
       guint n_options;
 
-      if (object == NULL || member_string (object, "question") == NULL)
+      if (object == NULL || clarify_json_get_string_member (object, "question") == NULL)
         {
           g_set_error (error, CLARIFY_ERROR, CLARIFY_ERROR_INVALID,
                        "question %u of %s has no text", i + 1, id);
           return NULL;
         }
 
-      options = member_array (object, "options");
+      options = clarify_json_get_array_member (object, "options");
       n_options = options != NULL ? json_array_get_length (options) : 0;
       question_id = g_strdup_printf ("q%u", i + 1);
       /* Without options only the typed answer remains. */
@@ -168,8 +134,8 @@ clarify_opencode_question_new (JsonObject  *properties,
                                        n_options == 0 ? CLARIFY_QUESTION_KIND_TEXT
                                        : member_boolean (object, "multiple", FALSE) ? CLARIFY_QUESTION_KIND_MULTI
                                                                                    : CLARIFY_QUESTION_KIND_SINGLE,
-                                       member_string (object, "question"));
-      clarify_question_set_header (question, member_string (object, "header"));
+                                       clarify_json_get_string_member (object, "question"));
+      clarify_question_set_header (question, clarify_json_get_string_member (object, "header"));
       /* "custom" defaults to true and the LLM cannot set it. */
       clarify_question_set_allow_other (question, n_options > 0 && member_boolean (object, "custom", TRUE));
 
@@ -177,7 +143,7 @@ clarify_opencode_question_new (JsonObject  *properties,
         {
           JsonNode *option_node = json_array_get_element (options, j);
           JsonObject *option = JSON_NODE_HOLDS_OBJECT (option_node) ? json_node_get_object (option_node) : NULL;
-          const char *label = member_string (option, "label");
+          const char *label = clarify_json_get_string_member (option, "label");
           g_autoptr(ClarifyOption) choice = NULL;
 
           if (label == NULL || *label == '\0')
@@ -188,7 +154,7 @@ clarify_opencode_question_new (JsonObject  *properties,
             }
 
           /* The reply carries labels, so the label is the value. */
-          choice = clarify_option_new (label, label, member_string (option, "description"));
+          choice = clarify_option_new (label, label, clarify_json_get_string_member (option, "description"));
           clarify_question_add_option (question, choice);
         }
 
@@ -269,10 +235,10 @@ clarify_opencode_permission_new (JsonObject  *properties,
   g_autoptr(GString) always_patterns = g_string_new (NULL);
   g_autofree char *title = NULL;
   g_autofree char *always_description = NULL;
-  const char *id = member_string (properties, "id");
-  const char *session_id = member_string (properties, "sessionID");
+  const char *id = clarify_json_get_string_member (properties, "id");
+  const char *session_id = clarify_json_get_string_member (properties, "sessionID");
   /* permission.asked names the permission; permission.updated its type. */
-  const char *permission = member_string (properties, legacy ? "type" : "permission");
+  const char *permission = clarify_json_get_string_member (properties, legacy ? "type" : "permission");
 
   if (id == NULL || *id == '\0' || permission == NULL)
     {
@@ -291,11 +257,11 @@ clarify_opencode_permission_new (JsonObject  *properties,
 
   if (legacy)
     {
-      const char *summary = member_string (properties, "title");
+      const char *summary = clarify_json_get_string_member (properties, "title");
       JsonNode *pattern = json_object_get_member (properties, "pattern");
 
       if (summary == NULL)
-        summary = member_string (properties, "message");
+        summary = clarify_json_get_string_member (properties, "message");
       if (summary != NULL)
         g_string_append (context, summary);
       if (pattern != NULL && (JSON_NODE_HOLDS_ARRAY (pattern) || json_node_get_value_type (pattern) == G_TYPE_STRING))
@@ -312,7 +278,7 @@ clarify_opencode_permission_new (JsonObject  *properties,
     }
   else
     {
-      JsonArray *patterns = member_array (properties, "patterns");
+      JsonArray *patterns = clarify_json_get_array_member (properties, "patterns");
 
       if (patterns != NULL && json_array_get_length (patterns) > 0)
         {
@@ -321,10 +287,10 @@ clarify_opencode_permission_new (JsonObject  *properties,
         }
       /* Translators: joins patterns inside “%s” of "Also allow “%s” from now on";
        * use your language's closing quote, comma and opening quote */
-      append_strings (always_patterns, member_array (properties, "always"), _("”, “"));
+      append_strings (always_patterns, clarify_json_get_array_member (properties, "always"), _("”, “"));
     }
 
-  append_metadata (context, member_object (properties, "metadata"));
+  append_metadata (context, clarify_json_get_object_member (properties, "metadata"));
   if (context->len > 0)
     clarify_request_set_context (request, context->str);
 
@@ -643,7 +609,7 @@ decode_and_show (ClarifyOpencodeTracker     *self,
 {
   g_autoptr(ClarifyRequest) request = NULL;
   g_autoptr(GError) error = NULL;
-  const char *id = member_string (properties, "id");
+  const char *id = clarify_json_get_string_member (properties, "id");
 
   /* Decode nothing for a request that is already on screen or done. */
   if (id != NULL && (clarify_opencode_tracker_is_finished (self, id) ||
@@ -671,8 +637,8 @@ clarify_opencode_tracker_handle_event (ClarifyOpencodeTracker *self,
                                        const char             *directory,
                                        const char             *workspace_id)
 {
-  const char *type = member_string (event, "type");
-  JsonObject *properties = member_object (event, "properties");
+  const char *type = clarify_json_get_string_member (event, "type");
+  JsonObject *properties = clarify_json_get_object_member (event, "properties");
 
   if (type == NULL || properties == NULL)
     return "";
@@ -688,21 +654,21 @@ clarify_opencode_tracker_handle_event (ClarifyOpencodeTracker *self,
            g_str_equal (type, "permission.replied"))
     {
       /* Older servers name the permission "permissionID". */
-      const char *id = member_string (properties, "requestID");
+      const char *id = clarify_json_get_string_member (properties, "requestID");
 
       if (id == NULL)
-        id = member_string (properties, "permissionID");
+        id = clarify_json_get_string_member (properties, "permissionID");
       if (id != NULL)
         finish_request (self, id, _("Answered elsewhere"));
     }
   else if (g_str_equal (type, "session.idle") ||
            g_str_equal (type, "session.error") ||
            g_str_equal (type, "session.deleted"))
-    end_session (self, member_string (properties, "sessionID"));
+    end_session (self, clarify_json_get_string_member (properties, "sessionID"));
   else if (g_str_equal (type, "session.status"))
     {
-      if (g_strcmp0 (member_string (member_object (properties, "status"), "type"), "idle") == 0)
-        end_session (self, member_string (properties, "sessionID"));
+      if (g_strcmp0 (clarify_json_get_string_member (clarify_json_get_object_member (properties, "status"), "type"), "idle") == 0)
+        end_session (self, clarify_json_get_string_member (properties, "sessionID"));
     }
 
   return type;
@@ -747,7 +713,7 @@ clarify_opencode_tracker_resync (ClarifyOpencodeTracker     *self,
     {
       JsonNode *node = json_array_get_element (listing, i);
       JsonObject *properties = JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
-      const char *id = member_string (properties, "id");
+      const char *id = clarify_json_get_string_member (properties, "id");
 
       if (id == NULL)
         continue;

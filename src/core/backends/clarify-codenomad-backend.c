@@ -10,6 +10,7 @@
 #include "clarify-codenomad-backend.h"
 #include "clarify-error.h"
 #include "clarify-http.h"
+#include "clarify-json.h"
 #include "clarify-opencode-events.h"
 #include "clarify-secret.h"
 
@@ -381,9 +382,8 @@ workspaces_cb (GObject      *object,
   /* A plain array, or {"workspaces":[…]}. */
   if (node != NULL && JSON_NODE_HOLDS_ARRAY (node))
     workspaces = json_node_get_array (node);
-  else if (node != NULL && JSON_NODE_HOLDS_OBJECT (node) &&
-           json_object_has_member (json_node_get_object (node), "workspaces"))
-    workspaces = json_object_get_array_member (json_node_get_object (node), "workspaces");
+  else if (node != NULL && JSON_NODE_HOLDS_OBJECT (node))
+    workspaces = clarify_json_get_array_member (json_node_get_object (node), "workspaces");
 
   if (workspaces == NULL)
     g_message ("Connection “%s”: listing the workspaces failed: %s",
@@ -396,8 +396,8 @@ workspaces_cb (GObject      *object,
 
       if (workspace != NULL)
         list_workspace (self,
-                        json_object_get_string_member_with_default (workspace, "id", NULL),
-                        json_object_get_string_member_with_default (workspace, "path", NULL));
+                        clarify_json_get_string_member (workspace, "id"),
+                        clarify_json_get_string_member (workspace, "path"));
     }
 
   call_done (self, call->round);
@@ -463,14 +463,19 @@ static void
 show_instance_status (ClarifyCodenomadBackend *self,
                       JsonObject              *payload)
 {
-  const char *instance = json_object_get_string_member_with_default (payload, "instanceId", "?");
-  const char *status = json_object_get_string_member_with_default (payload, "status", "");
-  const char *reason = json_object_get_string_member_with_default (payload, "reason", NULL);
+  const char *instance = clarify_json_get_string_member (payload, "instanceId");
+  const char *status = clarify_json_get_string_member (payload, "status");
+  const char *reason = clarify_json_get_string_member (payload, "reason");
   g_autofree char *message = NULL;
   const char *what;
 
   if (clarify_backend_get_state (CLARIFY_BACKEND (self)) != CLARIFY_CONNECTION_STATE_CONNECTED)
     return;
+
+  if (instance == NULL)
+    instance = "?";
+  if (status == NULL)
+    status = "";
 
   if (g_str_equal (status, "connected"))
     {
@@ -504,23 +509,23 @@ static void
 handle_payload (ClarifyCodenomadBackend *self,
                 JsonObject              *payload)
 {
-  const char *type = json_object_get_string_member_with_default (payload, "type", "");
-  const char *instance = json_object_get_string_member_with_default (payload, "instanceId", NULL);
+  const char *type = clarify_json_get_string_member (payload, "type");
+  const char *instance = clarify_json_get_string_member (payload, "instanceId");
 
-  if (g_str_equal (type, "instance.event"))
+  if (g_strcmp0 (type, "instance.event") == 0)
     {
       JsonNode *event = json_object_get_member (payload, "event");
 
       if (event != NULL && JSON_NODE_HOLDS_OBJECT (event))
         clarify_opencode_tracker_handle_event (self->tracker, json_node_get_object (event),
-                                               json_object_get_string_member_with_default (json_node_get_object (event), "directory", NULL),
+                                               clarify_json_get_string_member (json_node_get_object (event), "directory"),
                                                instance);
     }
-  else if (g_str_equal (type, "instance.eventStatus"))
+  else if (g_strcmp0 (type, "instance.eventStatus") == 0)
     {
       show_instance_status (self, payload);
       /* A reconnected instance may hold questions asked meanwhile. */
-      if (instance != NULL && g_strcmp0 (json_object_get_string_member_with_default (payload, "status", NULL), "connected") == 0)
+      if (instance != NULL && g_strcmp0 (clarify_json_get_string_member (payload, "status"), "connected") == 0)
         {
           guint round = clarify_opencode_round_add (&self->round);
 
@@ -537,16 +542,18 @@ on_sse_event (ClarifySseClient        *client,
               const char              *id,
               ClarifyCodenomadBackend *self)
 {
-  g_autoptr(JsonParser) parser = json_parser_new_immutable ();
+  g_autoptr(JsonNode) node = NULL;
+  g_autoptr(GError) error = NULL;
   JsonObject *object;
 
-  if (!json_parser_load_from_data (parser, data, -1, NULL) ||
-      !JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)))
+  node = clarify_json_parse (data, -1, &error);
+  if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
     {
-      g_message ("Connection “%s”: ignored an event that is not a JSON object", connection_name (self));
+      g_message ("Connection “%s”: ignored an event that is not a JSON object%s%s",
+                 connection_name (self), error != NULL ? ": " : "", error != NULL ? error->message : "");
       return;
     }
-  object = json_node_get_object (json_parser_get_root (parser));
+  object = json_node_get_object (node);
 
   if (g_strcmp0 (type, PING_EVENT) == 0)
     answer_ping (self, object);

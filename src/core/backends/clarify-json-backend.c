@@ -67,29 +67,30 @@ static void
 clarify_json_backend_handle_withdraw (ClarifyJsonBackend *self,
                                       const char         *data)
 {
-  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(JsonNode) node = NULL;
   g_autoptr(GError) error = NULL;
   JsonObject *object;
   const char *id;
   const char *reason;
 
-  if (!json_parser_load_from_data (parser, data, -1, &error))
+  node = clarify_json_parse (data, -1, &error);
+  if (node == NULL)
     {
       g_message ("Connection “%s”: ignored a withdraw event: %s",
                  clarify_json_backend_get_name (self), error->message);
       return;
     }
 
-  if (!JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)))
+  if (!JSON_NODE_HOLDS_OBJECT (node))
     {
       g_message ("Connection “%s”: ignored a withdraw event that is not a JSON object",
                  clarify_json_backend_get_name (self));
       return;
     }
 
-  object = json_node_get_object (json_parser_get_root (parser));
-  id = json_object_get_string_member_with_default (object, "id", NULL);
-  reason = json_object_get_string_member_with_default (object, "reason", NULL);
+  object = json_node_get_object (node);
+  id = clarify_json_get_string_member (object, "id");
+  reason = clarify_json_get_string_member (object, "reason");
 
   if (id == NULL)
     {
@@ -198,7 +199,7 @@ on_response_posted (GObject      *source,
 
   /* The agent's summary of what it received, if it gives one. */
   if (JSON_NODE_HOLDS_OBJECT (reply))
-    summary = json_object_get_string_member_with_default (json_node_get_object (reply), "received", NULL);
+    summary = clarify_json_get_string_member (json_node_get_object (reply), "received");
   if (summary != NULL)
     g_signal_emit (self, signals[CONFIRMED], 0, g_task_get_task_data (task), summary);
 

@@ -9,6 +9,7 @@
 
 #include "clarify-error.h"
 #include "clarify-http.h"
+#include "clarify-json.h"
 #include "clarify-opencode-backend.h"
 #include "clarify-opencode-events.h"
 #include "clarify-secret.h"
@@ -270,8 +271,7 @@ learn_projects (ClarifyOpencodeBackend *self,
 
       if (project == NULL)
         continue;
-      if (json_object_has_member (project, "worktree"))
-        learn_directory (self, json_object_get_string_member_with_default (project, "worktree", NULL));
+      learn_directory (self, clarify_json_get_string_member (project, "worktree"));
 
       sandboxes = json_object_get_member (project, "sandboxes");
       if (sandboxes != NULL && JSON_NODE_HOLDS_ARRAY (sandboxes))
@@ -336,21 +336,21 @@ static void
 handle_frame (ClarifyOpencodeBackend *self,
               const char             *data)
 {
-  g_autoptr(JsonParser) parser = json_parser_new_immutable ();
+  g_autoptr(JsonNode) node = NULL;
   g_autoptr(GError) error = NULL;
   JsonObject *root;
   JsonObject *event = NULL;
   const char *directory = NULL;
 
-  if (!json_parser_load_from_data (parser, data, -1, &error) ||
-      !JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)))
+  node = clarify_json_parse (data, -1, &error);
+  if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
     {
       g_message ("Connection “%s”: ignored a frame that is not a JSON object%s%s",
                  connection_name (self), error != NULL ? ": " : "", error != NULL ? error->message : "");
       return;
     }
 
-  root = json_node_get_object (json_parser_get_root (parser));
+  root = json_node_get_object (node);
 
   if (self->fallback)
     {
