@@ -263,6 +263,25 @@ test_cookie_login (Fixture       *fixture,
   g_assert_true (clarify_secret_clear ("connection:nomad", NULL));
 }
 
+/* Stopped while logging in: the login that finishes later opens no stream. */
+static void
+test_stop_while_logging_in (Fixture       *fixture,
+                            gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (clarify_secret_store ("connection:nomad", "test", "pa55word", &error));
+  clarify_test_server_add_json (fixture->server, "POST", "/api/auth/login", 200, "application/json", "{\"ok\":true}");
+  fixture_start (fixture);
+  clarify_backend_stop (fixture->backend);
+
+  /* Long enough for a login on loopback to finish and its stream to open. */
+  clarify_test_loop_for (300);
+  g_assert_cmpuint (clarify_test_server_get_n_requests (fixture->server, "GET", "/api/events"), ==, 0);
+  g_assert_cmpint (clarify_backend_get_state (fixture->backend), ==, CLARIFY_CONNECTION_STATE_IDLE);
+  g_assert_true (clarify_secret_clear ("connection:nomad", NULL));
+}
+
 /* A 401 (session expired) logs in again and retries once. */
 static void
 test_relogin (Fixture       *fixture,
@@ -401,6 +420,7 @@ main (int   argc,
   ADD ("ping-pong", test_ping_pong);
   ADD ("server-closes", test_server_closes);
   ADD ("cookie-login", test_cookie_login);
+  ADD ("stop-while-logging-in", test_stop_while_logging_in);
   g_test_add ("/codenomad/relogin", Fixture, "own workspaces", fixture_set_up, test_relogin, fixture_tear_down);
   ADD ("resync", test_resync);
   ADD ("instance-status", test_instance_status);

@@ -34,6 +34,8 @@ struct _ClarifyCodenomadBackend
   SoupSession            *api_session;
   SoupCookieJar          *cookies;
   ClarifySseClient       *sse_client;
+  /* The login of start(), until it is done: stop() cancels it. */
+  GCancellable           *start_cancellable;
   ClarifyOpencodeTracker *tracker;
   ClarifyOpencodeRound    round;
 
@@ -609,9 +611,11 @@ start_login_cb (GObject      *object,
   ClarifyCodenomadBackend *self = CLARIFY_CODENOMAD_BACKEND (object);
   g_autoptr(GError) error = NULL;
 
+  /* Stopped meanwhile; a later start() may have begun a login of its own. */
   if (!login_finish (self, result, &error) && g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
     return;
 
+  g_clear_object (&self->start_cancellable);
   /* Even after a failed login: the stream reports the state, and retries. */
   self->relogged_since_connect = TRUE;
   clarify_sse_client_start (self->sse_client);
@@ -624,8 +628,11 @@ clarify_codenomad_backend_start (ClarifyBackend *backend)
 
   if (has_credentials (self))
     {
+      if (self->start_cancellable != NULL)
+        return;
+      self->start_cancellable = g_cancellable_new ();
       clarify_backend_set_state (backend, CLARIFY_CONNECTION_STATE_CONNECTING, _("Logging in…"));
-      login_async (self, NULL, start_login_cb, NULL);
+      login_async (self, self->start_cancellable, start_login_cb, NULL);
     }
   else
     clarify_sse_client_start (self->sse_client);
@@ -636,6 +643,8 @@ clarify_codenomad_backend_stop (ClarifyBackend *backend)
 {
   ClarifyCodenomadBackend *self = CLARIFY_CODENOMAD_BACKEND (backend);
 
+  g_cancellable_cancel (self->start_cancellable);
+  g_clear_object (&self->start_cancellable);
   clarify_sse_client_stop (self->sse_client);
   clarify_opencode_round_cancel (&self->round);
   clarify_backend_set_state (backend, CLARIFY_CONNECTION_STATE_IDLE, NULL);
@@ -770,6 +779,8 @@ clarify_codenomad_backend_dispose (GObject *object)
 {
   ClarifyCodenomadBackend *self = CLARIFY_CODENOMAD_BACKEND (object);
 
+  g_cancellable_cancel (self->start_cancellable);
+  g_clear_object (&self->start_cancellable);
   clarify_backend_clear_sse_client (CLARIFY_BACKEND (self), &self->sse_client);
   clarify_opencode_round_cancel (&self->round);
   clarify_http_clear_session (&self->api_session);
