@@ -723,6 +723,45 @@ test_withdrawn_while_queued (void)
   clarify_application_remove_backend (app, backend);
 }
 
+/* @backend heard "timed_out" for @request_id, and its dialog is gone. */
+static void
+assert_timed_out (ClarifyBackend *backend,
+                  const char     *request_id)
+{
+  g_autofree char *answer = NULL;
+  g_autofree char *expected = g_strdup_printf ("{\"id\":\"%s\",\"outcome\":\"timed_out\",\"answers\":[]}",
+                                               request_id);
+
+  g_assert_true (clarify_test_wait_until (test_backend_answered, backend, WAIT_MS));
+  answer = response_json (TEST_BACKEND (backend)->response);
+  g_assert_cmpstr (answer, ==, expected);
+  g_assert_null (find_dialog (request_id));
+}
+
+/* A request whose time ran out before it reached the screen (a resync after
+ * a long reconnect, a tiny timeout) is answered "timed_out" at once, and no
+ * dialog is left behind. */
+static void
+test_expired_on_arrival (void)
+{
+  g_autoptr(ClarifyConnection) connection = clarify_connection_new ("Late", "clarify", "http://127.0.0.1:9/events");
+  g_autoptr(ClarifyBackend) backend = g_object_new (TEST_TYPE_BACKEND, "connection", connection, NULL);
+  g_autoptr(ClarifyRequest) request = new_test_request ("late-1");
+
+  ensure_app ();
+  g_assert_null (clarify_application_get_demo_agent (app));
+
+  clarify_request_set_timeout_ms (request, 1000);
+  clarify_request_set_received_at (request, g_get_monotonic_time () - 2 * G_USEC_PER_SEC);
+  clarify_application_add_backend (app, backend);
+  g_assert_true (clarify_backend_add_request (backend, request));
+
+  assert_timed_out (backend, "late-1");
+  g_assert_cmpuint (g_list_model_get_n_items (clarify_application_get_requests (app)), ==, 0);
+
+  clarify_application_remove_backend (app, backend);
+}
+
 static ClarifyRequestDialog *
 find_dialog_of_kind (const char *kind)
 {
@@ -902,6 +941,7 @@ main (int   argc,
   g_test_add_func ("/application/first-instance-command-line", test_command_line_first_instance);
   g_test_add_func ("/application/parse-connect-spec", test_parse_connect_spec);
   g_test_add_func ("/application/empty-window", test_empty_window);
+  g_test_add_func ("/application/expired-on-arrival", test_expired_on_arrival);
   g_test_add_func ("/application/demo", test_demo);
   g_test_add_func ("/application/mcp-endpoint", test_mcp_endpoint);
   g_test_add_func ("/application/second-request-waits", test_second_request_waits);

@@ -69,8 +69,8 @@ struct _ClarifyApplication
 
 G_DEFINE_FINAL_TYPE (ClarifyApplication, clarify_application, ADW_TYPE_APPLICATION)
 
-static void present_entry (ClarifyApplication *self,
-                           PendingEntry       *entry);
+static ClarifyRequestDialog *present_entry (ClarifyApplication *self,
+                                            PendingEntry       *entry);
 
 static const GOptionEntry option_entries[] = {
   { "connect", 'c', 0, G_OPTION_ARG_STRING_ARRAY, NULL,
@@ -427,7 +427,9 @@ ensure_dialog (ClarifyApplication *self,
   return entry->dialog;
 }
 
-static void
+/* Returns the dialog on screen, or NULL when the request ended instead
+ * (then @entry is freed). */
+static ClarifyRequestDialog *
 present_entry (ClarifyApplication *self,
                PendingEntry       *entry)
 {
@@ -445,12 +447,14 @@ present_entry (ClarifyApplication *self,
       clarify_outbox_post (self->outbox, entry->backend, entry->request, response);
       finish_entry (self, entry, TRUE);
       present_next_queued (self);
-      return;
+      return NULL;
     }
 
   dialog = ensure_dialog (self, entry);
   g_set_weak_pointer (&self->presenting, dialog);
   gtk_window_present (GTK_WINDOW (dialog));
+
+  return dialog;
 }
 
 static PendingEntry *
@@ -1244,10 +1248,7 @@ clarify_application_present_request (ClarifyApplication *self,
   key = clarify_application_dup_request_key (request);
   entry = g_hash_table_lookup (self->entries, key);
   if (entry != NULL)
-    {
-      present_entry (self, entry);
-      return entry->dialog;
-    }
+    return present_entry (self, entry);
 
   if (clarify_request_is_withdrawn (request))
     return NULL;
@@ -1266,7 +1267,7 @@ clarify_application_present_request (ClarifyApplication *self,
       /* The user is elsewhere: the dialog alone could go unnoticed. */
       if (!has_active_window (self))
         send_request_notification (self, entry);
-      present_entry (self, entry);
+      return present_entry (self, entry);
     }
 
   return entry->dialog;

@@ -43,7 +43,8 @@ void                  clarify_application_remove_backend  (ClarifyApplication *s
  * another Clarify dialog has the focus, queues it behind that one and sends a
  * notification instead. With a @backend the answer is posted there; with
  * NULL the caller handles the returned dialog's ::response. Calling it again
- * for a pending request presents its dialog. */
+ * for a pending request presents its dialog. Returns NULL when the request
+ * is already over (withdrawn, or its time ran out: then "timed_out" is sent). */
 ClarifyRequestDialog *clarify_application_present_request (ClarifyApplication *self,
                                                            ClarifyBackend     *backend,
                                                            ClarifyRequest     *request);
