@@ -762,6 +762,40 @@ test_expired_on_arrival (void)
   clarify_application_remove_backend (app, backend);
 }
 
+/* A request with a time limit that waits behind the dialog being answered
+ * still ends at its deadline: the agent (or `clarify ask --timeout`) hears
+ * "timed_out" then, not whenever the user gets to the first dialog. */
+static void
+test_timeout_while_queued (void)
+{
+  g_autoptr(ClarifyConnection) connection = clarify_connection_new ("Tests", "clarify", "http://127.0.0.1:9/events");
+  g_autoptr(ClarifyBackend) backend = g_object_new (TEST_TYPE_BACKEND, "connection", connection, NULL);
+  g_autoptr(ClarifyRequest) request = new_test_request ("t-3");
+  g_autofree char *key = NULL;
+  g_autofree char *current = NULL;
+
+  ensure_app ();
+  if (clarify_application_get_demo_agent (app) == NULL)
+    test_demo ();
+  current = g_strdup (clarify_demo_agent_get_current_id (clarify_application_get_demo_agent (app)));
+  g_assert_true (clarify_test_wait_until (dialog_is_shown, (gpointer) current, WAIT_MS));
+
+  clarify_application_add_backend (app, backend);
+  clarify_request_set_timeout_ms (request, 1500);
+  g_assert_true (clarify_backend_add_request (backend, request));
+  key = clarify_application_dup_request_key (request);
+  g_assert_cmpuint (clarify_application_get_n_queued (app), ==, 1);
+
+  assert_timed_out (backend, "t-3");
+  g_assert_cmpuint (clarify_application_get_n_queued (app), ==, 0);
+  g_assert_true (clarify_test_wait_until (notification_removed, key, WAIT_MS));
+
+  /* The dialog being answered stays where it was. */
+  g_assert_true (dialog_is_shown ((gpointer) current));
+
+  clarify_application_remove_backend (app, backend);
+}
+
 static ClarifyRequestDialog *
 find_dialog_of_kind (const char *kind)
 {
@@ -946,6 +980,7 @@ main (int   argc,
   g_test_add_func ("/application/mcp-endpoint", test_mcp_endpoint);
   g_test_add_func ("/application/second-request-waits", test_second_request_waits);
   g_test_add_func ("/application/withdrawn-while-queued", test_withdrawn_while_queued);
+  g_test_add_func ("/application/timeout-while-queued", test_timeout_while_queued);
   g_test_add_func ("/application/ask-over-dbus", test_ask_over_dbus);
   g_test_add_func ("/application/second-instance-command-line", test_command_line_second_instance);
   g_test_add_func ("/application/about-and-accels", test_about_and_accels);

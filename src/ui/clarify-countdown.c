@@ -125,8 +125,9 @@ tick_cb (gpointer data)
   return G_SOURCE_REMOVE;
 }
 
-/* One timer at a time, and only while the window exists: visible, it wakes
- * when the shown second changes; hidden, only at the deadline. */
+/* One timer at a time: on screen, it wakes when the shown second changes;
+ * otherwise (hidden, or still waiting in the queue and never realized) only
+ * at the deadline, which the agent must hear about all the same. */
 static void
 schedule (ClarifyCountdown *self)
 {
@@ -135,7 +136,7 @@ schedule (ClarifyCountdown *self)
 
   g_clear_handle_id (&self->timer_id, g_source_remove);
 
-  if (!self->running || !gtk_widget_get_realized (GTK_WIDGET (self)))
+  if (!self->running)
     return;
 
   left = MAX (self->deadline - g_get_monotonic_time (), 0);
@@ -151,24 +152,6 @@ schedule (ClarifyCountdown *self)
   self->timer_id = g_timeout_add_full (G_PRIORITY_DEFAULT,
                                        (guint) ((delay_us + 999) / 1000),
                                        tick_cb, self, NULL);
-}
-
-static void
-clarify_countdown_realize (GtkWidget *widget)
-{
-  GTK_WIDGET_CLASS (clarify_countdown_parent_class)->realize (widget);
-
-  schedule (CLARIFY_COUNTDOWN (widget));
-}
-
-static void
-clarify_countdown_unrealize (GtkWidget *widget)
-{
-  ClarifyCountdown *self = CLARIFY_COUNTDOWN (widget);
-
-  g_clear_handle_id (&self->timer_id, g_source_remove);
-
-  GTK_WIDGET_CLASS (clarify_countdown_parent_class)->unrealize (widget);
 }
 
 static void
@@ -242,8 +225,6 @@ clarify_countdown_class_init (ClarifyCountdownClass *klass)
   object_class->dispose = clarify_countdown_dispose;
   object_class->get_property = clarify_countdown_get_property;
 
-  widget_class->realize = clarify_countdown_realize;
-  widget_class->unrealize = clarify_countdown_unrealize;
   widget_class->map = clarify_countdown_map;
   widget_class->unmap = clarify_countdown_unmap;
 
