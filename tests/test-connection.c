@@ -62,6 +62,8 @@ test_spec_bad (void)
     { "work=opencode:http://", "“http://” is not an http:// or https:// address." },
     { "work=opencode:localhost:4096", "“localhost:4096” is not an http:// or https:// address." },
     { "work=opencode:", "“” is not an http:// or https:// address." },
+    { "work=opencode:http://opencode:hunter2@127.0.0.1:4096",
+      "Leave the password out of the address and store it with “clarify set-password work”." },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)

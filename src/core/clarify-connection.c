@@ -195,6 +195,14 @@ is_http_url (const char *url)
          g_uri_get_host (uri) != NULL && g_uri_get_host (uri)[0] != '\0';
 }
 
+static gboolean
+has_password (const char *url)
+{
+  g_autoptr(GUri) uri = g_uri_parse (url, G_URI_FLAGS_HAS_PASSWORD, NULL);
+
+  return uri != NULL && g_uri_get_password (uri) != NULL;
+}
+
 ClarifyConnection *
 clarify_connection_new_from_spec (const char  *spec,
                                   GError     **error)
@@ -257,6 +265,15 @@ clarify_connection_new_from_spec (const char  *spec,
     {
       g_set_error (error, CLARIFY_ERROR, CLARIFY_ERROR_INVALID,
                    _("“%s” is not an http:// or https:// address."), colon + 1);
+      return NULL;
+    }
+
+  /* The spec ends up in connections.ini and in logs: no secrets in it. */
+  if (has_password (colon + 1))
+    {
+      g_set_error (error, CLARIFY_ERROR, CLARIFY_ERROR_INVALID,
+                   _("Leave the password out of the address and store it with “clarify set-password %s”."),
+                   name);
       return NULL;
     }
 
