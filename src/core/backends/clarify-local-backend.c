@@ -282,9 +282,7 @@ clarify_local_backend_ask_async (ClarifyLocalBackend *self,
   waiter->task = g_steal_pointer (&task);
   g_hash_table_insert (priv->waiters, g_strdup (request_id), waiter);
 
-  /* Stamps received-at, from which the deadline counts. */
-  clarify_backend_add_request (CLARIFY_BACKEND (self), request);
-
+  /* The deadline counts from received-at, stamped when the request was made. */
   deadline = clarify_request_get_deadline (request);
   if (deadline != 0)
     {
@@ -302,6 +300,9 @@ clarify_local_backend_ask_async (ClarifyLocalBackend *self,
                                                     G_CALLBACK (clarify_local_backend_cancelled_cb),
                                                     waiter, NULL);
     }
+
+  /* Last: a ::request-added handler may answer at once, which frees @waiter. */
+  clarify_backend_add_request (CLARIFY_BACKEND (self), request);
 }
 
 ClarifyResponse *
