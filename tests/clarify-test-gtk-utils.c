@@ -181,6 +181,26 @@ clarify_test_find_button (GtkWidget  *root,
 }
 
 GtkWidget *
+clarify_test_find_label (GtkWidget  *root,
+                         const char *text)
+{
+  if (GTK_IS_LABEL (root) && g_strcmp0 (gtk_label_get_text (GTK_LABEL (root)), text) == 0)
+    return root;
+
+  for (GtkWidget *child = gtk_widget_get_first_child (root);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = clarify_test_find_label (child, text);
+
+      if (found != NULL)
+        return found;
+    }
+
+  return NULL;
+}
+
+GtkWidget *
 clarify_test_find_descendant (GtkWidget *root,
                               GType      type)
 {

@@ -37,6 +37,10 @@ GtkWidget *clarify_test_find_button     (GtkWidget   *root,
 /* @root itself or its first descendant that is a @type, or NULL. */
 GtkWidget *clarify_test_find_descendant (GtkWidget   *root,
                                          GType        type);
+/* @root itself or its first descendant that is a GtkLabel showing exactly
+ * @text, visible or not; NULL when there is none. */
+GtkWidget *clarify_test_find_label      (GtkWidget   *root,
+                                         const char  *text);
 /* A new private config dir for this process and the instances it starts
  * (XDG_CONFIG_HOME, secrets kept in a file there) holding @mcp_ini as
  * clarify/mcp.ini. Call before anything caches the user dirs.

@@ -261,42 +261,6 @@ find_by_id (Run        *run,
   return widget;
 }
 
-static GtkWidget *
-find_of_type (GtkWidget *root,
-              GType      type)
-{
-  if (G_TYPE_CHECK_INSTANCE_TYPE (root, type))
-    return root;
-
-  for (GtkWidget *child = gtk_widget_get_first_child (root);
-       child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found = find_of_type (child, type);
-
-      if (found != NULL)
-        return found;
-    }
-
-  return NULL;
-}
-
-static gboolean
-has_label_text (GtkWidget  *root,
-                const char *text)
-{
-  if (GTK_IS_LABEL (root) && g_strcmp0 (gtk_label_get_text (GTK_LABEL (root)), text) == 0)
-    return TRUE;
-
-  for (GtkWidget *child = gtk_widget_get_first_child (root);
-       child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    if (has_label_text (child, text))
-      return TRUE;
-
-  return FALSE;
-}
-
 /* The first visible @type below @root that shows @text. */
 static GtkWidget *
 find_labelled (GtkWidget  *root,
@@ -306,7 +270,7 @@ find_labelled (GtkWidget  *root,
   if (!gtk_widget_get_visible (root))
     return NULL;
 
-  if (G_TYPE_CHECK_INSTANCE_TYPE (root, type) && has_label_text (root, text))
+  if (G_TYPE_CHECK_INSTANCE_TYPE (root, type) && clarify_test_find_label (root, text) != NULL)
     return root;
 
   for (GtkWidget *child = gtk_widget_get_first_child (root);
@@ -372,7 +336,7 @@ click_choice (ClarifyInput *input,
 static GtkListView *
 list_view_of (ClarifyInput *input)
 {
-  GtkWidget *list = find_of_type (GTK_WIDGET (input), GTK_TYPE_LIST_VIEW);
+  GtkWidget *list = clarify_test_find_descendant (GTK_WIDGET (input), GTK_TYPE_LIST_VIEW);
 
   g_assert_nonnull (list);
 
@@ -389,12 +353,12 @@ select_row (ClarifyInput *input,
   GtkWidget *check;
 
   for (row = gtk_widget_get_first_child (list); row != NULL; row = gtk_widget_get_next_sibling (row))
-    if (gtk_widget_get_child_visible (row) && has_label_text (row, label))
+    if (gtk_widget_get_child_visible (row) && clarify_test_find_label (row, label) != NULL)
       break;
   g_assert_nonnull (row);
 
   /* A checklist row toggles its check button; a plain row gets selected. */
-  check = find_of_type (row, GTK_TYPE_CHECK_BUTTON);
+  check = clarify_test_find_descendant (row, GTK_TYPE_CHECK_BUTTON);
   if (check != NULL)
     gtk_widget_activate (check);
   else
@@ -405,7 +369,7 @@ static void
 type_search (ClarifyInput *input,
              const char   *text)
 {
-  GtkWidget *search = find_of_type (GTK_WIDGET (input), GTK_TYPE_SEARCH_ENTRY);
+  GtkWidget *search = clarify_test_find_descendant (GTK_WIDGET (input), GTK_TYPE_SEARCH_ENTRY);
 
   g_assert_nonnull (search);
   gtk_editable_set_text (GTK_EDITABLE (search), text);
@@ -676,7 +640,7 @@ fill_other (Run *run)
 
   click_choice (input, OUR ("Other…"));
   g_assert_false (clarify_request_dialog_is_submit_sensitive (run->dialog));
-  entry = find_of_type (GTK_WIDGET (input), GTK_TYPE_ENTRY);
+  entry = clarify_test_find_descendant (GTK_WIDGET (input), GTK_TYPE_ENTRY);
   g_assert_nonnull (entry);
   g_assert_true (gtk_widget_get_visible (entry));
   type_entry (entry, "vanilla-extract");
@@ -886,7 +850,7 @@ test_header_and_plain_text (void)
   add_question (request, "q", CLARIFY_QUESTION_KIND_CONFIRM, "<u>Header</u>", "Really <big>deploy</big>?");
   run_start (&run, request);
 
-  title_widget = find_of_type (gtk_window_get_titlebar (GTK_WINDOW (run.dialog)), ADW_TYPE_WINDOW_TITLE);
+  title_widget = clarify_test_find_descendant (gtk_window_get_titlebar (GTK_WINDOW (run.dialog)), ADW_TYPE_WINDOW_TITLE);
   g_assert_nonnull (title_widget);
   g_assert_cmpstr (adw_window_title_get_title (ADW_WINDOW_TITLE (title_widget)), ==, "OpenCode");
   g_assert_cmpstr (adw_window_title_get_subtitle (ADW_WINDOW_TITLE (title_widget)), ==, "~/src/app · ses_01JH0000…");
@@ -1100,7 +1064,7 @@ test_escape_clears_search_first (void)
   Run run = { 0 };
 
   request = start_request (&run, "en", build_single_list);
-  search = find_of_type (GTK_WIDGET (input_at (&run, 0)), GTK_TYPE_SEARCH_ENTRY);
+  search = clarify_test_find_descendant (GTK_WIDGET (input_at (&run, 0)), GTK_TYPE_SEARCH_ENTRY);
   gtk_widget_grab_focus (search);
   type_search (input_at (&run, 0), "ber");
 
@@ -1452,14 +1416,14 @@ test_chips_or_list (gconstpointer data)
           for (guint i = 0; i < n; i++)
             g_assert_nonnull (find_labelled (input, GTK_TYPE_TOGGLE_BUTTON,
                                              clarify_option_get_label (clarify_question_get_option (q, i))));
-          g_assert_null (find_of_type (input, GTK_TYPE_SEARCH_ENTRY));
-          g_assert_null (find_of_type (input, GTK_TYPE_LIST_VIEW));
+          g_assert_null (clarify_test_find_descendant (input, GTK_TYPE_SEARCH_ENTRY));
+          g_assert_null (clarify_test_find_descendant (input, GTK_TYPE_LIST_VIEW));
         }
       else
         {
           g_autoptr(GPtrArray) rows = NULL;
 
-          g_assert_nonnull (find_of_type (input, GTK_TYPE_SEARCH_ENTRY));
+          g_assert_nonnull (clarify_test_find_descendant (input, GTK_TYPE_SEARCH_ENTRY));
           rows = shown_rows (CLARIFY_INPUT (input));
           g_assert_cmpuint (rows->len, ==, n);
         }

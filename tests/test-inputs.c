@@ -183,52 +183,12 @@ screenshot (Shown      *shown,
   g_assert_true (g_file_test (path, G_FILE_TEST_EXISTS));
 }
 
-static GtkWidget *
-find_descendant (GtkWidget *root,
-                 GType      type)
-{
-  if (G_TYPE_CHECK_INSTANCE_TYPE (root, type))
-    return root;
-
-  for (GtkWidget *child = gtk_widget_get_first_child (root);
-       child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found = find_descendant (child, type);
-
-      if (found != NULL)
-        return found;
-    }
-
-  return NULL;
-}
-
-static GtkWidget *
-find_label (GtkWidget  *root,
-            const char *text)
-{
-  if (GTK_IS_LABEL (root) && g_strcmp0 (gtk_label_get_text (GTK_LABEL (root)), text) == 0)
-    return root;
-
-  for (GtkWidget *child = gtk_widget_get_first_child (root);
-       child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found = find_label (child, text);
-
-      if (found != NULL)
-        return found;
-    }
-
-  return NULL;
-}
-
 /* A label with exactly @text is shown (it and its ancestors are visible). */
 static gboolean
 has_label (GtkWidget  *root,
            const char *text)
 {
-  GtkWidget *label = find_label (root, text);
+  GtkWidget *label = clarify_test_find_label (root, text);
 
   return label != NULL && gtk_widget_is_visible (label);
 }
@@ -475,7 +435,7 @@ test_text (void)
   shown = show (question);
   g_assert_false (clarify_input_pick (shown.input, 0));
 
-  placeholder = find_label (GTK_WIDGET (shown.input), "e.g., Direct Message, Data Manager...");
+  placeholder = clarify_test_find_label (GTK_WIDGET (shown.input), "e.g., Direct Message, Data Manager...");
   g_assert_nonnull (placeholder);
   g_assert_true (gtk_widget_is_visible (placeholder));
   g_assert_true (has_label (GTK_WIDGET (shown.input), "0 / 20"));
@@ -617,7 +577,7 @@ test_single_chips (void)
 
   /* Four options are chips, not a list. */
   g_assert_true (CLARIFY_IS_CHOICE_CHIPS (get_view (shown.input)));
-  g_assert_null (find_descendant (GTK_WIDGET (shown.input), GTK_TYPE_LIST_VIEW));
+  g_assert_null (clarify_test_find_descendant (GTK_WIDGET (shown.input), GTK_TYPE_LIST_VIEW));
   g_assert_cmpuint (count_chips (shown.input), ==, 4);
   g_assert_cmpstr (gtk_widget_get_tooltip_text (GTK_WIDGET (get_chip (shown.input, 0))), ==, NULL);
   gtk_test_accessible_assert_property (get_chip (shown.input, 1), GTK_ACCESSIBLE_PROPERTY_LABEL, "Französisch");
@@ -860,8 +820,8 @@ test_single_long_list (void)
   assert_list_at_max_height (shown.input);
 
   /* A label too long for one line wraps within the row. */
-  long_title = find_label (list_view, long_label);
-  short_title = find_label (list_view, "Amsterdam small");
+  long_title = clarify_test_find_label (list_view, long_label);
+  short_title = clarify_test_find_label (list_view, "Amsterdam small");
   g_assert_nonnull (long_title);
   g_assert_nonnull (short_title);
   g_assert_cmpint (gtk_widget_get_height (long_title), >=, 2 * gtk_widget_get_height (short_title));
@@ -1085,11 +1045,11 @@ test_multi_chips (void)
   assert_valid (shown.input);
 
   /* Active chips show a check mark. */
-  check = find_descendant (GTK_WIDGET (get_chip (shown.input, 0)), GTK_TYPE_IMAGE);
+  check = clarify_test_find_descendant (GTK_WIDGET (get_chip (shown.input, 0)), GTK_TYPE_IMAGE);
   g_assert_nonnull (check);
   g_assert_cmpstr (gtk_image_get_icon_name (GTK_IMAGE (check)), ==, "object-select-symbolic");
   g_assert_true (gtk_widget_get_visible (check));
-  g_assert_false (gtk_widget_get_visible (find_descendant (GTK_WIDGET (get_chip (shown.input, 1)), GTK_TYPE_IMAGE)));
+  g_assert_false (gtk_widget_get_visible (clarify_test_find_descendant (GTK_WIDGET (get_chip (shown.input, 1)), GTK_TYPE_IMAGE)));
 
   /* pick() flips a chip, like a click. */
   g_assert_true (clarify_input_pick (shown.input, 3));
@@ -1236,7 +1196,7 @@ test_confirm (void)
   GtkWidget *view;
   Shown shown = show (question);
 
-  view = find_descendant (GTK_WIDGET (shown.input), CLARIFY_TYPE_CHOICE_CHIPS);
+  view = clarify_test_find_descendant (GTK_WIDGET (shown.input), CLARIFY_TYPE_CHOICE_CHIPS);
   g_assert_nonnull (view);
   g_assert_true (has_label (view, "Yes"));
   g_assert_true (has_label (view, "No"));
