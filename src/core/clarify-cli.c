@@ -817,7 +817,7 @@ run_set_password (int    argc,
   password = read_secret_line ();
   if (password == NULL || *password == '\0')
     {
-      g_free (password);
+      clarify_secret_free (password);
       ok = clarify_secret_clear (key, &error);
       if (ok)
         g_print (_("Removed the password of “%s”.\n"), argv[1]);
@@ -827,8 +827,7 @@ run_set_password (int    argc,
       /* Translators: the label of the stored password in the user's keyring */
       label = g_strdup_printf (_("Clarify: password of “%s”"), argv[1]);
       ok = clarify_secret_store (key, label, password, &error);
-      explicit_bzero (password, strlen (password));
-      g_free (password);
+      clarify_secret_free (password);
       if (ok)
         g_print (_("Stored the password of “%s”. Restart the connection to use it.\n"), argv[1]);
     }

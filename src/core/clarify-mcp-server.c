@@ -143,7 +143,7 @@ random_base64url (gsize n_bytes)
     }
 
   encoded = g_base64_encode (bytes, n_bytes);
-  memset (bytes, 0, n_bytes);
+  explicit_bzero (bytes, n_bytes);
 
   g_strdelimit (encoded, "+", '-');
   g_strdelimit (encoded, "/", '_');
@@ -663,9 +663,7 @@ clarify_mcp_server_finalize (GObject *object)
 {
   ClarifyMcpServer *self = CLARIFY_MCP_SERVER (object);
 
-  if (self->token != NULL)
-    memset (self->token, 0, strlen (self->token));
-  g_clear_pointer (&self->token, g_free);
+  g_clear_pointer (&self->token, clarify_secret_free);
   g_clear_object (&self->protocol);
   g_clear_pointer (&self->sessions, g_hash_table_unref);
   g_queue_clear_full (&self->session_order, g_free);

@@ -4,6 +4,8 @@
  */
 #include "config.h"
 
+#include <string.h>
+
 #include <errno.h>
 #include <gio/gio.h>
 #include <glib/gstdio.h>
@@ -247,4 +249,14 @@ clarify_secret_clear (const char  *key,
     }
 
   return clarify_secret_file_clear (key, error);
+}
+
+void
+clarify_secret_free (char *secret)
+{
+  if (secret == NULL)
+    return;
+
+  explicit_bzero (secret, strlen (secret));
+  g_free (secret);
 }

@@ -27,6 +27,10 @@ gboolean  clarify_secret_store  (const char  *key,
 gboolean  clarify_secret_clear  (const char  *key,
                                  GError     **error);
 
+/* Wipes @secret (a NUL-terminated string, may be NULL) and frees it; the
+ * wipe survives the optimizer, which a memset before free does not. */
+void      clarify_secret_free   (char        *secret);
+
 /* The fallback file's path (free it). */
 char     *clarify_secret_get_file_path (void);
 

@@ -150,7 +150,7 @@ login_async (ClarifyCodenomadBackend *self,
 
   message = api_message_new (self, SOUP_METHOD_POST,
                              self->auth == AUTH_TOKEN ? "/api/auth/token" : "/api/auth/login", body);
-  memset (body, 0, strlen (body));
+  g_clear_pointer (&body, clarify_secret_free);
   self->logging_in = TRUE;
   clarify_opencode_call_async (self->api_session, message, cancellable, login_cb, task);
 }
@@ -800,9 +800,7 @@ clarify_codenomad_backend_finalize (GObject *object)
   g_clear_pointer (&self->client_id, g_free);
   g_clear_pointer (&self->connection_id, g_free);
   g_clear_pointer (&self->username, g_free);
-  if (self->secret != NULL)
-    memset (self->secret, 0, strlen (self->secret));
-  g_clear_pointer (&self->secret, g_free);
+  g_clear_pointer (&self->secret, clarify_secret_free);
 
   G_OBJECT_CLASS (clarify_codenomad_backend_parent_class)->finalize (object);
 }

@@ -546,8 +546,8 @@ basic_authorization (ClarifyOpencodeBackend *self,
 
   credentials = g_strconcat (username != NULL && *username != '\0' ? username : "opencode", ":", password, NULL);
   encoded = g_base64_encode ((const guchar *) credentials, strlen (credentials));
-  memset (credentials, 0, strlen (credentials));
-  memset (password, 0, strlen (password));
+  g_clear_pointer (&credentials, clarify_secret_free);
+  g_clear_pointer (&password, clarify_secret_free);
 
   return g_strconcat ("Basic ", encoded, NULL);
 }
@@ -610,9 +610,7 @@ clarify_opencode_backend_finalize (GObject *object)
   g_clear_pointer (&self->directories, g_hash_table_unref);
   g_clear_pointer (&self->listed, g_hash_table_unref);
   g_clear_pointer (&self->base_url, g_free);
-  if (self->authorization != NULL)
-    memset (self->authorization, 0, strlen (self->authorization));
-  g_clear_pointer (&self->authorization, g_free);
+  g_clear_pointer (&self->authorization, clarify_secret_free);
   g_clear_pointer (&self->fallback_directory, g_free);
 
   G_OBJECT_CLASS (clarify_opencode_backend_parent_class)->finalize (object);
