@@ -548,10 +548,3 @@ clarify_mcp_protocol_handle_finish (ClarifyMcpProtocol   *self,
   return g_task_propagate_pointer (G_TASK (result), NULL);
 }
 
-guint
-clarify_mcp_protocol_get_n_calls (ClarifyMcpProtocol *self)
-{
-  g_return_val_if_fail (CLARIFY_IS_MCP_PROTOCOL (self), 0);
-
-  return g_hash_table_size (self->calls);
-}

@@ -65,7 +65,5 @@ char               *clarify_mcp_protocol_handle_finish (ClarifyMcpProtocol      
 /* Whether @version is one of CLARIFY_MCP_PROTOCOL_VERSIONS. */
 gboolean            clarify_mcp_protocol_supports_version (const char           *version);
 
-/* How many tools/call requests wait for the user now. */
-guint               clarify_mcp_protocol_get_n_calls   (ClarifyMcpProtocol      *self);
 
 G_END_DECLS

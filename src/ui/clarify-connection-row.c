@@ -222,14 +222,6 @@ clarify_connection_row_new (ClarifyBackend *backend)
   return g_object_new (CLARIFY_TYPE_CONNECTION_ROW, "backend", backend, NULL);
 }
 
-ClarifyBackend *
-clarify_connection_row_get_backend (ClarifyConnectionRow *self)
-{
-  g_return_val_if_fail (CLARIFY_IS_CONNECTION_ROW (self), NULL);
-
-  return self->backend;
-}
-
 const char *
 clarify_connection_row_get_state_text (ClarifyConnectionRow *self)
 {

@@ -14,7 +14,6 @@ G_BEGIN_DECLS
 G_DECLARE_FINAL_TYPE (ClarifyConnectionRow, clarify_connection_row, CLARIFY, CONNECTION_ROW, AdwActionRow)
 
 GtkWidget      *clarify_connection_row_new         (ClarifyBackend       *backend);
-ClarifyBackend *clarify_connection_row_get_backend (ClarifyConnectionRow *self);
 /* The state as shown, e.g. "Connected" or "Reconnecting in 4 s". */
 const char     *clarify_connection_row_get_state_text (ClarifyConnectionRow *self);
 

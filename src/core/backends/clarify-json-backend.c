@@ -351,14 +351,6 @@ clarify_json_backend_init (ClarifyJsonBackend *self)
 {
 }
 
-ClarifyBackend *
-clarify_json_backend_new (ClarifyConnection *connection)
-{
-  g_return_val_if_fail (CLARIFY_IS_CONNECTION (connection), NULL);
-
-  return g_object_new (CLARIFY_TYPE_JSON_BACKEND, "connection", connection, NULL);
-}
-
 ClarifySseClient *
 clarify_json_backend_get_sse_client (ClarifyJsonBackend *self)
 {

@@ -18,7 +18,6 @@ G_BEGIN_DECLS
 #define CLARIFY_TYPE_JSON_BACKEND (clarify_json_backend_get_type ())
 G_DECLARE_FINAL_TYPE (ClarifyJsonBackend, clarify_json_backend, CLARIFY, JSON_BACKEND, ClarifyBackend)
 
-ClarifyBackend   *clarify_json_backend_new            (ClarifyConnection  *connection);
 /* The stream client, e.g. for tests to shorten its backoff. */
 ClarifySseClient *clarify_json_backend_get_sse_client (ClarifyJsonBackend *self);
 
