@@ -892,6 +892,25 @@ test_untitled_window_title (void)
   run_clear (&run);
 }
 
+/* A source named after its kind is named once, as users know the kind. */
+static void
+test_source_named_after_kind (void)
+{
+  g_autoptr(ClarifyRequest) request = clarify_request_new ("r1");
+  g_autofree char *expected = NULL;
+  Run run = { 0 };
+
+  set_language ("en");
+  clarify_request_set_connection (request, "MCP", "mcp");
+  add_question (request, "q", CLARIFY_QUESTION_KIND_CONFIRM, NULL, "Continue?");
+  run_start (&run, request);
+
+  expected = g_strdup_printf (OUR ("Question from %s"), OUR ("MCP endpoint"));
+  g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (run.dialog)), ==, expected);
+
+  run_clear (&run);
+}
+
 /* Skip, Cancel, Esc ------------------------------------------------------------ */
 
 static void
@@ -1854,6 +1873,7 @@ main (int   argc,
   add_kind_tests ();
   g_test_add_func ("/dialog/header-and-plain-text", test_header_and_plain_text);
   g_test_add_func ("/dialog/untitled", test_untitled_window_title);
+  g_test_add_func ("/dialog/source-named-after-kind", test_source_named_after_kind);
   add_language_test ("/dialog/skip/request", test_skip_request);
   add_language_test ("/dialog/skip/question", test_skip_question);
   add_language_test ("/dialog/skip/optional-left-empty", test_optional_left_empty);

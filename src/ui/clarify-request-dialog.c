@@ -756,11 +756,34 @@ shorten_session (const char *session)
   return g_strconcat (start, "…", NULL);
 }
 
+/* "D-Bus" and "dbus", "MCP" and "mcp": a connection named after its kind
+ * needs no "(kind)" behind it. */
+static gboolean
+same_word (const char *a,
+           const char *b)
+{
+  if (b == NULL)
+    return FALSE;
+
+  for (;; a++, b++)
+    {
+      while (*a != '\0' && !g_ascii_isalnum (*a))
+        a++;
+      while (*b != '\0' && !g_ascii_isalnum (*b))
+        b++;
+      if (g_ascii_tolower (*a) != g_ascii_tolower (*b))
+        return FALSE;
+      if (*a == '\0')
+        return TRUE;
+    }
+}
+
 static void
 setup_header (ClarifyRequestDialog *self)
 {
   const char *name = clarify_request_get_connection_name (self->request);
-  const char *kind = clarify_backend_registry_get_display_name (clarify_request_get_connection_kind (self->request));
+  const char *kind_id = clarify_request_get_connection_kind (self->request);
+  const char *kind = clarify_backend_registry_get_display_name (kind_id);
   const char *project = clarify_request_get_project (self->request);
   const char *session = clarify_request_get_session (self->request);
   const char *title = clarify_request_get_title (self->request);
@@ -770,13 +793,13 @@ setup_header (ClarifyRequestDialog *self)
   g_autoptr(GString) tooltip = g_string_new (NULL);
 
   if (name != NULL && name[0] != '\0' && kind != NULL && kind[0] != '\0' &&
-      g_ascii_strcasecmp (name, kind) != 0)
+      !same_word (name, kind_id))
     /* Translators: a connection's name and its kind, e.g. "work (OpenCode)" */
     source = g_strdup_printf (_("%s (%s)"), name, kind);
-  else if (name != NULL && name[0] != '\0')
-    source = g_strdup (name);
   else if (kind != NULL && kind[0] != '\0')
     source = g_strdup (kind);
+  else if (name != NULL && name[0] != '\0')
+    source = g_strdup (name);
 
   if (project != NULL && project[0] != '\0')
     {
