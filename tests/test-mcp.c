@@ -1136,6 +1136,8 @@ test_configured_port (void)
 
   g_assert_true (g_file_set_contents (path, "[mcp]\nport=70000\n", -1, NULL));
   g_assert_cmpuint (clarify_mcp_server_get_configured_port (), ==, CLARIFY_MCP_DEFAULT_PORT);
+  g_assert_true (g_file_set_contents (path, "[mcp]\nport=0\n", -1, NULL));
+  g_assert_cmpuint (clarify_mcp_server_get_configured_port (), ==, CLARIFY_MCP_DEFAULT_PORT);
 }
 
 static void

@@ -203,9 +203,9 @@ clarify_mcp_server_get_configured_port (void)
   if (keyfile == NULL)
     return CLARIFY_MCP_DEFAULT_PORT;
 
-  /* 0 picks a free port: only useful where the client learns it another way. */
+  /* Clients are configured with the port, so it must be a fixed one. */
   port = g_key_file_get_integer (keyfile, "mcp", "port", &error);
-  if (error != NULL || port < 0 || port > 65535)
+  if (error != NULL || port <= 0 || port > 65535)
     return CLARIFY_MCP_DEFAULT_PORT;
 
   return (guint) port;
