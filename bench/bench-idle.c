@@ -29,7 +29,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
-#include "backends/clarify-json-backend.h"
+#include "clarify-json-backend.h"
 #include "bench-util.h"
 #include "clarify-backend-registry.h"
 #include "clarify-test-server.h"

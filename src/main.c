@@ -7,8 +7,8 @@
 #include <glib/gi18n.h>
 #include <locale.h>
 
-#include "core/clarify-cli.h"
-#include "ui/clarify-application.h"
+#include "clarify-cli.h"
+#include "clarify-application.h"
 
 int
 main (int   argc,

@@ -18,9 +18,9 @@
 #include "clarify-test-gtk-utils.h"
 #include "clarify-test-log.h"
 
-#include "core/clarify-backend-registry.h"
-#include "core/clarify-json.h"
-#include "core/clarify-mcp-server.h"
+#include "clarify-backend-registry.h"
+#include "clarify-json.h"
+#include "clarify-mcp-server.h"
 #include "clarify-application-private.h"
 #include "clarify-connection-row.h"
 #include "clarify-input.h"

@@ -4,7 +4,7 @@
  */
 #include "config.h"
 
-#include "backends/clarify-json-backend.h"
+#include "clarify-json-backend.h"
 #include "clarify-backend-registry.h"
 #include "clarify-error.h"
 #include "clarify-json.h"

@@ -10,7 +10,7 @@
 #include "clarify-error.h"
 #include "clarify-opencode-events.h"
 #include "clarify-secret.h"
-#include "backends/clarify-codenomad-backend.h"
+#include "clarify-codenomad-backend.h"
 
 #include "clarify-test-opencode.h"
 

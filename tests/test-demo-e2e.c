@@ -8,7 +8,7 @@
  */
 #include "config.h"
 
-#include "backends/clarify-json-backend.h"
+#include "clarify-json-backend.h"
 #include "clarify-backend-registry.h"
 #include "clarify-demo-agent.h"
 #include "clarify-error.h"

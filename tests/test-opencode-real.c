@@ -18,7 +18,7 @@
 #include "clarify-outbox.h"
 #include "clarify-request-dialog-private.h"
 #include "clarify-test-gtk-utils.h"
-#include "backends/clarify-opencode-backend.h"
+#include "clarify-opencode-backend.h"
 
 #include "clarify-test-opencode.h"
 #include "clarify-test-opencode-real.h"

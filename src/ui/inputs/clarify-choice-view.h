@@ -10,7 +10,7 @@
 
 #include <gtk/gtk.h>
 
-#include "core/clarify-option.h"
+#include "clarify-option.h"
 
 G_BEGIN_DECLS
 

@@ -4,7 +4,7 @@
  */
 #pragma once
 
-#include "core/clarify-demo-agent.h"
+#include "clarify-demo-agent.h"
 #include "clarify-application.h"
 
 G_BEGIN_DECLS

@@ -7,7 +7,7 @@
 #include <glib/gi18n.h>
 #include <string.h>
 
-#include "core/clarify-backend-registry.h"
+#include "clarify-backend-registry.h"
 #include "clarify-countdown.h"
 #include "clarify-input.h"
 #include "clarify-request-dialog.h"

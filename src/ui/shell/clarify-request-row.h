@@ -6,7 +6,7 @@
 
 #include <adwaita.h>
 
-#include "core/clarify-request.h"
+#include "clarify-request.h"
 
 G_BEGIN_DECLS
 

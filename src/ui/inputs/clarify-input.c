@@ -6,7 +6,7 @@
 
 #include <glib/gi18n.h>
 
-#include "core/clarify-validate.h"
+#include "clarify-validate.h"
 
 #include "clarify-input-private.h"
 #include "clarify-confirm-input.h"

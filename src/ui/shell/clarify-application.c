@@ -14,13 +14,13 @@
 #include <libportal-gtk4/portal-gtk4.h>
 #endif
 
-#include "core/clarify-backend-registry.h"
-#include "core/clarify-connection-store.h"
-#include "core/clarify-dbus-backend.h"
-#include "core/clarify-demo-agent.h"
-#include "core/clarify-error.h"
-#include "core/clarify-mcp-server.h"
-#include "core/clarify-outbox.h"
+#include "clarify-backend-registry.h"
+#include "clarify-connection-store.h"
+#include "clarify-dbus-backend.h"
+#include "clarify-demo-agent.h"
+#include "clarify-error.h"
+#include "clarify-mcp-server.h"
+#include "clarify-outbox.h"
 #include "clarify-application-private.h"
 #include "clarify-request-row.h"
 #include "clarify-tray.h"

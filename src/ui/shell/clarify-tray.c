@@ -21,7 +21,7 @@
 #include <glib/gi18n.h>
 #include <gtk/gtk.h>
 
-#include "core/clarify-request.h"
+#include "clarify-request.h"
 #include "clarify-application.h"
 #include "clarify-request-row.h"
 #include "clarify-tray.h"

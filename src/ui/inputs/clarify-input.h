@@ -10,7 +10,7 @@
 
 #include <gtk/gtk.h>
 
-#include "core/clarify-question.h"
+#include "clarify-question.h"
 
 G_BEGIN_DECLS
 

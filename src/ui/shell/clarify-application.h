@@ -6,8 +6,8 @@
 
 #include <adwaita.h>
 
-#include "core/clarify-backend.h"
-#include "core/clarify-connection.h"
+#include "clarify-backend.h"
+#include "clarify-connection.h"
 #include "clarify-request-dialog.h"
 
 G_BEGIN_DECLS

@@ -6,8 +6,8 @@
 
 #include <adwaita.h>
 
-#include "core/clarify-request.h"
-#include "core/clarify-response.h"
+#include "clarify-request.h"
+#include "clarify-response.h"
 
 G_BEGIN_DECLS
 

@@ -6,7 +6,7 @@
 
 #include <adwaita.h>
 
-#include "core/clarify-backend.h"
+#include "clarify-backend.h"
 
 G_BEGIN_DECLS
 

@@ -6,7 +6,7 @@
 
 #include <glib/gi18n.h>
 
-#include "core/clarify-backend-registry.h"
+#include "clarify-backend-registry.h"
 #include "clarify-connection-row.h"
 
 struct _ClarifyConnectionRow

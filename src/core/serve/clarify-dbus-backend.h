@@ -16,7 +16,7 @@
  */
 #pragma once
 
-#include "backends/clarify-local-backend.h"
+#include "clarify-local-backend.h"
 
 G_BEGIN_DECLS
 

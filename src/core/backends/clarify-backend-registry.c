@@ -9,9 +9,9 @@
 #include "clarify-backend-registry.h"
 #include "clarify-error.h"
 
-#include "backends/clarify-codenomad-backend.h"
-#include "backends/clarify-json-backend.h"
-#include "backends/clarify-opencode-backend.h"
+#include "clarify-codenomad-backend.h"
+#include "clarify-json-backend.h"
+#include "clarify-opencode-backend.h"
 
 /* One line per backend; adding a protocol means one file and one line here. */
 static const ClarifyBackendInfo backends[] = {
