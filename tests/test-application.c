@@ -26,72 +26,10 @@
 #include "clarify-input.h"
 #include "clarify-request-dialog-private.h"
 #include "clarify-request-row.h"
+#include "clarify-test-backend.h"
 #include "clarify-window.h"
 
 #define WAIT_MS 15000
-
-/* A backend the test feeds by hand: a second agent asking at the same time. */
-#define TEST_TYPE_BACKEND (test_backend_get_type ())
-G_DECLARE_FINAL_TYPE (TestBackend, test_backend, TEST, BACKEND, ClarifyBackend)
-
-struct _TestBackend
-{
-  ClarifyBackend   parent_instance;
-  ClarifyResponse *response;
-};
-
-G_DEFINE_FINAL_TYPE (TestBackend, test_backend, CLARIFY_TYPE_BACKEND)
-
-static void
-test_backend_start (ClarifyBackend *backend)
-{
-  clarify_backend_set_state (backend, CLARIFY_CONNECTION_STATE_CONNECTED, NULL);
-}
-
-static void
-test_backend_stop (ClarifyBackend *backend)
-{
-  clarify_backend_set_state (backend, CLARIFY_CONNECTION_STATE_IDLE, NULL);
-}
-
-static void
-test_backend_respond_async (ClarifyBackend      *backend,
-                            ClarifyRequest      *request,
-                            ClarifyResponse     *response,
-                            GCancellable        *cancellable,
-                            GAsyncReadyCallback  callback,
-                            gpointer             user_data)
-{
-  TestBackend *self = TEST_BACKEND (backend);
-  g_autoptr(GTask) task = g_task_new (backend, cancellable, callback, user_data);
-
-  g_set_object (&self->response, response);
-  g_task_return_boolean (task, TRUE);
-}
-
-static void
-test_backend_finalize (GObject *object)
-{
-  g_clear_object (&TEST_BACKEND (object)->response);
-
-  G_OBJECT_CLASS (test_backend_parent_class)->finalize (object);
-}
-
-static void
-test_backend_class_init (TestBackendClass *klass)
-{
-  ClarifyBackendClass *backend_class = CLARIFY_BACKEND_CLASS (klass);
-
-  G_OBJECT_CLASS (klass)->finalize = test_backend_finalize;
-  backend_class->start = test_backend_start;
-  backend_class->stop = test_backend_stop;
-  backend_class->respond_async = test_backend_respond_async;
-}
-
-static void
-test_backend_init (TestBackend *self)
-{
-}
 
 /* The shared application */
 
@@ -449,7 +387,7 @@ test_demo (void)
 
   /* The first question opens its dialog; answer it through the widgets. */
   dialog = wait_for_dialog ("demo-project-name");
-  g_assert_cmpuint (g_list_model_get_n_items (clarify_application_get_requests (app)), ==, 1);
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (clarify_application_get_inbox (app))), ==, 1);
   type_text (dialog, 0, "my-app");
   clarify_test_log_start ();
   click_submit (dialog);
@@ -566,7 +504,7 @@ notification_removed (gpointer data)
 static gboolean
 test_backend_answered (gpointer data)
 {
-  return TEST_BACKEND (data)->response != NULL;
+  return clarify_test_backend_get_response (CLARIFY_TEST_BACKEND (data)) != NULL;
 }
 
 static ClarifyRequestRow *
@@ -606,8 +544,7 @@ take_main_window_screenshot (const char *language)
 static void
 test_second_request_waits (void)
 {
-  g_autoptr(ClarifyConnection) connection = clarify_connection_new ("Tests", "clarify", "http://127.0.0.1:9/events");
-  g_autoptr(ClarifyBackend) backend = g_object_new (TEST_TYPE_BACKEND, "connection", connection, NULL);
+  g_autoptr(ClarifyBackend) backend = clarify_test_backend_new ("Tests");
   g_autoptr(ClarifyRequest) request = new_test_request ("t-1");
   g_autoptr(GRegex) time_left = g_regex_new ("^[45]:[0-5][0-9] left$", 0, 0, NULL);
   g_autoptr(GRegex) time_left_de = g_regex_new ("^noch [45]:[0-5][0-9]$", 0, 0, NULL);
@@ -628,16 +565,15 @@ test_second_request_waits (void)
   clarify_application_add_backend (app, backend);
   clarify_request_set_timeout_ms (request, 5 * 60 * 1000);
   g_assert_true (clarify_backend_add_request (backend, request));
-  key = clarify_application_dup_request_key (request);
+  key = clarify_inbox_dup_key (request);
   g_assert_cmpstr (key, ==, "Tests\x1ft-1");
 
-  /* It waits: the dialog being answered keeps the focus … */
-  queued = find_dialog ("t-1");
-  g_assert_nonnull (queued);
-  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (queued)));
+  /* It waits: the dialog being answered keeps the focus, and a request in
+   * line is data, not widgets, until its turn comes … */
+  g_assert_null (find_dialog ("t-1"));
   g_assert_true (gtk_widget_get_visible (GTK_WIDGET (database)));
   g_assert_cmpuint (clarify_application_get_n_queued (app), ==, 1);
-  g_assert_cmpuint (g_list_model_get_n_items (clarify_application_get_requests (app)), ==, 2);
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (clarify_application_get_inbox (app))), ==, 2);
 
   /* … and a notification says who asks, and opens it when clicked. */
   g_assert_true (clarify_test_wait_until (notification_shown, key, WAIT_MS));
@@ -680,7 +616,7 @@ test_second_request_waits (void)
   type_text (queued, 0, "main");
   click_submit (queued);
   g_assert_true (clarify_test_wait_until (test_backend_answered, backend, WAIT_MS));
-  answer = response_json (TEST_BACKEND (backend)->response);
+  answer = response_json (clarify_test_backend_get_response (CLARIFY_TEST_BACKEND (backend)));
   g_assert_cmpstr (answer, ==,
                    "{\"id\":\"t-1\",\"outcome\":\"answered\","
                    "\"answers\":[{\"question_id\":\"branch\",\"values\":[\"main\"]}]}");
@@ -696,8 +632,7 @@ test_second_request_waits (void)
 static void
 test_withdrawn_while_queued (void)
 {
-  g_autoptr(ClarifyConnection) connection = clarify_connection_new ("Tests", "clarify", "http://127.0.0.1:9/events");
-  g_autoptr(ClarifyBackend) backend = g_object_new (TEST_TYPE_BACKEND, "connection", connection, NULL);
+  g_autoptr(ClarifyBackend) backend = clarify_test_backend_new ("Tests");
   g_autoptr(ClarifyRequest) request = new_test_request ("t-2");
   g_autofree char *key = NULL;
 
@@ -709,7 +644,7 @@ test_withdrawn_while_queued (void)
 
   clarify_application_add_backend (app, backend);
   g_assert_true (clarify_backend_add_request (backend, request));
-  key = clarify_application_dup_request_key (request);
+  key = clarify_inbox_dup_key (request);
   g_assert_cmpuint (clarify_application_get_n_queued (app), ==, 1);
   g_assert_true (clarify_test_wait_until (notification_shown, key, WAIT_MS));
 
@@ -718,9 +653,15 @@ test_withdrawn_while_queued (void)
   g_assert_cmpuint (clarify_application_get_n_queued (app), ==, 0);
   g_assert_null (find_dialog ("t-2"));
   g_assert_true (clarify_test_wait_until (notification_removed, key, WAIT_MS));
-  g_assert_null (TEST_BACKEND (backend)->response);
+  g_assert_null (clarify_test_backend_get_response (CLARIFY_TEST_BACKEND (backend)));
 
   clarify_application_remove_backend (app, backend);
+}
+
+static gboolean
+inbox_is_empty (gpointer data)
+{
+  return g_list_model_get_n_items (G_LIST_MODEL (clarify_application_get_inbox (app))) == 0;
 }
 
 /* @backend heard "timed_out" for @request_id, and its dialog is gone. */
@@ -733,7 +674,7 @@ assert_timed_out (ClarifyBackend *backend,
                                                request_id);
 
   g_assert_true (clarify_test_wait_until (test_backend_answered, backend, WAIT_MS));
-  answer = response_json (TEST_BACKEND (backend)->response);
+  answer = response_json (clarify_test_backend_get_response (CLARIFY_TEST_BACKEND (backend)));
   g_assert_cmpstr (answer, ==, expected);
   g_assert_null (find_dialog (request_id));
 }
@@ -744,8 +685,7 @@ assert_timed_out (ClarifyBackend *backend,
 static void
 test_expired_on_arrival (void)
 {
-  g_autoptr(ClarifyConnection) connection = clarify_connection_new ("Late", "clarify", "http://127.0.0.1:9/events");
-  g_autoptr(ClarifyBackend) backend = g_object_new (TEST_TYPE_BACKEND, "connection", connection, NULL);
+  g_autoptr(ClarifyBackend) backend = clarify_test_backend_new ("Late");
   g_autoptr(ClarifyRequest) request = new_test_request ("late-1");
 
   ensure_app ();
@@ -757,7 +697,7 @@ test_expired_on_arrival (void)
   g_assert_true (clarify_backend_add_request (backend, request));
 
   assert_timed_out (backend, "late-1");
-  g_assert_cmpuint (g_list_model_get_n_items (clarify_application_get_requests (app)), ==, 0);
+  g_assert_true (clarify_test_wait_until (inbox_is_empty, NULL, WAIT_MS));
 
   clarify_application_remove_backend (app, backend);
 }
@@ -768,8 +708,7 @@ test_expired_on_arrival (void)
 static void
 test_timeout_while_queued (void)
 {
-  g_autoptr(ClarifyConnection) connection = clarify_connection_new ("Tests", "clarify", "http://127.0.0.1:9/events");
-  g_autoptr(ClarifyBackend) backend = g_object_new (TEST_TYPE_BACKEND, "connection", connection, NULL);
+  g_autoptr(ClarifyBackend) backend = clarify_test_backend_new ("Tests");
   g_autoptr(ClarifyRequest) request = new_test_request ("t-3");
   g_autofree char *key = NULL;
   g_autofree char *current = NULL;
@@ -783,7 +722,7 @@ test_timeout_while_queued (void)
   clarify_application_add_backend (app, backend);
   clarify_request_set_timeout_ms (request, 1500);
   g_assert_true (clarify_backend_add_request (backend, request));
-  key = clarify_application_dup_request_key (request);
+  key = clarify_inbox_dup_key (request);
   g_assert_cmpuint (clarify_application_get_n_queued (app), ==, 1);
 
   assert_timed_out (backend, "t-3");
@@ -809,10 +748,27 @@ find_dialog_of_kind (const char *kind)
   return NULL;
 }
 
-static gboolean
-dbus_dialog_exists (gpointer data)
+/* The pending request of connection kind @kind in the app's inbox, or NULL. */
+static ClarifyRequest *
+find_request_of_kind (const char *kind)
 {
-  return find_dialog_of_kind ("dbus") != NULL;
+  GListModel *requests = clarify_inbox_get_pending (clarify_application_get_inbox (app));
+
+  for (guint i = 0; i < g_list_model_get_n_items (requests); i++)
+    {
+      g_autoptr(ClarifyRequest) request = g_list_model_get_item (requests, i);
+
+      if (g_strcmp0 (clarify_request_get_connection_kind (request), kind) == 0)
+        return request;
+    }
+
+  return NULL;
+}
+
+static gboolean
+dbus_request_pending (gpointer data)
+{
+  return find_request_of_kind ("dbus") != NULL;
 }
 
 /* `clarify ask` reaches the app's own D-Bus API; its dialog waits behind the
@@ -830,13 +786,15 @@ test_ask_over_dbus (void)
 
   run_clarify_start (&run, (const char *[]) { "ask", "--title", "Deploy", "--question", "Deploy to staging now?",
                                               "--type", "confirm", NULL });
-  g_assert_true (clarify_test_wait_until (dbus_dialog_exists, NULL, WAIT_MS));
-  dialog = find_dialog_of_kind ("dbus");
-  key = clarify_application_dup_request_key (clarify_request_dialog_get_request (dialog));
-  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (dialog)));
+  g_assert_true (clarify_test_wait_until (dbus_request_pending, NULL, WAIT_MS));
+  key = clarify_inbox_dup_key (find_request_of_kind ("dbus"));
+  /* In line behind the demo's dialog: no dialog yet, a notification instead. */
+  g_assert_null (find_dialog_of_kind ("dbus"));
   g_assert_true (clarify_test_wait_until (notification_shown, key, WAIT_MS));
 
   g_action_group_activate_action (G_ACTION_GROUP (app), "open-request", g_variant_new_string (key));
+  dialog = find_dialog_of_kind ("dbus");
+  g_assert_nonnull (dialog);
   g_assert_true (gtk_widget_get_visible (GTK_WIDGET (dialog)));
   clarify_test_present_and_wait (GTK_WINDOW (dialog));
 

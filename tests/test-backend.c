@@ -192,8 +192,14 @@ test_base_withdraw (void)
   g_assert_false (clarify_request_is_withdrawn (answered));
   g_assert_cmpuint (g_list_model_get_n_items (requests), ==, 0);
 
+  g_assert_cmpint (clarify_request_get_end (answered), ==, CLARIFY_REQUEST_END_ANSWERED);
+
   /* A forgotten id may come back as a new request. */
-  g_assert_true (clarify_backend_add_request (CLARIFY_BACKEND (backend), answered));
+  {
+    g_autoptr(ClarifyRequest) again = make_request ("r2");
+
+    g_assert_true (clarify_backend_add_request (CLARIFY_BACKEND (backend), again));
+  }
 }
 
 static void

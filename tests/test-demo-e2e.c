@@ -13,7 +13,7 @@
 #include "clarify-demo-agent.h"
 #include "clarify-error.h"
 #include "clarify-json.h"
-#include "clarify-outbox.h"
+#include "clarify-inbox.h"
 #include "clarify-test-server.h"
 #include "clarify-validate.h"
 
@@ -107,7 +107,8 @@ fixture_setup (Fixture       *fixture,
   fixture->connection = clarify_connection_new ("demo", "clarify", url);
   fixture->backend = clarify_backend_registry_create (fixture->connection, &error);
   g_assert_no_error (error);
-  fixture->outbox = clarify_outbox_new ();
+  /* The backend used alone has an inbox of its own; it owns the outbox. */
+  fixture->outbox = g_object_ref (clarify_inbox_get_outbox (clarify_backend_get_inbox (fixture->backend)));
 
   fixture->added = g_ptr_array_new_with_free_func (g_object_unref);
   fixture->received_ids = g_ptr_array_new_with_free_func (g_free);
@@ -129,7 +130,7 @@ fixture_teardown (Fixture       *fixture,
                   gconstpointer  data)
 {
   clarify_backend_stop (fixture->backend);
-  g_assert_finalize_object (fixture->outbox);
+  g_clear_object (&fixture->outbox);
   g_assert_finalize_object (fixture->backend);
   g_assert_finalize_object (fixture->agent);
   g_clear_object (&fixture->connection);
@@ -313,7 +314,7 @@ walk_the_demo (Fixture *fixture)
 
       response = respond_like_the_dialog (request);
       sent_json = response_to_string (response);
-      clarify_outbox_post (fixture->outbox, fixture->backend, request, response);
+      clarify_inbox_answer (clarify_backend_get_inbox (fixture->backend), request, response);
 
       wait_for_len (fixture->received_json, i + 1);
       g_assert_true (clarify_test_loop_until (outbox_is_empty, fixture->outbox, WAIT_MS));
@@ -449,7 +450,7 @@ test_invalid_answer_rejected (Fixture       *fixture,
   /* Not a valid project name: a careful agent refuses it. */
   response = clarify_response_new (clarify_request_get_id (request), CLARIFY_OUTCOME_ANSWERED);
   clarify_response_add_answer (response, "project-name", (const char *[]) { "Not A Name!", NULL }, NULL, FALSE);
-  clarify_outbox_post (fixture->outbox, fixture->backend, request, response);
+  clarify_inbox_answer (clarify_backend_get_inbox (fixture->backend), request, response);
 
   g_assert_true (clarify_test_loop_until (outbox_is_empty, fixture->outbox, WAIT_MS));
   g_assert_error (fixture->failure, CLARIFY_ERROR, CLARIFY_ERROR_REJECTED);

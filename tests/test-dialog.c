@@ -15,6 +15,7 @@
 #include "clarify-number-input.h"
 #include "clarify-request-dialog-private.h"
 #include "clarify-request-dialog.h"
+#include "clarify-request-private.h"
 #include "clarify-test-gtk-utils.h"
 #include "clarify-text-input.h"
 

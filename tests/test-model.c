@@ -4,7 +4,7 @@
  */
 #include "config.h"
 
-#include "clarify-request.h"
+#include "clarify-request-private.h"
 #include "clarify-response.h"
 
 static void

@@ -1,11 +1,14 @@
 /* test-outbox.c: answers are delivered once, retried on trouble, dropped when gone
  *
+ * The answers go in through the inbox, which owns the outbox and turns its
+ * results into the request's state.
+ *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #include "config.h"
 
 #include "clarify-error.h"
-#include "clarify-outbox.h"
+#include "clarify-inbox.h"
 #include "clarify-test-server.h"
 
 /* A backend whose answers succeed or fail as the test scripts them. */
@@ -116,6 +119,7 @@ script_success (TestScriptedBackend *self)
 typedef struct
 {
   TestScriptedBackend *backend;
+  ClarifyInbox        *inbox;
   ClarifyOutbox       *outbox;
   ClarifyRequest      *request;
   ClarifyResponse     *response;
@@ -155,8 +159,12 @@ fixture_setup (Fixture       *fixture,
 {
   g_autoptr(ClarifyQuestion) question = NULL;
 
-  fixture->backend = g_object_new (TEST_TYPE_SCRIPTED_BACKEND, NULL);
-  fixture->outbox = clarify_outbox_new ();
+  g_autoptr(ClarifyConnection) connection = clarify_connection_new ("agent", "clarify", "http://127.0.0.1:9/events");
+
+  fixture->backend = g_object_new (TEST_TYPE_SCRIPTED_BACKEND, "connection", connection, NULL);
+  fixture->inbox = clarify_inbox_new ();
+  clarify_inbox_add_backend (fixture->inbox, CLARIFY_BACKEND (fixture->backend));
+  fixture->outbox = g_object_ref (clarify_inbox_get_outbox (fixture->inbox));
   clarify_outbox_set_backoff (fixture->outbox, 10, 40);
   g_signal_connect (fixture->outbox, "delivered", G_CALLBACK (on_delivered), fixture);
   g_signal_connect (fixture->outbox, "failed", G_CALLBACK (on_failed), fixture);
@@ -177,7 +185,8 @@ fixture_teardown (Fixture       *fixture,
   g_clear_error (&fixture->failure);
   g_clear_object (&fixture->response);
   g_clear_object (&fixture->request);
-  g_assert_finalize_object (fixture->outbox);
+  g_clear_object (&fixture->outbox);
+  g_assert_finalize_object (fixture->inbox);
   g_assert_finalize_object (fixture->backend);
 }
 
@@ -199,8 +208,7 @@ test_delivered (Fixture       *fixture,
 {
   script_success (fixture->backend);
 
-  clarify_outbox_post (fixture->outbox, CLARIFY_BACKEND (fixture->backend),
-                       fixture->request, fixture->response);
+  clarify_inbox_answer (fixture->inbox, fixture->request, fixture->response);
   g_assert_cmpuint (clarify_outbox_get_n_pending (fixture->outbox), ==, 1);
 
   g_assert_true (clarify_test_loop_until (outbox_is_empty, fixture->outbox, 5000));
@@ -210,6 +218,8 @@ test_delivered (Fixture       *fixture,
   g_assert_cmpstr (g_ptr_array_index (fixture->backend->posted_ids, 0), ==, "req-1");
   /* Delivered means answered: the backend no longer lists it. */
   g_assert_false (is_pending (fixture));
+  g_assert_cmpint (clarify_request_get_state (fixture->request), ==, CLARIFY_REQUEST_DONE);
+  g_assert_cmpint (clarify_request_get_end (fixture->request), ==, CLARIFY_REQUEST_END_ANSWERED);
 }
 
 static void
@@ -221,8 +231,7 @@ test_transient_then_success (Fixture       *fixture,
   script_error (fixture->backend, CLARIFY_ERROR, CLARIFY_ERROR_TRANSIENT);
   script_success (fixture->backend);
 
-  clarify_outbox_post (fixture->outbox, CLARIFY_BACKEND (fixture->backend),
-                       fixture->request, fixture->response);
+  clarify_inbox_answer (fixture->inbox, fixture->request, fixture->response);
 
   g_assert_true (clarify_test_loop_until (outbox_is_empty, fixture->outbox, 5000));
   g_assert_cmpuint (fixture->n_delivered, ==, 1);
@@ -244,14 +253,14 @@ test_gone_is_final (Fixture       *fixture,
   script_error (fixture->backend, CLARIFY_ERROR, CLARIFY_ERROR_GONE);
   script_success (fixture->backend);
 
-  clarify_outbox_post (fixture->outbox, CLARIFY_BACKEND (fixture->backend),
-                       fixture->request, fixture->response);
+  clarify_inbox_answer (fixture->inbox, fixture->request, fixture->response);
 
   g_assert_true (clarify_test_loop_until (outbox_is_empty, fixture->outbox, 5000));
   g_assert_cmpuint (fixture->n_failed, ==, 1);
   g_assert_error (fixture->failure, CLARIFY_ERROR, CLARIFY_ERROR_GONE);
   g_assert_cmpuint (fixture->n_delivered, ==, 0);
   g_assert_false (is_pending (fixture));
+  g_assert_cmpint (clarify_request_get_end (fixture->request), ==, CLARIFY_REQUEST_END_ANSWERED_ELSEWHERE);
 
   clarify_test_loop_for (200);
   g_assert_cmpuint (fixture->backend->n_calls, ==, 1);
@@ -263,14 +272,16 @@ test_rejected_keeps_request (Fixture       *fixture,
 {
   script_error (fixture->backend, CLARIFY_ERROR, CLARIFY_ERROR_REJECTED);
 
-  clarify_outbox_post (fixture->outbox, CLARIFY_BACKEND (fixture->backend),
-                       fixture->request, fixture->response);
+  clarify_inbox_answer (fixture->inbox, fixture->request, fixture->response);
 
   g_assert_true (clarify_test_loop_until (outbox_is_empty, fixture->outbox, 5000));
   g_assert_error (fixture->failure, CLARIFY_ERROR, CLARIFY_ERROR_REJECTED);
   g_assert_cmpuint (fixture->backend->n_calls, ==, 1);
   /* The user may answer again, e.g. after fixing the value. */
   g_assert_true (is_pending (fixture));
+  g_assert_cmpint (clarify_request_get_state (fixture->request), ==, CLARIFY_REQUEST_PENDING);
+  g_assert_cmpstr (clarify_request_get_state_reason (fixture->request), ==, "scripted failure 3");
+  g_assert_cmpuint (clarify_inbox_get_n_pending (fixture->inbox), ==, 1);
 }
 
 static void
@@ -282,10 +293,8 @@ test_one_post_at_a_time (Fixture       *fixture,
   script_error (fixture->backend, CLARIFY_ERROR, CLARIFY_ERROR_TRANSIENT);
   script_success (fixture->backend);
 
-  clarify_outbox_post (fixture->outbox, CLARIFY_BACKEND (fixture->backend),
-                       fixture->request, fixture->response);
-  clarify_outbox_post (fixture->outbox, CLARIFY_BACKEND (fixture->backend),
-                       fixture->request, second);
+  clarify_inbox_answer (fixture->inbox, fixture->request, fixture->response);
+  clarify_inbox_answer (fixture->inbox, fixture->request, second);
   g_assert_cmpuint (clarify_outbox_get_n_pending (fixture->outbox), ==, 1);
 
   g_assert_true (clarify_test_loop_until (outbox_is_empty, fixture->outbox, 5000));
@@ -311,16 +320,18 @@ test_withdrawn_while_waiting (Fixture       *fixture,
   /* Long enough that the withdrawal lands while the retry waits. */
   clarify_outbox_set_backoff (fixture->outbox, 300, 300);
 
-  clarify_outbox_post (fixture->outbox, CLARIFY_BACKEND (fixture->backend),
-                       fixture->request, fixture->response);
+  clarify_inbox_answer (fixture->inbox, fixture->request, fixture->response);
   g_assert_true (clarify_test_loop_until (first_call_done, fixture->backend, 5000));
 
   clarify_backend_withdraw_request (CLARIFY_BACKEND (fixture->backend), "req-1", "answered in the terminal");
 
-  g_assert_true (clarify_test_loop_until (outbox_is_empty, fixture->outbox, 5000));
-  g_assert_error (fixture->failure, CLARIFY_ERROR, CLARIFY_ERROR_GONE);
+  /* The waiting answer is dropped at once, and never posted again. */
+  g_assert_cmpuint (clarify_outbox_get_n_pending (fixture->outbox), ==, 0);
+  g_assert_cmpint (clarify_request_get_end (fixture->request), ==, CLARIFY_REQUEST_END_WITHDRAWN);
+  clarify_test_loop_for (400);
   g_assert_cmpuint (fixture->backend->n_calls, ==, 1);
   g_assert_cmpuint (fixture->n_delivered, ==, 0);
+  g_assert_cmpuint (fixture->n_failed, ==, 0);
 }
 
 static void

@@ -14,6 +14,7 @@
 
 #include "clarify-test-dbus.h"
 #include "clarify-test-gtk-utils.h"
+#include "clarify-test-backend.h"
 #include "clarify-test-log.h"
 
 #include "clarify-application.h"
@@ -951,6 +952,7 @@ static void
 test_app_question (void)
 {
   g_autoptr(ClarifyRequest) request = new_request ("Work", "tray-1", "Ship_it today?");
+  g_autoptr(ClarifyBackend) backend = clarify_test_backend_new ("Work");
   g_autoptr(GArray) items = NULL;
   g_autofree char *description = NULL;
   g_autofree char *status = NULL;
@@ -961,7 +963,9 @@ test_app_question (void)
   ensure_app ();
   wait_for_registrations (app_name, 1);
 
-  dialog = clarify_application_present_request (app, NULL, request);
+  clarify_application_add_backend (app, backend);
+  g_assert_true (clarify_backend_add_request (backend, request));
+  dialog = clarify_application_present_request (app, request);
   g_assert_nonnull (dialog);
   g_object_add_weak_pointer (G_OBJECT (dialog), (gpointer *) &dialog);
   g_assert_true (clarify_test_wait_until (widget_is_mapped, dialog, WAIT_MS));
@@ -986,7 +990,7 @@ test_app_question (void)
   click (app_name, find_item_id (items, "Show Clarify"));
   g_assert_true (clarify_test_wait_until (main_window_is_shown, NULL, WAIT_MS));
 
-  clarify_request_withdraw (request, "Answered in the terminal");
+  clarify_backend_withdraw_request (backend, "tray-1", "Answered in the terminal");
   wait_for_signal (app_name, "NewStatus ('Active',)");
   g_clear_pointer (&status, g_free);
   status = get_item_status (app_name);
@@ -996,6 +1000,7 @@ test_app_question (void)
   items = get_layout (app_name, &revision);
   description = describe_layout (items);
   g_assert_cmpstr (description, ==, "Show Clarify|-|Quit");
+  clarify_application_remove_backend (app, backend);
 }
 
 int

@@ -6,16 +6,16 @@
 
 #include <glib/gi18n.h>
 
-#include "clarify-backend.h"
+#include "clarify-backend-private.h"
+#include "clarify-inbox.h"
 
 typedef struct
 {
   ClarifyConnection      *connection;
   ClarifyConnectionState  state;
   char                   *state_message;
-  /* The pending requests in arrival order, and the same by id for dedup. */
-  GListStore             *requests;
-  GHashTable             *requests_by_id;
+  ClarifyInbox           *inbox;     /* weak: the inbox we were added to */
+  ClarifyInbox           *own_inbox; /* a backend used alone gets its own */
 } ClarifyBackendPrivate;
 
 G_DEFINE_ABSTRACT_TYPE_WITH_PRIVATE (ClarifyBackend, clarify_backend, G_TYPE_OBJECT)
@@ -51,10 +51,8 @@ clarify_backend_dispose (GObject *object)
   ClarifyBackend *self = CLARIFY_BACKEND (object);
   ClarifyBackendPrivate *priv = clarify_backend_get_instance_private (self);
 
-  if (priv->requests != NULL)
-    g_list_store_remove_all (priv->requests);
-  if (priv->requests_by_id != NULL)
-    g_hash_table_remove_all (priv->requests_by_id);
+  g_clear_weak_pointer (&priv->inbox);
+  g_clear_object (&priv->own_inbox);
 
   G_OBJECT_CLASS (clarify_backend_parent_class)->dispose (object);
 }
@@ -67,8 +65,6 @@ clarify_backend_finalize (GObject *object)
 
   g_clear_object (&priv->connection);
   g_clear_pointer (&priv->state_message, g_free);
-  g_clear_object (&priv->requests);
-  g_clear_pointer (&priv->requests_by_id, g_hash_table_unref);
 
   G_OBJECT_CLASS (clarify_backend_parent_class)->finalize (object);
 }
@@ -174,8 +170,6 @@ clarify_backend_init (ClarifyBackend *self)
   ClarifyBackendPrivate *priv = clarify_backend_get_instance_private (self);
 
   priv->state = CLARIFY_CONNECTION_STATE_IDLE;
-  priv->requests = g_list_store_new (CLARIFY_TYPE_REQUEST);
-  priv->requests_by_id = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_object_unref);
 }
 
 ClarifyConnection *
@@ -362,84 +356,70 @@ clarify_backend_respond_finish (ClarifyBackend  *self,
   return CLARIFY_BACKEND_GET_CLASS (self)->respond_finish (self, result, error);
 }
 
-GListModel *
-clarify_backend_get_requests (ClarifyBackend *self)
+ClarifyInbox *
+clarify_backend_get_inbox (ClarifyBackend *self)
 {
   ClarifyBackendPrivate *priv = clarify_backend_get_instance_private (self);
 
   g_return_val_if_fail (CLARIFY_IS_BACKEND (self), NULL);
 
-  return G_LIST_MODEL (priv->requests);
+  if (priv->inbox != NULL)
+    return priv->inbox;
+
+  if (priv->own_inbox == NULL)
+    priv->own_inbox = clarify_inbox_new ();
+
+  return priv->own_inbox;
+}
+
+void
+clarify_backend_set_inbox (ClarifyBackend *self,
+                           ClarifyInbox   *inbox)
+{
+  ClarifyBackendPrivate *priv = clarify_backend_get_instance_private (self);
+
+  g_return_if_fail (CLARIFY_IS_BACKEND (self));
+
+  g_set_weak_pointer (&priv->inbox, inbox);
+  if (inbox != NULL)
+    g_clear_object (&priv->own_inbox);
+}
+
+void
+clarify_backend_emit_request_added (ClarifyBackend *self,
+                                    ClarifyRequest *request)
+{
+  g_signal_emit (self, signals[REQUEST_ADDED], 0, request);
+}
+
+GListModel *
+clarify_backend_get_requests (ClarifyBackend *self)
+{
+  g_return_val_if_fail (CLARIFY_IS_BACKEND (self), NULL);
+
+  return clarify_inbox_get_requests_of (clarify_backend_get_inbox (self), self);
 }
 
 ClarifyRequest *
 clarify_backend_lookup_request (ClarifyBackend *self,
                                 const char     *request_id)
 {
-  ClarifyBackendPrivate *priv = clarify_backend_get_instance_private (self);
-
   g_return_val_if_fail (CLARIFY_IS_BACKEND (self), NULL);
 
-  if (request_id == NULL)
-    return NULL;
-
-  return g_hash_table_lookup (priv->requests_by_id, request_id);
+  return clarify_inbox_lookup (clarify_backend_get_inbox (self), self, request_id);
 }
 
 gboolean
 clarify_backend_add_request (ClarifyBackend *self,
                              ClarifyRequest *request)
 {
-  ClarifyBackendPrivate *priv = clarify_backend_get_instance_private (self);
-  const char *id;
-
   g_return_val_if_fail (CLARIFY_IS_BACKEND (self), FALSE);
-  g_return_val_if_fail (CLARIFY_IS_REQUEST (request), FALSE);
-
-  id = clarify_request_get_id (request);
-  g_return_val_if_fail (id != NULL, FALSE);
-
-  if (g_hash_table_contains (priv->requests_by_id, id))
-    return FALSE;
-
-  if (priv->connection != NULL)
-    clarify_request_set_connection (request,
-                                    clarify_connection_get_name (priv->connection),
-                                    clarify_connection_get_kind (priv->connection));
 
   /* The countdown of a timeout starts when the request reached us. */
   if (clarify_request_get_received_at (request) == 0)
     clarify_request_set_received_at (request, g_get_monotonic_time ());
 
-  g_hash_table_insert (priv->requests_by_id, g_strdup (id), g_object_ref (request));
-  g_list_store_append (priv->requests, request);
-
-  g_signal_emit (self, signals[REQUEST_ADDED], 0, request);
-
-  return TRUE;
-}
-
-/* Removes @request_id from the pending requests; returns it (owned) or NULL. */
-static ClarifyRequest *
-clarify_backend_take_request (ClarifyBackend *self,
-                              const char     *request_id)
-{
-  ClarifyBackendPrivate *priv = clarify_backend_get_instance_private (self);
-  g_autofree char *key = NULL;
-  ClarifyRequest *request = NULL;
-  guint position;
-
-  if (request_id == NULL)
-    return NULL;
-
-  if (!g_hash_table_steal_extended (priv->requests_by_id, request_id,
-                                    (gpointer *) &key, (gpointer *) &request))
-    return NULL;
-
-  if (g_list_store_find (priv->requests, request, &position))
-    g_list_store_remove (priv->requests, position);
-
-  return request;
+  return clarify_inbox_add (clarify_backend_get_inbox (self), self, request);
 }
 
 void
@@ -447,23 +427,18 @@ clarify_backend_withdraw_request (ClarifyBackend *self,
                                   const char     *request_id,
                                   const char     *reason)
 {
-  g_autoptr(ClarifyRequest) request = NULL;
-
   g_return_if_fail (CLARIFY_IS_BACKEND (self));
 
-  /* Removed first, so that ::withdrawn handlers see the updated list. */
-  request = clarify_backend_take_request (self, request_id);
-  if (request != NULL)
-    clarify_request_withdraw (request, reason);
+  clarify_inbox_withdraw (clarify_backend_get_inbox (self), self, request_id,
+                          CLARIFY_REQUEST_END_WITHDRAWN, reason);
 }
 
 void
 clarify_backend_forget_request (ClarifyBackend *self,
                                 const char     *request_id)
 {
-  g_autoptr(ClarifyRequest) request = NULL;
-
   g_return_if_fail (CLARIFY_IS_BACKEND (self));
 
-  request = clarify_backend_take_request (self, request_id);
+  clarify_inbox_withdraw (clarify_backend_get_inbox (self), self, request_id,
+                          CLARIFY_REQUEST_END_ANSWERED, NULL);
 }

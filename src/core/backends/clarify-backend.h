@@ -16,6 +16,8 @@
 
 G_BEGIN_DECLS
 
+typedef struct _ClarifyInbox ClarifyInbox;
+
 #define CLARIFY_TYPE_BACKEND (clarify_backend_get_type ())
 G_DECLARE_DERIVABLE_TYPE (ClarifyBackend, clarify_backend, CLARIFY, BACKEND, GObject)
 
@@ -61,7 +63,15 @@ gboolean                clarify_backend_respond_finish    (ClarifyBackend      *
                                                            GAsyncResult        *result,
                                                            GError             **error);
 
-/* The pending requests of this backend (a GListModel of ClarifyRequest). */
+/* The inbox that holds this backend's requests. A backend used alone (as in
+ * tests) gets one of its own. */
+ClarifyInbox           *clarify_backend_get_inbox         (ClarifyBackend      *self);
+/* Sends this backend's requests to @inbox (held weakly) without listing the
+ * backend there: for sources that are not connections, like the D-Bus API.
+ * clarify_inbox_add_backend() calls it too. */
+void                    clarify_backend_set_inbox         (ClarifyBackend      *self,
+                                                           ClarifyInbox        *inbox);
+/* This backend's requests that are pending or sending (a view of the inbox). */
 GListModel             *clarify_backend_get_requests      (ClarifyBackend      *self);
 ClarifyRequest         *clarify_backend_lookup_request    (ClarifyBackend      *self,
                                                            const char          *request_id);
@@ -78,16 +88,19 @@ void                    clarify_backend_follow_sse_client (ClarifyBackend      *
 /* For dispose: disconnects @self from *@client, stops it and clears it. */
 void                    clarify_backend_clear_sse_client  (ClarifyBackend      *self,
                                                            ClarifySseClient   **client);
-/* Stamps the connection onto @request, adds it to the pending list and emits
- * ::request-added. A request whose id is already pending is ignored (resync
- * after a reconnect must never show a question twice): returns FALSE then. */
+/* Adds @request to the inbox, stamped with the connection, and emits
+ * ::request-added. A request whose id the inbox holds already is ignored
+ * (a resync after a reconnect must never show a question twice): returns
+ * FALSE then. */
 gboolean                clarify_backend_add_request       (ClarifyBackend      *self,
                                                            ClarifyRequest      *request);
-/* Withdraws (clarify_request_withdraw) and forgets a pending request. */
+/* The agent no longer asks: the inbox ends the request as withdrawn, unless
+ * an answer to it is on its way (its result decides). */
 void                    clarify_backend_withdraw_request  (ClarifyBackend      *self,
                                                            const char          *request_id,
                                                            const char          *reason);
-/* Forgets a request once it has been answered. */
+/* The agent has an answer to the request (ours, or the echo of it): the
+ * inbox ends it as answered, without a word to the user. */
 void                    clarify_backend_forget_request    (ClarifyBackend      *self,
                                                            const char          *request_id);
 

@@ -18,7 +18,6 @@ typedef struct
   GCancellable        *cancellable;
   gulong               cancelled_id;
   guint                cancelled_idle_id;
-  guint                timeout_id;
 } Waiter;
 
 typedef struct
@@ -33,7 +32,6 @@ G_DEFINE_ABSTRACT_TYPE_WITH_PRIVATE (ClarifyLocalBackend, clarify_local_backend,
 static void
 waiter_free (Waiter *waiter)
 {
-  g_clear_handle_id (&waiter->timeout_id, g_source_remove);
   g_clear_handle_id (&waiter->cancelled_idle_id, g_source_remove);
   if (waiter->cancellable != NULL && waiter->cancelled_id != 0)
     g_cancellable_disconnect (waiter->cancellable, waiter->cancelled_id);
@@ -76,23 +74,6 @@ clarify_local_backend_finish_waiter (ClarifyLocalBackend *self,
     g_task_return_error (task, error);
   else
     g_task_return_pointer (task, g_object_ref (response), g_object_unref);
-}
-
-static gboolean
-clarify_local_backend_timeout_cb (gpointer data)
-{
-  Waiter *waiter = data;
-  ClarifyLocalBackend *self = waiter->backend;
-  g_autofree char *request_id = g_strdup (waiter->request_id);
-  g_autoptr(ClarifyResponse) response = NULL;
-
-  waiter->timeout_id = 0;
-
-  response = clarify_response_new (request_id, CLARIFY_OUTCOME_TIMED_OUT);
-  clarify_local_backend_finish_waiter (self, request_id, response, NULL,
-                                       _("The time to answer ran out"));
-
-  return G_SOURCE_REMOVE;
 }
 
 static gboolean
@@ -255,7 +236,6 @@ clarify_local_backend_ask_async (ClarifyLocalBackend *self,
   g_autoptr(GTask) task = NULL;
   const char *request_id;
   Waiter *waiter;
-  gint64 deadline;
 
   g_return_if_fail (CLARIFY_IS_LOCAL_BACKEND (self));
   g_return_if_fail (CLARIFY_IS_REQUEST (request));
@@ -281,17 +261,6 @@ clarify_local_backend_ask_async (ClarifyLocalBackend *self,
   waiter->request_id = g_strdup (request_id);
   waiter->task = g_steal_pointer (&task);
   g_hash_table_insert (priv->waiters, g_strdup (request_id), waiter);
-
-  /* The deadline counts from received-at, stamped when the request was made. */
-  deadline = clarify_request_get_deadline (request);
-  if (deadline != 0)
-    {
-      gint64 remaining_us = MAX (0, deadline - g_get_monotonic_time ());
-
-      waiter->timeout_id = g_timeout_add_full (G_PRIORITY_DEFAULT,
-                                               (guint) ((remaining_us + 999) / 1000),
-                                               clarify_local_backend_timeout_cb, waiter, NULL);
-    }
 
   if (cancellable != NULL)
     {

@@ -175,18 +175,12 @@ clarify_outbox_finish_item (ClarifyOutbox *self,
   if (error == NULL)
     {
       g_signal_emit (self, signals[DELIVERED], 0, item->request, item->response);
-      clarify_backend_forget_request (item->backend, clarify_request_get_id (item->request));
       return;
     }
 
   g_debug ("Giving up on the answer to %s: %s", clarify_request_get_id (item->request), error->message);
 
   g_signal_emit (self, signals[FAILED], 0, item->request, item->response, error);
-
-  /* Other failures leave the request pending, so that the user can answer
-   * it again once the cause (credentials, a rejected value) is fixed. */
-  if (g_error_matches (error, CLARIFY_ERROR, CLARIFY_ERROR_GONE))
-    clarify_backend_forget_request (item->backend, clarify_request_get_id (item->request));
 }
 
 static void
@@ -229,15 +223,6 @@ static void
 clarify_outbox_send (ClarifyOutbox *self,
                      OutboxItem    *item)
 {
-  if (clarify_request_is_withdrawn (item->request))
-    {
-      g_autoptr(GError) error = g_error_new (CLARIFY_ERROR, CLARIFY_ERROR_GONE,
-                                             "The agent withdrew the request");
-
-      clarify_outbox_finish_item (self, item, error);
-      return;
-    }
-
   item->in_flight = TRUE;
   item->attempts++;
   clarify_backend_respond_async (item->backend, item->request, item->response,
@@ -401,6 +386,33 @@ clarify_outbox_post (ClarifyOutbox   *self,
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_N_PENDING]);
 
   clarify_outbox_send (self, item);
+}
+
+gboolean
+clarify_outbox_cancel (ClarifyOutbox  *self,
+                       ClarifyRequest *request)
+{
+  g_return_val_if_fail (CLARIFY_IS_OUTBOX (self), FALSE);
+  g_return_val_if_fail (CLARIFY_IS_REQUEST (request), FALSE);
+
+  for (guint i = 0; i < self->items->len; i++)
+    {
+      OutboxItem *item = g_ptr_array_index (self->items, i);
+
+      if (item->request != request)
+        continue;
+      /* Its post decides; the agent may already have it. */
+      if (item->in_flight)
+        return FALSE;
+
+      item->outbox = NULL;
+      g_ptr_array_remove_index (self->items, i);
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_N_PENDING]);
+      clarify_outbox_schedule (self);
+      return TRUE;
+    }
+
+  return TRUE;
 }
 
 guint

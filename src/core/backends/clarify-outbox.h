@@ -1,7 +1,8 @@
 /* clarify-outbox.h: answers on their way back to the agents
  *
  * Transient failures are retried with backoff so that no answer is lost;
- * the retry timer exists only while something waits in the outbox.
+ * the retry timer exists only while something waits in the outbox. The
+ * inbox owns the outbox and turns its results into the request's state.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -22,6 +23,10 @@ void           clarify_outbox_post      (ClarifyOutbox   *self,
                                          ClarifyBackend  *backend,
                                          ClarifyRequest  *request,
                                          ClarifyResponse *response);
+/* Drops the answer to @request unless its post is under way. Returns FALSE
+ * when it is: then ::delivered or ::failed still follows. */
+gboolean       clarify_outbox_cancel        (ClarifyOutbox   *self,
+                                             ClarifyRequest  *request);
 guint          clarify_outbox_get_n_pending (ClarifyOutbox *self);
 /* For tests: the first retry delay and its cap (defaults 1 s and 60 s). */
 void           clarify_outbox_set_backoff   (ClarifyOutbox *self,

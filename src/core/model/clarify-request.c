@@ -4,7 +4,7 @@
  */
 #include "config.h"
 
-#include "clarify-request.h"
+#include "clarify-request-private.h"
 
 struct _ClarifyRequest
 {
@@ -23,6 +23,9 @@ struct _ClarifyRequest
   gpointer        backend_data;
   GDestroyNotify  backend_data_destroy;
   char           *withdraw_reason;
+  char           *state_reason;
+  ClarifyRequestState state;
+  ClarifyRequestEnd end;
   guint           skippable : 1;
   guint           cancellable : 1;
   guint           withdrawn : 1;
@@ -45,6 +48,9 @@ enum {
   PROP_CANCELLABLE,
   PROP_WITHDRAWN,
   PROP_WITHDRAW_REASON,
+  PROP_STATE,
+  PROP_END,
+  PROP_STATE_REASON,
   N_PROPS
 };
 
@@ -83,6 +89,7 @@ clarify_request_finalize (GObject *object)
   g_clear_pointer (&self->title, g_free);
   g_clear_pointer (&self->context, g_free);
   g_clear_pointer (&self->withdraw_reason, g_free);
+  g_clear_pointer (&self->state_reason, g_free);
   g_clear_pointer (&self->questions, g_ptr_array_unref);
 
   G_OBJECT_CLASS (clarify_request_parent_class)->finalize (object);
@@ -148,6 +155,18 @@ clarify_request_get_property (GObject    *object,
 
     case PROP_WITHDRAW_REASON:
       g_value_set_string (value, self->withdraw_reason);
+      break;
+
+    case PROP_STATE:
+      g_value_set_uint (value, self->state);
+      break;
+
+    case PROP_END:
+      g_value_set_uint (value, self->end);
+      break;
+
+    case PROP_STATE_REASON:
+      g_value_set_string (value, self->state_reason);
       break;
 
     default:
@@ -278,6 +297,22 @@ clarify_request_class_init (ClarifyRequestClass *klass)
 
   properties[PROP_WITHDRAW_REASON] =
     g_param_spec_string ("withdraw-reason", NULL, NULL,
+                         NULL,
+                         (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
+  /* A ClarifyRequestState and a ClarifyRequestEnd. */
+  properties[PROP_STATE] =
+    g_param_spec_uint ("state", NULL, NULL,
+                       CLARIFY_REQUEST_PENDING, CLARIFY_REQUEST_DONE, CLARIFY_REQUEST_PENDING,
+                       (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
+  properties[PROP_END] =
+    g_param_spec_uint ("end", NULL, NULL,
+                       CLARIFY_REQUEST_END_NONE, CLARIFY_REQUEST_END_FAILED, CLARIFY_REQUEST_END_NONE,
+                       (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
+  properties[PROP_STATE_REASON] =
+    g_param_spec_string ("state-reason", NULL, NULL,
                          NULL,
                          (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
 
@@ -626,4 +661,75 @@ clarify_request_get_withdraw_reason (ClarifyRequest *self)
   g_return_val_if_fail (CLARIFY_IS_REQUEST (self), NULL);
 
   return self->withdraw_reason;
+}
+
+ClarifyRequestState
+clarify_request_get_state (ClarifyRequest *self)
+{
+  g_return_val_if_fail (CLARIFY_IS_REQUEST (self), CLARIFY_REQUEST_PENDING);
+
+  return self->state;
+}
+
+ClarifyRequestEnd
+clarify_request_get_end (ClarifyRequest *self)
+{
+  g_return_val_if_fail (CLARIFY_IS_REQUEST (self), CLARIFY_REQUEST_END_NONE);
+
+  return self->end;
+}
+
+const char *
+clarify_request_get_state_reason (ClarifyRequest *self)
+{
+  g_return_val_if_fail (CLARIFY_IS_REQUEST (self), NULL);
+
+  return self->state_reason;
+}
+
+void
+clarify_request_set_state (ClarifyRequest      *self,
+                           ClarifyRequestState  state,
+                           ClarifyRequestEnd    end,
+                           const char          *reason)
+{
+  g_return_if_fail (CLARIFY_IS_REQUEST (self));
+  g_return_if_fail ((state == CLARIFY_REQUEST_DONE) == (end != CLARIFY_REQUEST_END_NONE));
+
+  g_object_freeze_notify (G_OBJECT (self));
+
+  if (g_strcmp0 (self->state_reason, reason) != 0)
+    {
+      g_free (self->state_reason);
+      self->state_reason = g_strdup (reason);
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_STATE_REASON]);
+    }
+
+  if (self->end != end)
+    {
+      self->end = end;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_END]);
+    }
+
+  if (self->state != state)
+    {
+      self->state = state;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_STATE]);
+    }
+
+  g_object_thaw_notify (G_OBJECT (self));
+}
+
+const char *
+clarify_request_get_summary (ClarifyRequest *self)
+{
+  g_return_val_if_fail (CLARIFY_IS_REQUEST (self), NULL);
+
+  if (self->title != NULL && *self->title != '\0')
+    return self->title;
+
+  if (self->questions->len > 0)
+    return clarify_question_get_text (g_ptr_array_index (self->questions, 0));
+
+  return self->id;
 }

@@ -10,6 +10,28 @@
 
 G_BEGIN_DECLS
 
+/* Where a request is in its life. Only ClarifyInbox moves it on:
+ * pending → sending → done, and back from sending to pending when the agent
+ * refused the answer, so that the user can answer again. */
+typedef enum
+{
+  CLARIFY_REQUEST_PENDING,  /* waiting for the user */
+  CLARIFY_REQUEST_SENDING,  /* answered; the answer is on its way */
+  CLARIFY_REQUEST_DONE,     /* see clarify_request_get_end() */
+} ClarifyRequestState;
+
+/* How a request ended. */
+typedef enum
+{
+  CLARIFY_REQUEST_END_NONE,               /* not done yet */
+  CLARIFY_REQUEST_END_ANSWERED,           /* the agent took the answer (or the skip) */
+  CLARIFY_REQUEST_END_ANSWERED_ELSEWHERE, /* someone answered it in another client */
+  CLARIFY_REQUEST_END_WITHDRAWN,          /* the agent no longer asks */
+  CLARIFY_REQUEST_END_TIMED_OUT,
+  CLARIFY_REQUEST_END_CANCELLED,          /* the user declined */
+  CLARIFY_REQUEST_END_FAILED,             /* the answer could not be delivered */
+} ClarifyRequestEnd;
+
 #define CLARIFY_TYPE_REQUEST (clarify_request_get_type ())
 G_DECLARE_FINAL_TYPE (ClarifyRequest, clarify_request, CLARIFY, REQUEST, GObject)
 
@@ -71,10 +93,17 @@ void             clarify_request_set_backend_data    (ClarifyRequest *self,
                                                       gpointer        data,
                                                       GDestroyNotify  destroy);
 
-/* The backend withdraws a request (answered elsewhere, session ended).
- * Emits ::withdrawn once; later calls do nothing. @reason is shown to the user. */
-void             clarify_request_withdraw            (ClarifyRequest *self,
-                                                      const char     *reason);
+/* One line that names the request: its title, else its first question. */
+const char      *clarify_request_get_summary         (ClarifyRequest *self);
+
+ClarifyRequestState clarify_request_get_state       (ClarifyRequest *self);
+ClarifyRequestEnd   clarify_request_get_end         (ClarifyRequest *self);
+/* For the user: why it ended, or why the agent refused the last answer
+ * while it is pending again. NULL when there is nothing to say. */
+const char      *clarify_request_get_state_reason    (ClarifyRequest *self);
+
+/* TRUE once the request ended without the user's answer (withdrawn, answered
+ * elsewhere, timed out): an open dialog shows the reason and closes. */
 gboolean         clarify_request_is_withdrawn        (ClarifyRequest *self);
 const char      *clarify_request_get_withdraw_reason (ClarifyRequest *self);
 

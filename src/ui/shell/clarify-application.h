@@ -6,7 +6,7 @@
 
 #include <adwaita.h>
 
-#include "clarify-backend.h"
+#include "clarify-inbox.h"
 #include "clarify-connection.h"
 #include "clarify-request-dialog.h"
 
@@ -20,33 +20,27 @@ G_DECLARE_FINAL_TYPE (ClarifyApplication, clarify_application, CLARIFY, APPLICAT
 
 ClarifyApplication   *clarify_application_new             (void);
 
+/* The one owner of every request and of the running backends. */
+ClarifyInbox         *clarify_application_get_inbox       (ClarifyApplication *self);
+
 /* Every running backend (ClarifyBackend), stored connections and temporary
  * ones alike, sorted by connection name. */
 GListModel           *clarify_application_get_backends    (ClarifyApplication *self);
 ClarifyBackend       *clarify_application_lookup_backend  (ClarifyApplication *self,
                                                            const char         *name);
-/* The requests waiting for the user (ClarifyRequest), across all backends,
- * oldest first. */
-GListModel           *clarify_application_get_requests    (ClarifyApplication *self);
 
 /* Runs @backend for this process only (nothing is stored): the demo, the
- * MCP endpoint, the D-Bus API. Its requests get dialogs like any agent's and
- * answers go back through clarify_backend_respond_async(). A running backend
- * with the same connection name is replaced. Starts @backend. */
+ * MCP endpoint, the D-Bus API. Its requests get dialogs like any agent's.
+ * A running backend with the same connection name is replaced. Starts @backend. */
 void                  clarify_application_add_backend     (ClarifyApplication *self,
                                                            ClarifyBackend     *backend);
-/* Stops @backend and withdraws the dialogs of its pending requests. */
+/* Stops @backend; its pending requests end as withdrawn. */
 void                  clarify_application_remove_backend  (ClarifyApplication *self,
                                                            ClarifyBackend     *backend);
 
-/* The one path from a request to the user: shows @request's dialog, or when
- * another Clarify dialog has the focus, queues it behind that one and sends a
- * notification instead. With a @backend the answer is posted there; with
- * NULL the caller handles the returned dialog's ::response. Calling it again
- * for a pending request presents its dialog. Returns NULL when the request
- * is already over (withdrawn, or its time ran out: then "timed_out" is sent). */
+/* Shows the dialog of @request (a pending request of the inbox) now, ahead
+ * of the queue. Returns NULL when the request is no longer pending. */
 ClarifyRequestDialog *clarify_application_present_request (ClarifyApplication *self,
-                                                           ClarifyBackend     *backend,
                                                            ClarifyRequest     *request);
 
 /* Checks a `--connect` spec: the syntax (clarify_connection_new_from_spec)
@@ -58,9 +52,5 @@ ClarifyConnection    *clarify_application_parse_connect_spec (const char   *spec
  * connection "Demo" (kind "clarify"). Does nothing when it runs already. */
 gboolean              clarify_application_start_demo      (ClarifyApplication *self,
                                                            GError            **error);
-
-/* "<connection name>\x1f<request id>": the target of app.open-request and
- * the id of the request's notification. */
-char                 *clarify_application_dup_request_key (ClarifyRequest     *request);
 
 G_END_DECLS

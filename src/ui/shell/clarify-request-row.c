@@ -6,7 +6,7 @@
 
 #include <glib/gi18n.h>
 
-#include "clarify-application.h"
+#include "clarify-inbox.h"
 #include "clarify-request-row.h"
 
 struct _ClarifyRequestRow
@@ -90,11 +90,11 @@ setup_request (ClarifyRequestRow *self)
   const char *project = clarify_request_get_project (self->request);
   const char *title = clarify_request_get_title (self->request);
   guint n_questions = clarify_request_get_n_questions (self->request);
-  g_autofree char *key = clarify_application_dup_request_key (self->request);
+  g_autofree char *key = clarify_inbox_dup_key (self->request);
   GString *subtitle = g_string_new (connection ? connection : "");
 
   adw_preferences_row_set_title (ADW_PREFERENCES_ROW (self),
-                                 clarify_request_row_summarize (self->request));
+                                 clarify_request_get_summary (self->request));
 
   if (project != NULL && *project != '\0')
     {
@@ -245,18 +245,4 @@ clarify_request_row_get_time_left (ClarifyRequestRow *self)
     return NULL;
 
   return gtk_label_get_text (self->time_left_label);
-}
-
-const char *
-clarify_request_row_summarize (ClarifyRequest *request)
-{
-  const char *title = clarify_request_get_title (request);
-
-  if (title != NULL && *title != '\0')
-    return title;
-
-  if (clarify_request_get_n_questions (request) > 0)
-    return clarify_question_get_text (clarify_request_get_question (request, 0));
-
-  return clarify_request_get_id (request);
 }

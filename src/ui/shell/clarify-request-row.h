@@ -20,6 +20,5 @@ const char     *clarify_request_row_get_time_left (ClarifyRequestRow *self);
 
 /* What a list or notification shows for @request: its title, else its first
  * question. Plain text. */
-const char     *clarify_request_row_summarize   (ClarifyRequest    *request);
 
 G_END_DECLS

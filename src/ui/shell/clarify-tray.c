@@ -22,8 +22,7 @@
 #include <gtk/gtk.h>
 
 #include "clarify-request.h"
-#include "clarify-application.h"
-#include "clarify-request-row.h"
+#include "clarify-inbox.h"
 #include "clarify-tray.h"
 
 #define ITEM_PATH         "/StatusNotifierItem"
@@ -243,7 +242,7 @@ static char *
 question_label (ClarifyRequest *request)
 {
   const char *connection = clarify_request_get_connection_name (request);
-  g_autofree char *flat = g_strdup (clarify_request_row_summarize (request));
+  g_autofree char *flat = g_strdup (clarify_request_get_summary (request));
   g_autofree char *text = NULL;
   g_autofree char *label = NULL;
   g_auto(GStrv) parts = NULL;
@@ -298,7 +297,7 @@ rebuild_items (ClarifyTray *self)
   for (guint i = 0; i < n_questions; i++)
     {
       g_autoptr(ClarifyRequest) request = g_list_model_get_item (self->requests, i);
-      char *key = clarify_application_dup_request_key (request);
+      char *key = clarify_inbox_dup_key (request);
       gpointer id;
 
       /* A question keeps its id while it stays in the menu. */
@@ -455,7 +454,7 @@ activate (ClarifyTray *self)
   if (self->n_pending > 0)
     {
       g_autoptr(ClarifyRequest) oldest = g_list_model_get_item (self->requests, 0);
-      g_autofree char *key = clarify_application_dup_request_key (oldest);
+      g_autofree char *key = clarify_inbox_dup_key (oldest);
 
       activate_action (self, "open-request", key);
     }

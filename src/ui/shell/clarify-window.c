@@ -19,9 +19,18 @@ struct _ClarifyWindow
   GtkListBox           *requests_list;
   GtkListBox           *connections_list;
 
+  ClarifyInbox         *inbox;
   GListModel           *backends;
   GListModel           *requests;
 };
+
+enum {
+  PROP_0,
+  PROP_INBOX,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
 
 G_DEFINE_FINAL_TYPE (ClarifyWindow, clarify_window, ADW_TYPE_APPLICATION_WINDOW)
 
@@ -72,19 +81,16 @@ models_changed_cb (ClarifyWindow *self)
   update_visible_page (self);
 }
 
-/* GtkWindow:application is not a construct property: it arrives after
- * constructed(), so the lists are bound once it is set. */
 static void
-application_changed_cb (ClarifyWindow *self)
+clarify_window_constructed (GObject *object)
 {
-  GtkApplication *app = gtk_window_get_application (GTK_WINDOW (self));
+  ClarifyWindow *self = CLARIFY_WINDOW (object);
   GtkWidget *placeholder;
 
-  if (self->backends != NULL || !CLARIFY_IS_APPLICATION (app))
-    return;
+  G_OBJECT_CLASS (clarify_window_parent_class)->constructed (object);
 
-  self->backends = g_object_ref (clarify_application_get_backends (CLARIFY_APPLICATION (app)));
-  self->requests = g_object_ref (clarify_application_get_requests (CLARIFY_APPLICATION (app)));
+  self->backends = g_object_ref (clarify_inbox_get_backends (self->inbox));
+  self->requests = g_object_ref (G_LIST_MODEL (self->inbox));
 
   gtk_list_box_bind_model (self->connections_list, self->backends,
                            create_connection_row, NULL, NULL);
@@ -108,12 +114,51 @@ application_changed_cb (ClarifyWindow *self)
 }
 
 static void
+clarify_window_set_property (GObject      *object,
+                             guint         prop_id,
+                             const GValue *value,
+                             GParamSpec   *pspec)
+{
+  ClarifyWindow *self = CLARIFY_WINDOW (object);
+
+  switch (prop_id)
+    {
+    case PROP_INBOX:
+      self->inbox = g_value_dup_object (value);
+      break;
+
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+clarify_window_get_property (GObject    *object,
+                             guint       prop_id,
+                             GValue     *value,
+                             GParamSpec *pspec)
+{
+  ClarifyWindow *self = CLARIFY_WINDOW (object);
+
+  switch (prop_id)
+    {
+    case PROP_INBOX:
+      g_value_set_object (value, self->inbox);
+      break;
+
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
 clarify_window_dispose (GObject *object)
 {
   ClarifyWindow *self = CLARIFY_WINDOW (object);
 
   g_clear_object (&self->backends);
   g_clear_object (&self->requests);
+  g_clear_object (&self->inbox);
 
   G_OBJECT_CLASS (clarify_window_parent_class)->dispose (object);
 }
@@ -124,7 +169,17 @@ clarify_window_class_init (ClarifyWindowClass *klass)
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
+  object_class->constructed = clarify_window_constructed;
   object_class->dispose = clarify_window_dispose;
+  object_class->get_property = clarify_window_get_property;
+  object_class->set_property = clarify_window_set_property;
+
+  properties[PROP_INBOX] =
+    g_param_spec_object ("inbox", NULL, NULL,
+                         CLARIFY_TYPE_INBOX,
+                         (G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS));
+
+  g_object_class_install_properties (object_class, N_PROPS, properties);
 
   gtk_widget_class_set_template_from_resource (widget_class, APP_PATH "/clarify-window.ui");
   gtk_widget_class_bind_template_child (widget_class, ClarifyWindow, toast_overlay);
@@ -141,16 +196,19 @@ static void
 clarify_window_init (ClarifyWindow *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
-
-  g_signal_connect (self, "notify::application", G_CALLBACK (application_changed_cb), NULL);
 }
 
 ClarifyWindow *
-clarify_window_new (ClarifyApplication *application)
+clarify_window_new (GtkApplication *application,
+                    ClarifyInbox   *inbox)
 {
-  g_return_val_if_fail (CLARIFY_IS_APPLICATION (application), NULL);
+  g_return_val_if_fail (GTK_IS_APPLICATION (application), NULL);
+  g_return_val_if_fail (CLARIFY_IS_INBOX (inbox), NULL);
 
-  return g_object_new (CLARIFY_TYPE_WINDOW, "application", application, NULL);
+  return g_object_new (CLARIFY_TYPE_WINDOW,
+                       "application", application,
+                       "inbox", inbox,
+                       NULL);
 }
 
 void

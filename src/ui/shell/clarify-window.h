@@ -6,14 +6,16 @@
 
 #include <adwaita.h>
 
-#include "clarify-application.h"
+#include "clarify-inbox.h"
 
 G_BEGIN_DECLS
 
 #define CLARIFY_TYPE_WINDOW (clarify_window_get_type ())
 G_DECLARE_FINAL_TYPE (ClarifyWindow, clarify_window, CLARIFY, WINDOW, AdwApplicationWindow)
 
-ClarifyWindow *clarify_window_new        (ClarifyApplication *application);
+/* The window shows @inbox's requests and connections. */
+ClarifyWindow *clarify_window_new        (GtkApplication     *application,
+                                          ClarifyInbox       *inbox);
 /* Shows @text (plain, never markup) as a toast. */
 void           clarify_window_show_toast (ClarifyWindow      *self,
                                           const char         *text);

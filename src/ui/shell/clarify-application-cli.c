@@ -1,0 +1,213 @@
+/* clarify-application-cli.c: the command line of ClarifyApplication
+ *
+ * The primary instance runs every command line, its own and those of later
+ * `clarify` calls, so --connect and --list work while Clarify is open.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "clarify-application-private.h"
+#include "clarify-backend-registry.h"
+
+static const GOptionEntry option_entries[] = {
+  { "connect", 'c', 0, G_OPTION_ARG_STRING_ARRAY, NULL,
+    N_("Add or replace a connection and connect to it (repeatable)"), N_("NAME=KIND:URL") },
+  { "disconnect", 'd', 0, G_OPTION_ARG_STRING_ARRAY, NULL,
+    N_("Remove a connection (repeatable)"), N_("NAME") },
+  { "list", 'l', 0, G_OPTION_ARG_NONE, NULL,
+    N_("List the connections and their state, then exit"), NULL },
+  { "demo", 0, 0, G_OPTION_ARG_NONE, NULL,
+    N_("Start the built-in demo agent and answer its questions"), NULL },
+  { "background", 0, 0, G_OPTION_ARG_NONE, NULL,
+    N_("Start without showing the window"), NULL },
+  { "mcp-port", 0, 0, G_OPTION_ARG_INT, NULL,
+    N_("Serve the MCP endpoint on this port for this run"), N_("PORT") },
+  { "version", 0, 0, G_OPTION_ARG_NONE, NULL,
+    N_("Show the version and exit"), NULL },
+  { NULL }
+};
+
+void
+clarify_application_add_options (ClarifyApplication *self)
+{
+  g_autofree char *known_kinds = NULL;
+  g_autofree const char **kinds = clarify_backend_registry_list_kinds ();
+  g_autofree char *description = NULL;
+
+  g_application_add_main_option_entries (G_APPLICATION (self), option_entries);
+  g_application_set_option_context_summary (G_APPLICATION (self),
+                                            _("Shows the questions of AI agents as native dialogs."));
+  known_kinds = g_strjoinv (", ", (char **) kinds);
+  /* Translators: %s is a list of connection kinds, e.g. "clarify, opencode" */
+  description = g_strdup_printf (_("Connection kinds: %s\n"
+                                   "\n"
+                                   "Examples:\n"
+                                   "  clarify --demo\n"
+                                   "  clarify --connect work=opencode:http://127.0.0.1:4096\n"
+                                   "  clarify ask --question \"Deploy now?\" --type confirm"),
+                                 known_kinds);
+  g_application_set_option_context_description (G_APPLICATION (self), description);
+}
+
+
+static void
+print_connections (ClarifyApplication      *self,
+                   GApplicationCommandLine *command_line)
+{
+  GListModel *connections = clarify_connection_store_get_connections (self->store);
+  guint n_stored = g_list_model_get_n_items (connections);
+  guint n_running = g_list_model_get_n_items (clarify_inbox_get_backends (self->inbox));
+  g_autoptr(GString) out = g_string_new (NULL);
+
+  for (guint i = 0; i < n_running; i++)
+    {
+      g_autoptr(ClarifyBackend) backend = g_list_model_get_item (clarify_inbox_get_backends (self->inbox), i);
+      g_autofree char *spec = clarify_connection_to_spec (clarify_backend_get_connection (backend));
+      ClarifyConnectionState connection_state = clarify_backend_get_state (backend);
+      const char *message = clarify_backend_get_state_message (backend);
+      const char *state;
+
+      switch (connection_state)
+        {
+        case CLARIFY_CONNECTION_STATE_CONNECTING:   state = _("connecting"); break;
+        case CLARIFY_CONNECTION_STATE_CONNECTED:    state = _("connected"); break;
+        case CLARIFY_CONNECTION_STATE_RECONNECTING: state = _("reconnecting"); break;
+        case CLARIFY_CONNECTION_STATE_FAILED:       state = _("failed"); break;
+        case CLARIFY_CONNECTION_STATE_IDLE:
+        default:                                    state = _("idle"); break;
+        }
+
+      g_string_append_printf (out, "%s\t%s", spec, state);
+      /* Why it is not connected ("Reconnecting in 4 s", "Failed: …"). */
+      if (connection_state != CLARIFY_CONNECTION_STATE_CONNECTED && message != NULL && *message != '\0')
+        g_string_append_printf (out, " (%s)", message);
+      if (g_hash_table_contains (self->temporary, clarify_connection_get_name (clarify_backend_get_connection (backend))))
+        g_string_append_printf (out, "\t%s", _("temporary"));
+      g_string_append_c (out, '\n');
+    }
+
+  /* Stored connections this process does not run (it only answers --list). */
+  for (guint i = 0; i < n_stored; i++)
+    {
+      g_autoptr(ClarifyConnection) connection = g_list_model_get_item (connections, i);
+      g_autofree char *spec = NULL;
+
+      if (clarify_inbox_lookup_backend (self->inbox, clarify_connection_get_name (connection)) != NULL)
+        continue;
+
+      spec = clarify_connection_to_spec (connection);
+      g_string_append_printf (out, "%s\t%s\n", spec, _("not running"));
+    }
+
+  if (out->len == 0)
+    g_application_command_line_printerr (command_line, "%s\n",
+                                         _("No connections. Add one with “clarify --connect NAME=KIND:URL”."));
+  else
+    g_application_command_line_print (command_line, "%s", out->str);
+}
+
+int
+clarify_application_run_command_line (ClarifyApplication      *self,
+                                      GApplicationCommandLine *command_line)
+{
+  GApplication *application = G_APPLICATION (self);
+  GVariantDict *options = g_application_command_line_get_options_dict (command_line);
+  g_autofree const char **connect_specs = NULL;
+  g_autofree const char **disconnect_names = NULL;
+  g_autoptr(GPtrArray) connections = g_ptr_array_new_with_free_func (g_object_unref);
+  gboolean list = g_variant_dict_contains (options, "list");
+  gboolean demo = g_variant_dict_contains (options, "demo");
+  gboolean background = g_variant_dict_contains (options, "background");
+  gint mcp_port = 0;
+  g_autoptr(GError) error = NULL;
+
+  g_variant_dict_lookup (options, "connect", "^a&s", &connect_specs);
+  g_variant_dict_lookup (options, "disconnect", "^a&s", &disconnect_names);
+
+  if (g_variant_dict_lookup (options, "mcp-port", "i", &mcp_port) &&
+      (mcp_port < 1 || mcp_port > 65535))
+    {
+      g_application_command_line_printerr (command_line, "clarify: %s\n",
+                                           _("--mcp-port takes a port from 1 to 65535"));
+      return CLARIFY_EXIT_USAGE;
+    }
+
+  /* Check every spec before changing anything: a typo leaves all as it was. */
+  for (guint i = 0; connect_specs != NULL && connect_specs[i] != NULL; i++)
+    {
+      ClarifyConnection *connection = clarify_application_parse_connect_spec (connect_specs[i], &error);
+
+      if (connection == NULL)
+        {
+          g_application_command_line_printerr (command_line, "clarify: %s\n", error->message);
+          return CLARIFY_EXIT_USAGE;
+        }
+      g_ptr_array_add (connections, connection);
+    }
+
+  for (guint i = 0; disconnect_names != NULL && disconnect_names[i] != NULL; i++)
+    {
+      if (!clarify_application_disconnect (self, disconnect_names[i], &error))
+        {
+          g_application_command_line_printerr (command_line, "clarify: %s\n", error->message);
+          return g_error_matches (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE) ? CLARIFY_EXIT_USAGE : 1;
+        }
+      g_application_command_line_print (command_line, _("Removed connection “%s”.\n"), disconnect_names[i]);
+    }
+
+  for (guint i = 0; i < connections->len; i++)
+    {
+      ClarifyConnection *connection = g_ptr_array_index (connections, i);
+
+      clarify_connection_store_add (self->store, connection);
+      if (!clarify_connection_store_save (self->store, &error))
+        {
+          g_application_command_line_printerr (command_line, "clarify: %s\n", error->message);
+          return 1;
+        }
+    }
+
+  /* Only listing or removing: answer and leave the backends alone. */
+  if (list && connections->len == 0 && !demo)
+    {
+      print_connections (self, command_line);
+      return 0;
+    }
+  if (disconnect_names != NULL && connections->len == 0 && !demo)
+    return 0;
+
+  clarify_application_ensure_backends_started (self);
+  if (mcp_port != 0)
+    clarify_application_start_mcp_server (self, (guint) mcp_port);
+
+  for (guint i = 0; i < connections->len; i++)
+    {
+      ClarifyConnection *connection = g_ptr_array_index (connections, i);
+
+      if (!clarify_application_start_connection (self, connection, &error))
+        {
+          g_application_command_line_printerr (command_line, "clarify: %s\n", error->message);
+          return 1;
+        }
+      g_application_command_line_print (command_line, _("Connecting to “%s” at %s.\n"),
+                                        clarify_connection_get_name (connection),
+                                        clarify_connection_get_url (connection));
+    }
+
+  if (demo && !clarify_application_start_demo (self, &error))
+    {
+      g_application_command_line_printerr (command_line, "clarify: %s\n", error->message);
+      return 1;
+    }
+
+  if (list)
+    print_connections (self, command_line);
+
+  if (!background)
+    g_application_activate (application);
+
+  return 0;
+}

@@ -1,0 +1,362 @@
+/* clarify-dialog-queue.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "clarify-dialog-queue.h"
+
+#define NOTIFICATION_SUMMARY_CHARS 80
+
+struct _ClarifyDialogQueue
+{
+  GObject               parent_instance;
+
+  GtkApplication       *application; /* weak: it owns us */
+  ClarifyInbox         *inbox;
+  GQueue                queue;       /* ClarifyRequest (owned) waiting for their turn */
+  GHashTable           *dialogs;     /* ClarifyRequest → ClarifyRequestDialog (GTK owns it) */
+  GHashTable           *notified;    /* keys of requests with a notification out */
+  ClarifyRequestDialog *presenting;  /* weak: presented, focus not yet seen */
+};
+
+G_DEFINE_FINAL_TYPE (ClarifyDialogQueue, clarify_dialog_queue, G_TYPE_OBJECT)
+
+static gboolean
+is_blocking (ClarifyDialogQueue *self,
+             GtkWindow          *window)
+{
+  if (!CLARIFY_IS_REQUEST_DIALOG (window) || !gtk_widget_get_visible (GTK_WIDGET (window)))
+    return FALSE;
+
+  /* Right after gtk_window_present() the window manager has not focused the
+   * dialog yet; it still counts as the one the user is about to answer. */
+  return gtk_window_is_active (window) || window == GTK_WINDOW (self->presenting);
+}
+
+static gboolean
+has_blocking_dialog (ClarifyDialogQueue *self)
+{
+  for (GList *l = gtk_application_get_windows (self->application); l != NULL; l = l->next)
+    {
+      if (is_blocking (self, l->data))
+        return TRUE;
+    }
+
+  return FALSE;
+}
+
+static gboolean
+has_active_window (ClarifyDialogQueue *self)
+{
+  for (GList *l = gtk_application_get_windows (self->application); l != NULL; l = l->next)
+    {
+      if (gtk_widget_get_visible (l->data) && gtk_window_is_active (l->data))
+        return TRUE;
+    }
+
+  return FALSE;
+}
+
+/* Notifications */
+
+static void
+notify_request (ClarifyDialogQueue *self,
+                ClarifyRequest     *request)
+{
+  g_autoptr(GNotification) notification = NULL;
+  g_autofree char *key = clarify_inbox_dup_key (request);
+  g_autofree char *summary = NULL;
+  g_autofree char *title = NULL;
+  const char *text = clarify_request_get_summary (request);
+  const char *connection = clarify_request_get_connection_name (request);
+
+  if (g_utf8_strlen (text, -1) > NOTIFICATION_SUMMARY_CHARS)
+    {
+      g_autofree char *cut = g_utf8_substring (text, 0, NOTIFICATION_SUMMARY_CHARS - 1);
+
+      summary = g_strconcat (cut, "…", NULL);
+    }
+  else
+    {
+      summary = g_strdup (text);
+    }
+
+  /* Only the title: notification bodies may be read as markup by some
+   * servers, and agent text must never be. */
+  /* Translators: "<connection> asks: <question>", in a notification */
+  title = g_strdup_printf (_("%s asks: %s"), connection ? connection : "", summary);
+  notification = g_notification_new (title);
+  g_notification_set_priority (notification, G_NOTIFICATION_PRIORITY_HIGH);
+  g_notification_set_default_action_and_target (notification, "app.open-request", "s", key);
+  g_application_send_notification (G_APPLICATION (self->application), key, notification);
+  g_hash_table_add (self->notified, g_steal_pointer (&key));
+}
+
+static void
+withdraw_notification (ClarifyDialogQueue *self,
+                       ClarifyRequest     *request)
+{
+  g_autofree char *key = clarify_inbox_dup_key (request);
+
+  if (g_hash_table_remove (self->notified, key) && self->application != NULL)
+    g_application_withdraw_notification (G_APPLICATION (self->application), key);
+}
+
+/* Dialogs */
+
+static void present_next (ClarifyDialogQueue *self);
+
+static void
+dialog_response_cb (ClarifyRequestDialog *dialog,
+                    ClarifyResponse      *response,
+                    ClarifyDialogQueue   *self)
+{
+  clarify_inbox_answer (self->inbox, clarify_request_dialog_get_request (dialog), response);
+}
+
+static void
+dialog_is_active_cb (ClarifyRequestDialog *dialog,
+                     GParamSpec           *pspec,
+                     ClarifyDialogQueue   *self)
+{
+  if (gtk_window_is_active (GTK_WINDOW (dialog)) && self->presenting == dialog)
+    g_clear_weak_pointer (&self->presenting);
+}
+
+static void
+dialog_closed (ClarifyDialogQueue   *self,
+               ClarifyRequestDialog *dialog)
+{
+  if (self->presenting == dialog)
+    g_clear_weak_pointer (&self->presenting);
+
+  present_next (self);
+}
+
+static void
+dialog_visible_cb (ClarifyRequestDialog *dialog,
+                   GParamSpec           *pspec,
+                   ClarifyDialogQueue   *self)
+{
+  if (!gtk_widget_get_visible (GTK_WIDGET (dialog)))
+    dialog_closed (self, dialog);
+}
+
+/* gtk_window_destroy() does not notify :visible, so both are watched. */
+static void
+dialog_destroy_cb (ClarifyRequestDialog *dialog,
+                   ClarifyDialogQueue   *self)
+{
+  /* The request stays in the inbox without its dialog; the list reopens it. */
+  g_hash_table_remove (self->dialogs, clarify_request_dialog_get_request (dialog));
+  dialog_closed (self, dialog);
+}
+
+static ClarifyRequestDialog *
+ensure_dialog (ClarifyDialogQueue *self,
+               ClarifyRequest     *request)
+{
+  ClarifyRequestDialog *dialog = g_hash_table_lookup (self->dialogs, request);
+
+  if (dialog != NULL)
+    return dialog;
+
+  dialog = clarify_request_dialog_new (self->application, request);
+  g_hash_table_insert (self->dialogs, request, dialog);
+  g_signal_connect_object (dialog, "response", G_CALLBACK (dialog_response_cb), self, 0);
+  g_signal_connect_object (dialog, "notify::visible", G_CALLBACK (dialog_visible_cb), self, 0);
+  g_signal_connect_object (dialog, "notify::is-active", G_CALLBACK (dialog_is_active_cb), self, 0);
+  g_signal_connect_object (dialog, "destroy", G_CALLBACK (dialog_destroy_cb), self, 0);
+
+  return dialog;
+}
+
+static void
+unqueue (ClarifyDialogQueue *self,
+         ClarifyRequest     *request)
+{
+  GList *link = g_queue_find (&self->queue, request);
+
+  if (link != NULL)
+    {
+      g_signal_handlers_disconnect_by_data (request, self);
+      g_queue_delete_link (&self->queue, link);
+      g_object_unref (request);
+    }
+}
+
+static void
+queued_state_cb (ClarifyRequest     *request,
+                 GParamSpec         *pspec,
+                 ClarifyDialogQueue *self)
+{
+  /* Timed out or answered elsewhere while in line: nobody needs to see it. */
+  if (clarify_request_get_state (request) != CLARIFY_REQUEST_PENDING)
+    {
+      unqueue (self, request);
+      withdraw_notification (self, request);
+    }
+}
+
+static void
+enqueue (ClarifyDialogQueue *self,
+         ClarifyRequest     *request)
+{
+  if (g_queue_find (&self->queue, request) != NULL)
+    return;
+
+  g_queue_push_tail (&self->queue, g_object_ref (request));
+  g_signal_connect_object (request, "notify::state", G_CALLBACK (queued_state_cb), self, 0);
+}
+
+ClarifyRequestDialog *
+clarify_dialog_queue_present (ClarifyDialogQueue *self,
+                              ClarifyRequest     *request)
+{
+  ClarifyRequestDialog *dialog;
+
+  g_return_val_if_fail (CLARIFY_IS_DIALOG_QUEUE (self), NULL);
+  g_return_val_if_fail (CLARIFY_IS_REQUEST (request), NULL);
+
+  unqueue (self, request);
+  if (clarify_request_get_state (request) != CLARIFY_REQUEST_PENDING)
+    return NULL;
+
+  dialog = ensure_dialog (self, request);
+  g_set_weak_pointer (&self->presenting, dialog);
+  gtk_window_present (GTK_WINDOW (dialog));
+
+  return dialog;
+}
+
+static void
+present_next (ClarifyDialogQueue *self)
+{
+  ClarifyRequest *request;
+
+  if (self->application == NULL || has_blocking_dialog (self))
+    return;
+
+  request = g_queue_peek_head (&self->queue);
+  if (request != NULL)
+    clarify_dialog_queue_present (self, request);
+}
+
+/* The inbox */
+
+static void
+request_added_cb (ClarifyInbox       *inbox,
+                  ClarifyRequest     *request,
+                  ClarifyDialogQueue *self)
+{
+  if (clarify_request_get_state (request) != CLARIFY_REQUEST_PENDING)
+    return;
+
+  if (has_blocking_dialog (self))
+    {
+      /* Never steal the focus from the question being answered. */
+      enqueue (self, request);
+      notify_request (self, request);
+      return;
+    }
+
+  /* The user is elsewhere: the dialog alone could go unnoticed. */
+  if (!has_active_window (self))
+    notify_request (self, request);
+  clarify_dialog_queue_present (self, request);
+}
+
+static void
+request_ended_cb (ClarifyInbox       *inbox,
+                  ClarifyRequest     *request,
+                  ClarifyDialogQueue *self)
+{
+  ClarifyRequestDialog *dialog = g_hash_table_lookup (self->dialogs, request);
+
+  unqueue (self, request);
+  withdraw_notification (self, request);
+
+  /* A dialog on screen shows why and closes itself; a hidden one just goes. */
+  if (dialog != NULL && !gtk_widget_get_visible (GTK_WIDGET (dialog)))
+    gtk_window_destroy (GTK_WINDOW (dialog));
+}
+
+static void
+answer_refused_cb (ClarifyInbox       *inbox,
+                   ClarifyRequest     *request,
+                   const GError       *error,
+                   ClarifyDialogQueue *self)
+{
+  ClarifyRequestDialog *dialog = g_hash_table_lookup (self->dialogs, request);
+
+  /* Its dialog answered and closed; the question comes back as new. */
+  if (dialog != NULL && !gtk_widget_get_visible (GTK_WIDGET (dialog)))
+    gtk_window_destroy (GTK_WINDOW (dialog));
+  request_added_cb (inbox, request, self);
+}
+
+/* GObject */
+
+static void
+clarify_dialog_queue_dispose (GObject *object)
+{
+  ClarifyDialogQueue *self = CLARIFY_DIALOG_QUEUE (object);
+
+  if (self->inbox != NULL)
+    g_signal_handlers_disconnect_by_data (self->inbox, self);
+  while (!g_queue_is_empty (&self->queue))
+    unqueue (self, g_queue_peek_head (&self->queue));
+  g_clear_pointer (&self->dialogs, g_hash_table_unref);
+  g_clear_pointer (&self->notified, g_hash_table_unref);
+  g_clear_weak_pointer (&self->presenting);
+  g_clear_weak_pointer (&self->application);
+  g_clear_object (&self->inbox);
+
+  G_OBJECT_CLASS (clarify_dialog_queue_parent_class)->dispose (object);
+}
+
+static void
+clarify_dialog_queue_class_init (ClarifyDialogQueueClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->dispose = clarify_dialog_queue_dispose;
+}
+
+static void
+clarify_dialog_queue_init (ClarifyDialogQueue *self)
+{
+  g_queue_init (&self->queue);
+  self->dialogs = g_hash_table_new (NULL, NULL);
+  self->notified = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+}
+
+ClarifyDialogQueue *
+clarify_dialog_queue_new (GtkApplication *application,
+                          ClarifyInbox   *inbox)
+{
+  ClarifyDialogQueue *self;
+
+  g_return_val_if_fail (GTK_IS_APPLICATION (application), NULL);
+  g_return_val_if_fail (CLARIFY_IS_INBOX (inbox), NULL);
+
+  self = g_object_new (CLARIFY_TYPE_DIALOG_QUEUE, NULL);
+  g_set_weak_pointer (&self->application, application);
+  self->inbox = g_object_ref (inbox);
+  g_signal_connect_object (inbox, "request-added", G_CALLBACK (request_added_cb), self, 0);
+  g_signal_connect_object (inbox, "request-ended", G_CALLBACK (request_ended_cb), self, 0);
+  g_signal_connect_object (inbox, "answer-refused", G_CALLBACK (answer_refused_cb), self, 0);
+
+  return self;
+}
+
+guint
+clarify_dialog_queue_get_n_queued (ClarifyDialogQueue *self)
+{
+  g_return_val_if_fail (CLARIFY_IS_DIALOG_QUEUE (self), 0);
+
+  return g_queue_get_length (&self->queue);
+}
