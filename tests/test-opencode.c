@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "clarify-error.h"
+#include "clarify-opencode-encoder.h"
 #include "clarify-opencode-events.h"
 #include "clarify-secret.h"
 #include "clarify-opencode-backend.h"

@@ -75,14 +75,6 @@ gboolean                clarify_opencode_round_is_stale        (ClarifyOpencodeR
 /* Cancels the current round's calls (stop, dispose). */
 void                    clarify_opencode_round_cancel          (ClarifyOpencodeRound   *round);
 
-/* The call that answers @request with @response: @path is relative to the
- * instance root ("/question/que_…/reply"), @body NULL when the call has none. */
-gboolean        clarify_opencode_encode_reply   (ClarifyRequest   *request,
-                                                 ClarifyResponse  *response,
-                                                 char            **path,
-                                                 char            **body,
-                                                 GError          **error);
-
 /* Sends @message on @session and reads the reply as clarify-http.h says
  * (the body of a refused call is logged). Finish returns the JSON body
  * (unref it). */
