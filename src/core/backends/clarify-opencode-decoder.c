@@ -319,3 +319,87 @@ clarify_opencode_permission_new (JsonObject  *properties,
 
   return g_steal_pointer (&request);
 }
+
+ClarifyRequest *
+clarify_opencode_request_decode (ClarifyOpencodeRequestKind   kind,
+                                 JsonObject                  *properties,
+                                 const char                  *directory,
+                                 const char                  *workspace_id,
+                                 GError                     **error)
+{
+  if (kind == CLARIFY_OPENCODE_REQUEST_QUESTION)
+    return clarify_opencode_question_new (properties, directory, workspace_id, error);
+
+  return clarify_opencode_permission_new (properties, kind == CLARIFY_OPENCODE_REQUEST_LEGACY_PERMISSION,
+                                          directory, workspace_id, error);
+}
+
+/* Events */
+
+static void
+decode_session_end (JsonObject           *properties,
+                    ClarifyOpencodeEvent *decoded)
+{
+  const char *session_id = clarify_json_get_string_member (properties, "sessionID");
+
+  if (session_id == NULL)
+    return;
+
+  decoded->action = CLARIFY_OPENCODE_EVENT_SESSION_ENDED;
+  decoded->session_id = session_id;
+  decoded->reason = _("The session ended");
+}
+
+void
+clarify_opencode_event_decode (JsonObject           *event,
+                               ClarifyOpencodeEvent *decoded)
+{
+  const char *type = clarify_json_get_string_member (event, "type");
+  JsonObject *properties = clarify_json_get_object_member (event, "properties");
+
+  g_return_if_fail (decoded != NULL);
+
+  *decoded = (ClarifyOpencodeEvent) { .action = CLARIFY_OPENCODE_EVENT_NONE, .type = "" };
+
+  if (type == NULL || properties == NULL)
+    return;
+
+  decoded->type = type;
+
+  if (g_str_equal (type, "question.asked") ||
+      g_str_equal (type, "permission.asked") ||
+      g_str_equal (type, "permission.updated"))
+    {
+      decoded->action = CLARIFY_OPENCODE_EVENT_ASKED;
+      decoded->kind = g_str_equal (type, "question.asked")     ? CLARIFY_OPENCODE_REQUEST_QUESTION
+                      : g_str_equal (type, "permission.asked") ? CLARIFY_OPENCODE_REQUEST_PERMISSION
+                                                               : CLARIFY_OPENCODE_REQUEST_LEGACY_PERMISSION;
+      decoded->properties = properties;
+      decoded->request_id = clarify_json_get_string_member (properties, "id");
+    }
+  else if (g_str_equal (type, "question.replied") ||
+           g_str_equal (type, "question.rejected") ||
+           g_str_equal (type, "permission.replied"))
+    {
+      /* Older servers name the permission "permissionID". */
+      const char *id = clarify_json_get_string_member (properties, "requestID");
+
+      if (id == NULL)
+        id = clarify_json_get_string_member (properties, "permissionID");
+      if (id == NULL)
+        return;
+
+      decoded->action = CLARIFY_OPENCODE_EVENT_WITHDRAW;
+      decoded->request_id = id;
+      decoded->reason = _("Answered elsewhere");
+    }
+  else if (g_str_equal (type, "session.idle") ||
+           g_str_equal (type, "session.error") ||
+           g_str_equal (type, "session.deleted"))
+    decode_session_end (properties, decoded);
+  else if (g_str_equal (type, "session.status"))
+    {
+      if (g_strcmp0 (clarify_json_get_string_member (clarify_json_get_object_member (properties, "status"), "type"), "idle") == 0)
+        decode_session_end (properties, decoded);
+    }
+}

@@ -55,4 +55,39 @@ ClarifyRequest *clarify_opencode_permission_new (JsonObject  *properties,
                                                  const char  *workspace_id,
                                                  GError     **error);
 
+/* The request in @properties, decoded as @kind says. */
+ClarifyRequest *clarify_opencode_request_decode (ClarifyOpencodeRequestKind   kind,
+                                                 JsonObject                  *properties,
+                                                 const char                  *directory,
+                                                 const char                  *workspace_id,
+                                                 GError                     **error);
+
+typedef enum
+{
+  /* Nothing that concerns a request: heartbeats, messages, a malformed event. */
+  CLARIFY_OPENCODE_EVENT_NONE,
+  /* A request to show: clarify_opencode_request_decode (kind, properties, …). */
+  CLARIFY_OPENCODE_EVENT_ASKED,
+  /* request_id was answered or dismissed, here or elsewhere. */
+  CLARIFY_OPENCODE_EVENT_WITHDRAW,
+  /* session_id stopped (idle, error, deleted): its requests are moot. */
+  CLARIFY_OPENCODE_EVENT_SESSION_ENDED,
+} ClarifyOpencodeEventAction;
+
+/* What one bus event {"id","type","properties"} means for requests. The
+ * strings and @properties belong to the event; @reason is for the user. */
+typedef struct
+{
+  ClarifyOpencodeEventAction  action;
+  const char                 *type;       /* the event's type, "" when malformed */
+  ClarifyOpencodeRequestKind  kind;       /* ASKED */
+  JsonObject                 *properties; /* ASKED */
+  const char                 *request_id; /* ASKED (NULL when missing), WITHDRAW */
+  const char                 *session_id; /* SESSION_ENDED */
+  const char                 *reason;     /* WITHDRAW, SESSION_ENDED */
+} ClarifyOpencodeEvent;
+
+void            clarify_opencode_event_decode   (JsonObject                  *event,
+                                                 ClarifyOpencodeEvent        *decoded);
+
 G_END_DECLS

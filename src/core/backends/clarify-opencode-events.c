@@ -110,7 +110,8 @@ in_session (ClarifyOpencodeRequestInfo *info,
 
 static void
 end_session (ClarifyOpencodeTracker *self,
-             const char             *session_id)
+             const char             *session_id,
+             const char             *reason)
 {
   g_autoptr(GPtrArray) ids = NULL;
 
@@ -122,7 +123,7 @@ end_session (ClarifyOpencodeTracker *self,
     {
       /* An aborted session leaves its question listed: never show it again. */
       g_hash_table_add (self->finished, g_strdup (ids->pdata[i]));
-      clarify_backend_withdraw_request (self->backend, ids->pdata[i], _("The session ended"));
+      clarify_backend_withdraw_request (self->backend, ids->pdata[i], reason);
     }
 }
 
@@ -142,12 +143,7 @@ decode_and_show (ClarifyOpencodeTracker     *self,
                      clarify_backend_lookup_request (self->backend, id) != NULL))
     return;
 
-  if (kind == CLARIFY_OPENCODE_REQUEST_QUESTION)
-    request = clarify_opencode_question_new (properties, directory, workspace_id, &error);
-  else
-    request = clarify_opencode_permission_new (properties, kind == CLARIFY_OPENCODE_REQUEST_LEGACY_PERMISSION,
-                                               directory, workspace_id, &error);
-
+  request = clarify_opencode_request_decode (kind, properties, directory, workspace_id, &error);
   if (request == NULL)
     {
       g_message ("Ignoring an OpenCode request: %s", error->message);
@@ -163,41 +159,30 @@ clarify_opencode_tracker_handle_event (ClarifyOpencodeTracker *self,
                                        const char             *directory,
                                        const char             *workspace_id)
 {
-  const char *type = clarify_json_get_string_member (event, "type");
-  JsonObject *properties = clarify_json_get_object_member (event, "properties");
+  ClarifyOpencodeEvent decoded;
 
-  if (type == NULL || properties == NULL)
-    return "";
+  clarify_opencode_event_decode (event, &decoded);
 
-  if (g_str_equal (type, "question.asked"))
-    decode_and_show (self, CLARIFY_OPENCODE_REQUEST_QUESTION, properties, directory, workspace_id);
-  else if (g_str_equal (type, "permission.asked"))
-    decode_and_show (self, CLARIFY_OPENCODE_REQUEST_PERMISSION, properties, directory, workspace_id);
-  else if (g_str_equal (type, "permission.updated"))
-    decode_and_show (self, CLARIFY_OPENCODE_REQUEST_LEGACY_PERMISSION, properties, directory, workspace_id);
-  else if (g_str_equal (type, "question.replied") ||
-           g_str_equal (type, "question.rejected") ||
-           g_str_equal (type, "permission.replied"))
+  switch (decoded.action)
     {
-      /* Older servers name the permission "permissionID". */
-      const char *id = clarify_json_get_string_member (properties, "requestID");
+    case CLARIFY_OPENCODE_EVENT_ASKED:
+      decode_and_show (self, decoded.kind, decoded.properties, directory, workspace_id);
+      break;
 
-      if (id == NULL)
-        id = clarify_json_get_string_member (properties, "permissionID");
-      if (id != NULL)
-        finish_request (self, id, _("Answered elsewhere"));
-    }
-  else if (g_str_equal (type, "session.idle") ||
-           g_str_equal (type, "session.error") ||
-           g_str_equal (type, "session.deleted"))
-    end_session (self, clarify_json_get_string_member (properties, "sessionID"));
-  else if (g_str_equal (type, "session.status"))
-    {
-      if (g_strcmp0 (clarify_json_get_string_member (clarify_json_get_object_member (properties, "status"), "type"), "idle") == 0)
-        end_session (self, clarify_json_get_string_member (properties, "sessionID"));
+    case CLARIFY_OPENCODE_EVENT_WITHDRAW:
+      finish_request (self, decoded.request_id, decoded.reason);
+      break;
+
+    case CLARIFY_OPENCODE_EVENT_SESSION_ENDED:
+      end_session (self, decoded.session_id, decoded.reason);
+      break;
+
+    case CLARIFY_OPENCODE_EVENT_NONE:
+    default:
+      break;
     }
 
-  return type;
+  return decoded.type;
 }
 
 typedef struct

@@ -21,8 +21,9 @@ typedef struct _ClarifyOpencodeTracker ClarifyOpencodeTracker;
 
 ClarifyOpencodeTracker *clarify_opencode_tracker_new           (ClarifyBackend         *backend);
 void                    clarify_opencode_tracker_free          (ClarifyOpencodeTracker *self);
-/* Handles one OpenCode bus event {"id","type","properties"}: shows new
- * requests, withdraws answered ones and those of sessions that ended.
+/* Handles one OpenCode bus event {"id","type","properties"} as
+ * clarify_opencode_event_decode() reads it: shows new requests, withdraws
+ * answered ones and those of sessions that ended.
  * @directory comes from the envelope (or the stream's instance). Returns
  * the event type ("" for a malformed event) so callers can watch heartbeats. */
 const char             *clarify_opencode_tracker_handle_event  (ClarifyOpencodeTracker *self,
