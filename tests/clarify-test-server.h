@@ -334,4 +334,21 @@ clarify_test_watch_answer (ClarifyTestWatch *watch,
   g_assert_true (ok);
 }
 
+
+/* Option @position of @question is exactly this. */
+static inline void
+clarify_test_assert_option (ClarifyQuestion *question,
+                            guint            position,
+                            const char      *label,
+                            const char      *value,
+                            const char      *description)
+{
+  ClarifyOption *option = clarify_question_get_option (question, position);
+
+  g_assert_nonnull (option);
+  g_assert_cmpstr (clarify_option_get_label (option), ==, label);
+  g_assert_cmpstr (clarify_option_get_value (option), ==, value);
+  g_assert_cmpstr (clarify_option_get_description (option), ==, description);
+}
+
 G_END_DECLS

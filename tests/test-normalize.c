@@ -12,6 +12,7 @@
 #include "clarify-normalize.h"
 
 #include "clarify-test-log.h"
+#include "clarify-test-server.h"
 
 static const char * const english[] = { "en_US.UTF-8", "en_US", "en", "C", NULL };
 static const char * const german[] = { "de_DE.UTF-8", NULL };
@@ -61,21 +62,6 @@ question_from (JsonNode           *node,
   g_assert_nonnull (question);
 
   return question;
-}
-
-static void
-assert_option (ClarifyQuestion *question,
-               guint            position,
-               const char      *label,
-               const char      *value,
-               const char      *description)
-{
-  ClarifyOption *option = clarify_question_get_option (question, position);
-
-  g_assert_nonnull (option);
-  g_assert_cmpstr (clarify_option_get_label (option), ==, label);
-  g_assert_cmpstr (clarify_option_get_value (option), ==, value);
-  g_assert_cmpstr (clarify_option_get_description (option), ==, description);
 }
 
 static void
@@ -296,15 +282,15 @@ test_ihub (void)
   g_assert_true (clarify_question_get_allow_other (q1));
   g_assert_false (clarify_question_get_skippable (q1));
   g_assert_cmpuint (clarify_question_get_n_options (q1), ==, 3);
-  assert_option (q1, 0, "Englisch", "en", NULL);
-  assert_option (q1, 1, "Französisch", "fr", NULL);
-  assert_option (q1, 2, "Spanisch", "es", NULL);
+  clarify_test_assert_option (q1, 0, "Englisch", "en", NULL);
+  clarify_test_assert_option (q1, 1, "Französisch", "fr", NULL);
+  clarify_test_assert_option (q1, 2, "Spanisch", "es", NULL);
 
   g_assert_cmpint (clarify_question_get_kind (q2), ==, CLARIFY_QUESTION_KIND_MULTI);
   g_assert_true (clarify_question_get_skippable (q2));
   g_assert_true (clarify_question_get_allow_other (q2));
   g_assert_cmpuint (clarify_question_get_n_options (q2), ==, 6);
-  assert_option (q2, 5, "Sales", "sales", NULL);
+  clarify_test_assert_option (q2, 5, "Sales", "sales", NULL);
 
   /* Text: min/max are lengths ("Letters only, 2-80 characters"). */
   g_assert_cmpint (clarify_question_get_kind (q3), ==, CLARIFY_QUESTION_KIND_TEXT);
@@ -364,18 +350,18 @@ test_opencode (void)
   g_assert_cmpstr (clarify_question_get_text (q1), ==, "Which database should I use for the new service?");
   g_assert_cmpstr (clarify_question_get_header (q1), ==, "Database");
   g_assert_cmpint (clarify_question_get_kind (q1), ==, CLARIFY_QUESTION_KIND_SINGLE);
-  assert_option (q1, 0, "PostgreSQL", "PostgreSQL", "Relational, robust, default choice");
-  assert_option (q1, 1, "SQLite", "SQLite", "Embedded, zero-config");
+  clarify_test_assert_option (q1, 0, "PostgreSQL", "PostgreSQL", "Relational, robust, default choice");
+  clarify_test_assert_option (q1, 1, "SQLite", "SQLite", "Embedded, zero-config");
   g_assert_cmpint (clarify_question_get_kind (q2), ==, CLARIFY_QUESTION_KIND_MULTI);
   g_assert_cmpuint (clarify_question_get_n_options (q2), ==, 2);
   /* `custom` is absent: whether that means "Other" is the backend's call. */
   g_assert_false (clarify_question_get_allow_other (q2));
 
   g_assert_cmpint (clarify_question_get_kind (c1), ==, CLARIFY_QUESTION_KIND_SINGLE);
-  assert_option (c1, 0, "Tailwind (Recommended)", "Tailwind (Recommended)", "Utility classes, matches the repo");
+  clarify_test_assert_option (c1, 0, "Tailwind (Recommended)", "Tailwind (Recommended)", "Utility classes, matches the repo");
   g_assert_cmpint (clarify_question_get_kind (c2), ==, CLARIFY_QUESTION_KIND_MULTI);
   g_assert_cmpstr (clarify_question_get_header (c2), ==, "Features");
-  assert_option (c2, 2, "Accessibility", "Accessibility", "ARIA roles and focus");
+  clarify_test_assert_option (c2, 2, "Accessibility", "Accessibility", "ARIA roles and focus");
 }
 
 /* Seed 001 / the CodeNomad fork's ask_user tools/call (F-CN-3). */
@@ -404,10 +390,10 @@ test_ask_user (void)
   g_assert_cmpstr (clarify_question_get_id (style), ==, "style");
   g_assert_cmpint (clarify_question_get_kind (style), ==, CLARIFY_QUESTION_KIND_SINGLE);
   g_assert_cmpuint (clarify_question_get_n_options (style), ==, 4);
-  assert_option (style, 2, "Tailwind", "Tailwind", NULL);
+  clarify_test_assert_option (style, 2, "Tailwind", "Tailwind", NULL);
 
   g_assert_cmpint (clarify_question_get_kind (features), ==, CLARIFY_QUESTION_KIND_MULTI);
-  assert_option (features, 3, "Accessibility", "Accessibility", NULL);
+  clarify_test_assert_option (features, 3, "Accessibility", "Accessibility", NULL);
 
   g_assert_cmpstr (clarify_question_get_id (overwrite), ==, "q4");
   g_assert_cmpint (clarify_question_get_kind (overwrite), ==, CLARIFY_QUESTION_KIND_CONFIRM);
@@ -442,19 +428,19 @@ test_claude_shapes (void)
 
   g_assert_cmpint (clarify_question_get_kind (library), ==, CLARIFY_QUESTION_KIND_SINGLE);
   g_assert_cmpstr (clarify_question_get_header (library), ==, "Library");
-  assert_option (library, 1, "Luxon", "Luxon", "Timezone-aware");
+  clarify_test_assert_option (library, 1, "Luxon", "Luxon", "Timezone-aware");
 
   g_assert_cmpint (clarify_question_get_kind (language), ==, CLARIFY_QUESTION_KIND_MULTI);
   g_assert_cmpstr (clarify_question_get_header (language), ==, "Language");
-  assert_option (language, 2, "Go", "Go", "Fast and efficient");
+  clarify_test_assert_option (language, 2, "Go", "Go", "Fast and efficient");
   g_assert_cmpint (clarify_question_get_kind (level), ==, CLARIFY_QUESTION_KIND_SINGLE);
   g_assert_cmpstr (clarify_question_get_id (level), ==, "q2");
 
   g_assert_cmpint (clarify_question_get_kind (datelib), ==, CLARIFY_QUESTION_KIND_SINGLE);
-  assert_option (datelib, 0, "date-fns", "date-fns", "Modular, tree-shakeable");
+  clarify_test_assert_option (datelib, 0, "date-fns", "date-fns", "Modular, tree-shakeable");
   g_assert_cmpint (clarify_question_get_kind (cli), ==, CLARIFY_QUESTION_KIND_MULTI);
-  assert_option (cli, 0, "Export to CSV", "Export to CSV", NULL);
-  assert_option (cli, 1, "Dark mode", "Dark mode", "ANSI colour themes");
+  clarify_test_assert_option (cli, 0, "Export to CSV", "Export to CSV", NULL);
+  clarify_test_assert_option (cli, 1, "Dark mode", "Dark mode", "ANSI colour themes");
 }
 
 static const char localized_question[] =
@@ -475,14 +461,14 @@ test_localized_question (void)
   g_assert_cmpstr (clarify_question_get_header (de), ==, "Stadt");
   g_assert_cmpstr (clarify_question_get_placeholder (de), ==, "Eine andere Stadt");
   g_assert_cmpstr (clarify_question_get_validation (de)->message, ==, "Nur Buchstaben");
-  assert_option (de, 0, "Köln", "cgn", NULL);
-  assert_option (de, 1, "Berlin", "ber", NULL);
+  clarify_test_assert_option (de, 0, "Köln", "cgn", NULL);
+  clarify_test_assert_option (de, 1, "Berlin", "ber", NULL);
 
   g_assert_cmpstr (clarify_question_get_text (en), ==, "Which city?");
   g_assert_cmpstr (clarify_question_get_header (en), ==, "City");
   g_assert_cmpstr (clarify_question_get_placeholder (en), ==, "Another city");
   g_assert_cmpstr (clarify_question_get_validation (en)->message, ==, "Letters only");
-  assert_option (en, 0, "Cologne", "cgn", NULL);
+  clarify_test_assert_option (en, 0, "Cologne", "cgn", NULL);
 }
 
 static void

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "clarify-error.h"
+#include "clarify-opencode-encoder.h"
 #include "clarify-opencode-events.h"
 #include "clarify-secret.h"
 #include "clarify-opencode-backend.h"
@@ -150,19 +151,6 @@ assert_notes_contain (const char *text)
   g_assert_nonnull (strstr (doc, text));
 }
 
-static void
-assert_option (ClarifyQuestion *question,
-               guint            position,
-               const char      *label,
-               const char      *description)
-{
-  ClarifyOption *option = clarify_question_get_option (question, position);
-
-  g_assert_cmpstr (clarify_option_get_label (option), ==, label);
-  g_assert_cmpstr (clarify_option_get_value (option), ==, label);
-  g_assert_cmpstr (clarify_option_get_description (option), ==, description);
-}
-
 /* The global stream: question.asked decoded exactly, the answer posted
  * with labels (custom text last) and ?directory=. */
 static void
@@ -197,13 +185,13 @@ test_question_global (Fixture       *fixture,
   g_assert_cmpstr (clarify_question_get_header (question), ==, "Database");
   g_assert_true (clarify_question_get_allow_other (question));
   g_assert_cmpuint (clarify_question_get_n_options (question), ==, 2);
-  assert_option (question, 0, "PostgreSQL", "Relational, robust, default choice");
-  assert_option (question, 1, "SQLite", "Embedded, zero-config");
+  clarify_test_assert_option (question, 0, "PostgreSQL", "PostgreSQL", "Relational, robust, default choice");
+  clarify_test_assert_option (question, 1, "SQLite", "SQLite", "Embedded, zero-config");
 
   question = clarify_request_get_question (request, 1);
   g_assert_cmpint (clarify_question_get_kind (question), ==, CLARIFY_QUESTION_KIND_MULTI);
   g_assert_cmpstr (clarify_question_get_header (question), ==, "Extras");
-  assert_option (question, 1, "CI", "Add a CI workflow");
+  clarify_test_assert_option (question, 1, "CI", "CI", "Add a CI workflow");
 
   clarify_response_add_answer (response, clarify_question_get_id (clarify_request_get_question (request, 0)),
                                database, NULL, FALSE);

@@ -11,6 +11,7 @@
 #include "clarify-error.h"
 #include "clarify-http.h"
 #include "clarify-json.h"
+#include "clarify-opencode-encoder.h"
 #include "clarify-opencode-events.h"
 #include "clarify-secret.h"
 

@@ -1,5 +1,6 @@
-/* clarify-opencode-events.h: OpenCode's question and permission events,
- * decoded once for every backend that carries them (OpenCode, CodeNomad)
+/* clarify-opencode-events.h: what becomes of OpenCode's question and
+ * permission events in every backend that carries them (OpenCode, CodeNomad):
+ * which requests are shown, withdrawn or done, resync rounds, the HTTP calls
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -9,52 +10,10 @@
 #include <libsoup/soup.h>
 
 #include "clarify-backend.h"
+#include "clarify-opencode-decoder.h"
 #include "clarify-sse-client.h"
 
 G_BEGIN_DECLS
-
-typedef enum
-{
-  CLARIFY_OPENCODE_REQUEST_QUESTION,
-  CLARIFY_OPENCODE_REQUEST_PERMISSION,
-  /* permission.updated of older servers: answered through the session route */
-  CLARIFY_OPENCODE_REQUEST_LEGACY_PERMISSION,
-} ClarifyOpencodeRequestKind;
-
-/* The backend data of every request decoded here. */
-typedef struct
-{
-  ClarifyOpencodeRequestKind kind;
-  char                      *id;          /* que_… / per_… */
-  char                      *session_id;  /* ses_… */
-  char                      *directory;   /* the instance it lives in, or NULL */
-  char                      *workspace_id; /* CodeNomad's instanceId, or NULL */
-  gboolean                   answering;   /* our own reply is on its way */
-} ClarifyOpencodeRequestInfo;
-
-/* The request's info, or NULL when @request was not decoded here. */
-ClarifyOpencodeRequestInfo *clarify_opencode_request_get_info (ClarifyRequest *request);
-
-/* g_object_get_data (request, CLARIFY_REQUEST_DATA_KIND) is "question" or
- * "permission", so that the UI may label a request without knowing OpenCode. */
-#define CLARIFY_REQUEST_DATA_KIND "clarify-request-kind"
-
-/* The ids of the permission request's two questions. */
-#define CLARIFY_OPENCODE_PERMISSION_REPLY   "reply"
-#define CLARIFY_OPENCODE_PERMISSION_MESSAGE "message"
-
-/* A QuestionRequest (question.asked properties, or an item of GET /question). */
-ClarifyRequest *clarify_opencode_question_new   (JsonObject  *properties,
-                                                 const char  *directory,
-                                                 const char  *workspace_id,
-                                                 GError     **error);
-/* A PermissionRequest (permission.asked properties, or an item of GET
- * /permission), or the legacy permission.updated shape when @legacy. */
-ClarifyRequest *clarify_opencode_permission_new (JsonObject  *properties,
-                                                 gboolean     legacy,
-                                                 const char  *directory,
-                                                 const char  *workspace_id,
-                                                 GError     **error);
 
 /* Per-backend bookkeeping shared by both backends: what is finished (answered,
  * withdrawn) so that a resync listing it again never shows it a second time. */
@@ -62,8 +21,9 @@ typedef struct _ClarifyOpencodeTracker ClarifyOpencodeTracker;
 
 ClarifyOpencodeTracker *clarify_opencode_tracker_new           (ClarifyBackend         *backend);
 void                    clarify_opencode_tracker_free          (ClarifyOpencodeTracker *self);
-/* Handles one OpenCode bus event {"id","type","properties"}: shows new
- * requests, withdraws answered ones and those of sessions that ended.
+/* Handles one OpenCode bus event {"id","type","properties"} as
+ * clarify_opencode_event_decode() reads it: shows new requests, withdraws
+ * answered ones and those of sessions that ended.
  * @directory comes from the envelope (or the stream's instance). Returns
  * the event type ("" for a malformed event) so callers can watch heartbeats. */
 const char             *clarify_opencode_tracker_handle_event  (ClarifyOpencodeTracker *self,
@@ -115,14 +75,6 @@ gboolean                clarify_opencode_round_is_stale        (ClarifyOpencodeR
                                                                 const GError           *error);
 /* Cancels the current round's calls (stop, dispose). */
 void                    clarify_opencode_round_cancel          (ClarifyOpencodeRound   *round);
-
-/* The call that answers @request with @response: @path is relative to the
- * instance root ("/question/que_…/reply"), @body NULL when the call has none. */
-gboolean        clarify_opencode_encode_reply   (ClarifyRequest   *request,
-                                                 ClarifyResponse  *response,
-                                                 char            **path,
-                                                 char            **body,
-                                                 GError          **error);
 
 /* Sends @message on @session and reads the reply as clarify-http.h says
  * (the body of a refused call is logged). Finish returns the JSON body
