@@ -8,16 +8,14 @@
 #include <string.h>
 
 #include "clarify-backend-registry.h"
+#include "clarify-choice-input.h"
 #include "clarify-countdown.h"
-#include "clarify-input.h"
+#include "clarify-input-factory.h"
 #include "clarify-request-dialog.h"
 #include "clarify-request-dialog-private.h"
 
 /* How long the "answered elsewhere" notice stays before the dialog closes. */
 #define WITHDRAWN_NOTICE_MS 2500
-/* Choices up to this many are chips (as in ClarifySingleInput/MultiInput),
- * which are short enough to share one form with other questions. */
-#define CHIPS_MAX_OPTIONS 4
 #define FORM_MAX_QUESTIONS 3
 /* A free-text answer up to this long is a short one (a name, a ticket id). */
 #define SHORT_TEXT_MAX_LENGTH 200
@@ -865,7 +863,8 @@ question_is_short (ClarifyQuestion *question)
     {
     case CLARIFY_QUESTION_KIND_SINGLE:
     case CLARIFY_QUESTION_KIND_MULTI:
-      return clarify_question_get_n_options (question) <= CHIPS_MAX_OPTIONS;
+      /* Chips are short enough to share one form; a list is not. */
+      return clarify_choice_input_uses_chips (question);
 
     case CLARIFY_QUESTION_KIND_CONFIRM:
     case CLARIFY_QUESTION_KIND_NUMBER:
