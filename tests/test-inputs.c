@@ -11,7 +11,7 @@
 #include "clarify-confirm-input.h"
 #include "clarify-date-input.h"
 #include "clarify-date-range-input.h"
-#include "clarify-input.h"
+#include "clarify-input-factory.h"
 #include "clarify-multi-input.h"
 #include "clarify-number-input.h"
 #include "clarify-option-list.h"

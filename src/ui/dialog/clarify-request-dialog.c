@@ -5,73 +5,42 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
-#include <string.h>
 
-#include "clarify-backend-registry.h"
-#include "clarify-countdown.h"
-#include "clarify-input.h"
+#include "clarify-fit-scroller.h"
+#include "clarify-question-stack.h"
+#include "clarify-request-actions.h"
 #include "clarify-request-dialog.h"
 #include "clarify-request-dialog-private.h"
+#include "clarify-request-header.h"
+#include "clarify-request-source.h"
+#include "clarify-step-indicator.h"
 
 /* How long the "answered elsewhere" notice stays before the dialog closes. */
 #define WITHDRAWN_NOTICE_MS 2500
-/* Choices up to this many are chips (as in ClarifySingleInput/MultiInput),
- * which are short enough to share one form with other questions. */
-#define CHIPS_MAX_OPTIONS 4
-#define FORM_MAX_QUESTIONS 3
-/* A free-text answer up to this long is a short one (a name, a ticket id). */
-#define SHORT_TEXT_MAX_LENGTH 200
-/* The content grows the window up to this height, then scrolls. */
-#define MAX_CONTENT_HEIGHT 640
-
-typedef struct
-{
-  ClarifyInput    *input;
-  GtkWidget       *block;
-  GtkLabel        *error_label;
-  GtkToggleButton *skip_toggle;
-  GtkImage        *dot;
-  gboolean         skippable;
-} QuestionPage;
 
 struct _ClarifyRequestDialog
 {
-  GtkWindow         parent_instance;
+  GtkWindow              parent_instance;
 
-  ClarifyRequest   *request;
-  GArray           *pages;
+  ClarifyRequest        *request;
 
   /* Template widgets */
-  AdwWindowTitle   *window_title;
-  GtkStack         *bottom_stack;
-  GtkLabel         *notice_label;
-  GtkWidget        *notice_close_button;
-  GtkWidget        *intro_box;
-  GtkLabel         *title_label;
-  GtkLabel         *context_label;
-  GtkWidget        *scroller_fit;
-  GtkWidget        *scroller;
-  ClarifyCountdown *countdown;
-  GtkWidget        *steps_box;
-  GtkLabel         *steps_label;
-  GtkWidget        *dots_box;
-  GtkStack         *stack;
-  GtkWidget        *action_box;
-  GtkWidget        *cancel_button;
-  GtkWidget        *skip_button;
-  GtkWidget        *back_button;
-  GtkWidget        *next_button;
-  GtkWidget        *submit_button;
+  ClarifyRequestSource  *source;
+  ClarifyRequestHeader  *header;
+  ClarifyFitScroller    *scroller_fit;
+  ClarifyStepIndicator  *steps_box;
+  ClarifyQuestionStack  *stack;
+  ClarifyRequestActions *actions;
 
-  gulong            withdrawn_handler;
-  guint             grow_idle_id;
-  guint             close_timer_id;
-  guint             close_idle_id;
-  guint             page;
-  guint             paged : 1;
-  guint             finished : 1;
-  guint             withdrawn : 1;
-  guint             focused_once : 1;
+  /* The header's, kept to stop it once even when disposed twice. */
+  ClarifyCountdown      *countdown;
+
+  gulong                 withdrawn_handler;
+  guint                  close_timer_id;
+  guint                  close_idle_id;
+  guint                  finished : 1;
+  guint                  withdrawn : 1;
+  guint                  focused_once : 1;
 };
 
 G_DEFINE_FINAL_TYPE (ClarifyRequestDialog, clarify_request_dialog, GTK_TYPE_WINDOW)
@@ -90,270 +59,74 @@ enum {
 static GParamSpec *properties[N_PROPS];
 static guint signals[N_SIGNALS];
 
-static inline QuestionPage *
-get_page (ClarifyRequestDialog *self,
-          guint                 position)
-{
-  return &g_array_index (self->pages, QuestionPage, position);
-}
-
-static gboolean
-is_blank (const char *text)
-{
-  if (text == NULL)
-    return TRUE;
-
-  for (; *text != '\0'; text = g_utf8_next_char (text))
-    if (!g_unichar_isspace (g_utf8_get_char (text)))
-      return FALSE;
-
-  return TRUE;
-}
-
-/* Nothing typed, picked or ticked (whitespace does not count). */
-static gboolean
-page_is_empty (QuestionPage *page)
-{
-  g_autoptr(GPtrArray) values = g_ptr_array_new_with_free_func (g_free);
-  g_autofree char *custom_text = NULL;
-
-  clarify_input_collect (page->input, values, &custom_text);
-
-  for (guint i = 0; i < values->len; i++)
-    if (!is_blank (g_ptr_array_index (values, i)))
-      return FALSE;
-
-  return is_blank (custom_text);
-}
-
-static gboolean
-page_skip_toggled (QuestionPage *page)
-{
-  return page->skip_toggle != NULL && gtk_toggle_button_get_active (page->skip_toggle);
-}
-
-/* An optional question left empty is skipped without a press on its Skip:
- * an empty optional message must not hold back the answer. */
-static gboolean
-page_is_skipped (QuestionPage *page)
-{
-  return page_skip_toggled (page) || (page->skippable && page_is_empty (page));
-}
-
-/* Skipped questions count as answered. */
-static gboolean
-page_is_done (QuestionPage *page)
-{
-  return page_is_skipped (page) || clarify_input_get_valid (page->input);
-}
-
-static gboolean
-all_done (ClarifyRequestDialog *self)
-{
-  for (guint i = 0; i < self->pages->len; i++)
-    if (!page_is_done (get_page (self, i)))
-      return FALSE;
-
-  return self->pages->len > 0;
-}
-
-static gboolean
-focus_is_inside (ClarifyRequestDialog *self,
-                 GtkWidget            *widget)
-{
-  GtkWidget *focus = gtk_root_get_focus (GTK_ROOT (self));
-
-  return focus != NULL && (focus == widget || gtk_widget_is_ancestor (focus, widget));
-}
-
-/* Paged: the visible question. Form: the question holding the focus, else the
- * first one still unanswered. */
-static guint
-current_position (ClarifyRequestDialog *self)
-{
-  if (self->paged)
-    return self->page;
-
-  for (guint i = 0; i < self->pages->len; i++)
-    if (focus_is_inside (self, get_page (self, i)->block))
-      return i;
-
-  for (guint i = 0; i < self->pages->len; i++)
-    if (!page_is_done (get_page (self, i)))
-      return i;
-
-  return 0;
-}
-
-static int
-find_page_of (ClarifyRequestDialog *self,
-              gpointer              widget)
-{
-  for (guint i = 0; i < self->pages->len; i++)
-    {
-      QuestionPage *page = get_page (self, i);
-
-      if (widget == (gpointer) page->input || widget == (gpointer) page->skip_toggle)
-        return (int) i;
-    }
-
-  return -1;
-}
-
-static void
-focus_input (ClarifyRequestDialog *self,
-             guint                 position)
-{
-  GtkWidget *input = GTK_WIDGET (get_page (self, position)->input);
-
-  if (focus_is_inside (self, input))
-    return;
-
-  /* The inputs know their best target (the chosen chip, the entry). */
-  gtk_widget_grab_focus (input);
-  if (!focus_is_inside (self, input))
-    gtk_widget_child_focus (input, GTK_DIR_TAB_FORWARD);
-}
-
-/* An empty intro box would still add its spacing above the questions. */
-static void
-update_intro (ClarifyRequestDialog *self)
-{
-  gboolean any = FALSE;
-
-  for (GtkWidget *child = gtk_widget_get_first_child (self->intro_box);
-       child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    any = any || gtk_widget_get_visible (child);
-
-  gtk_widget_set_visible (self->intro_box, any);
-}
-
-static void
-update_error (QuestionPage *page)
-{
-  const char *error = clarify_input_get_error (page->input);
-  gboolean show = !page_is_skipped (page) &&
-                  clarify_input_get_touched (page->input) &&
-                  !clarify_input_get_valid (page->input) &&
-                  error != NULL && error[0] != '\0';
-
-  gtk_label_set_text (page->error_label, show ? error : "");
-  gtk_widget_set_visible (GTK_WIDGET (page->error_label), show);
-}
-
-/* Windows do not grow by themselves once shown: when an error message or an
- * "Other" entry appears, make room for it rather than hide it below the fold. */
-static gboolean
-grow_idle_cb (gpointer data)
-{
-  ClarifyRequestDialog *self = data;
-  int width = gtk_widget_get_width (self->scroller_fit);
-  int height = gtk_widget_get_height (self->scroller_fit);
-  int natural = 0;
-  int window_width, window_height;
-
-  self->grow_idle_id = 0;
-
-  if (!gtk_widget_get_mapped (GTK_WIDGET (self)) ||
-      gtk_window_is_maximized (GTK_WINDOW (self)) || width <= 0)
-    return G_SOURCE_REMOVE;
-
-  gtk_widget_measure (self->scroller_fit, GTK_ORIENTATION_VERTICAL, width,
-                      NULL, &natural, NULL, NULL);
-  if (natural > height)
-    {
-      /* The default size counts the frame around a client-side decorated
-       * window, the widget's height does not: grow from the former. */
-      gtk_window_get_default_size (GTK_WINDOW (self), &window_width, &window_height);
-      if (window_height <= 0)
-        window_height = gtk_widget_get_height (GTK_WIDGET (self));
-      gtk_window_set_default_size (GTK_WINDOW (self), window_width,
-                                   window_height + natural - height);
-    }
-
-  return G_SOURCE_REMOVE;
-}
-
 static void
 queue_grow (ClarifyRequestDialog *self)
 {
-  if (self->grow_idle_id == 0 && !self->finished)
-    self->grow_idle_id = g_idle_add (grow_idle_cb, self);
+  if (!self->finished)
+    clarify_fit_scroller_queue_grow (self->scroller_fit);
+}
+
+static ClarifyQuestionPage *
+get_page (ClarifyRequestDialog *self,
+          guint                 position)
+{
+  return clarify_question_stack_get_page (self->stack, position);
+}
+
+/* None once disposed. */
+static guint
+n_pages (ClarifyRequestDialog *self)
+{
+  return self->stack != NULL ? clarify_question_stack_get_n_pages (self->stack) : 0;
 }
 
 static void
 update_steps (ClarifyRequestDialog *self)
 {
-  g_autofree char *text = NULL;
+  guint n = clarify_question_stack_get_n_pages (self->stack);
 
-  if (!self->paged)
+  if (!clarify_question_stack_get_paged (self->stack))
     return;
 
-  /* Translators: the step indicator of a request with several questions */
-  text = g_strdup_printf (_("Question %u of %u"), self->page + 1, self->pages->len);
-  gtk_label_set_text (self->steps_label, text);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self->steps_box),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, text,
-                                  -1);
-
-  for (guint i = 0; i < self->pages->len; i++)
-    {
-      QuestionPage *page = get_page (self, i);
-      GtkWidget *dot = GTK_WIDGET (page->dot);
-
-      /* A check for what the user answered or skipped, not for an optional
-       * question that is merely still empty. */
-      gboolean answered = page_skip_toggled (page) || clarify_input_get_valid (page->input);
-
-      if (i != self->page && answered)
-        gtk_image_set_from_icon_name (page->dot, "object-select-symbolic");
-      else
-        gtk_image_set_from_icon_name (page->dot, "media-record-symbolic");
-
-      if (i == self->page)
-        {
-          gtk_widget_add_css_class (dot, "accent");
-          gtk_widget_remove_css_class (dot, "dim-label");
-        }
-      else
-        {
-          gtk_widget_remove_css_class (dot, "accent");
-          if (answered)
-            gtk_widget_remove_css_class (dot, "dim-label");
-          else
-            gtk_widget_add_css_class (dot, "dim-label");
-        }
-    }
+  /* A check for what the user answered or skipped, not for an optional
+   * question that is merely still empty. */
+  for (guint i = 0; i < n; i++)
+    clarify_step_indicator_set_answered (self->steps_box, i,
+                                         clarify_question_page_is_answered (get_page (self, i)));
+  clarify_step_indicator_set_current (self->steps_box,
+                                      clarify_question_stack_get_visible (self->stack));
 }
 
 static void
 update_actions (ClarifyRequestDialog *self)
 {
   GtkWidget *widget = GTK_WIDGET (self);
-  guint n = self->pages->len;
+  guint n = clarify_question_stack_get_n_pages (self->stack);
+  guint visible = clarify_question_stack_get_visible (self->stack);
+  gboolean paged = clarify_question_stack_get_paged (self->stack);
   gboolean open = !self->finished;
-  gboolean last = !self->paged || self->page + 1 >= n;
-  QuestionPage *current = n > 0 ? get_page (self, current_position (self)) : NULL;
+  gboolean last = !paged || visible + 1 >= n;
+  ClarifyQuestionPage *current = n > 0 ? get_page (self, clarify_question_stack_get_current (self->stack)) : NULL;
 
-  gtk_widget_action_set_enabled (widget, "dialog.submit", open && all_done (self));
+  gtk_widget_action_set_enabled (widget, "dialog.submit",
+                                 open && clarify_question_stack_get_all_done (self->stack));
   gtk_widget_action_set_enabled (widget, "dialog.next",
-                                 open && self->paged && !last && page_is_done (current));
-  gtk_widget_action_set_enabled (widget, "dialog.back", open && self->paged && self->page > 0);
+                                 open && paged && !last && clarify_question_page_is_done (current));
+  gtk_widget_action_set_enabled (widget, "dialog.back", open && paged && visible > 0);
   gtk_widget_action_set_enabled (widget, "dialog.cancel",
                                  open && clarify_request_get_cancellable (self->request));
   gtk_widget_action_set_enabled (widget, "dialog.skip",
                                  open && clarify_request_get_skippable (self->request));
   gtk_widget_action_set_enabled (widget, "dialog.skip-question",
-                                 open && current != NULL && current->skip_toggle != NULL);
+                                 open && current != NULL &&
+                                 clarify_question_page_get_skip_toggle (current) != NULL);
   gtk_widget_action_set_enabled (widget, "dialog.pick", open && n > 0);
 
-  gtk_widget_set_visible (self->back_button, self->paged);
-  gtk_widget_set_visible (self->next_button, self->paged && !last);
-  gtk_widget_set_visible (self->submit_button, last);
+  clarify_request_actions_set_step (self->actions, paged, last);
 
   if (open)
-    gtk_window_set_default_widget (GTK_WINDOW (self), last ? self->submit_button : self->next_button);
+    gtk_window_set_default_widget (GTK_WINDOW (self),
+                                   clarify_request_actions_get_default_widget (self->actions));
 
   update_steps (self);
 }
@@ -362,17 +135,9 @@ static void
 set_page (ClarifyRequestDialog *self,
           guint                 position)
 {
-  g_assert (position < self->pages->len);
-
-  /* Otherwise the stack hands the focus to the page's first focusable
-   * widget, the selectable question label, which then selects all its text. */
-  if (focus_is_inside (self, GTK_WIDGET (self->stack)))
-    gtk_window_set_focus (GTK_WINDOW (self), NULL);
-
-  self->page = position;
-  gtk_stack_set_visible_child (self->stack, get_page (self, position)->block);
+  clarify_question_stack_set_visible (self->stack, position);
   update_actions (self);
-  focus_input (self, position);
+  clarify_question_page_focus (get_page (self, position));
 }
 
 static void
@@ -390,32 +155,8 @@ finish (ClarifyRequestDialog *self,
   response = clarify_response_new (clarify_request_get_id (self->request), outcome);
 
   if (outcome == CLARIFY_OUTCOME_ANSWERED)
-    {
-      for (guint i = 0; i < self->pages->len; i++)
-        {
-          QuestionPage *page = get_page (self, i);
-          ClarifyQuestion *question = clarify_input_get_question (page->input);
-          const char *id = clarify_question_get_id (question);
-
-          if (page_is_skipped (page))
-            {
-              const char *none[] = { NULL };
-
-              clarify_response_add_answer (response, id, none, NULL, TRUE);
-            }
-          else
-            {
-              g_autoptr(GPtrArray) values = g_ptr_array_new_with_free_func (g_free);
-              g_autofree char *custom_text = NULL;
-
-              clarify_input_collect (page->input, values, &custom_text);
-              g_ptr_array_add (values, NULL);
-              clarify_response_add_answer (response, id,
-                                           (const char * const *) values->pdata,
-                                           custom_text, FALSE);
-            }
-        }
-    }
+    for (guint i = 0; i < clarify_question_stack_get_n_pages (self->stack); i++)
+      clarify_question_page_add_answer (get_page (self, i), response);
 
   update_actions (self);
 
@@ -452,6 +193,8 @@ request_withdrawn_cb (ClarifyRequestDialog *self,
                       const char           *reason,
                       ClarifyRequest       *request)
 {
+  GtkWidget *close_button;
+
   if (self->finished)
     return;
 
@@ -460,28 +203,20 @@ request_withdrawn_cb (ClarifyRequestDialog *self,
   clarify_countdown_stop (self->countdown);
 
   gtk_widget_set_sensitive (GTK_WIDGET (self->stack), FALSE);
-  gtk_widget_set_sensitive (self->action_box, FALSE);
   gtk_widget_set_visible (GTK_WIDGET (self->countdown), FALSE);
-  update_intro (self);
   update_actions (self);
 
   /* In place of the buttons, so the window keeps its size. */
-  gtk_label_set_text (self->notice_label,
-                      reason != NULL && reason[0] != '\0'
-                        ? reason
-                        : _("This question was answered elsewhere."));
-  gtk_stack_set_visible_child_name (self->bottom_stack, "notice");
-  gtk_window_set_default_widget (GTK_WINDOW (self), self->notice_close_button);
-  gtk_widget_grab_focus (self->notice_close_button);
+  clarify_request_actions_show_notice (self->actions,
+                                       reason != NULL && reason[0] != '\0'
+                                         ? reason
+                                         : _("This question was answered elsewhere."));
+  close_button = clarify_request_actions_get_default_widget (self->actions);
+  gtk_window_set_default_widget (GTK_WINDOW (self), close_button);
+  gtk_widget_grab_focus (close_button);
 
   g_clear_handle_id (&self->close_timer_id, g_source_remove);
   self->close_timer_id = g_timeout_add (WITHDRAWN_NOTICE_MS, close_timeout_cb, self);
-}
-
-static void
-notice_close_clicked_cb (ClarifyRequestDialog *self)
-{
-  gtk_window_destroy (GTK_WINDOW (self));
 }
 
 static void
@@ -491,36 +226,28 @@ countdown_expired_cb (ClarifyRequestDialog *self)
 }
 
 static void
-input_state_cb (ClarifyRequestDialog *self,
-                GParamSpec           *pspec,
-                ClarifyInput         *input)
+page_changed_cb (ClarifyRequestDialog *self)
 {
-  int position = find_page_of (self, input);
-
-  if (position < 0)
-    return;
-
-  update_error (get_page (self, position));
   update_actions (self);
   queue_grow (self);
 }
 
 static void
-input_activate_default_cb (ClarifyRequestDialog *self,
-                           ClarifyInput         *input)
+page_activate_default_cb (ClarifyRequestDialog *self,
+                          ClarifyQuestionPage  *page)
 {
-  int position = find_page_of (self, input);
   GtkWidget *widget = GTK_WIDGET (self);
+  guint position;
 
-  if (position < 0 || self->finished)
+  if (self->finished || !clarify_question_stack_find_page (self->stack, page, &position))
     return;
 
-  if ((guint) position + 1 < self->pages->len)
+  if (position + 1 < clarify_question_stack_get_n_pages (self->stack))
     {
-      if (self->paged)
+      if (clarify_question_stack_get_paged (self->stack))
         gtk_widget_activate_action (widget, "dialog.next", NULL);
       else
-        focus_input (self, position + 1);
+        clarify_question_page_focus (get_page (self, position + 1));
     }
   else
     {
@@ -529,26 +256,23 @@ input_activate_default_cb (ClarifyRequestDialog *self,
 }
 
 static void
-skip_toggled_cb (ClarifyRequestDialog *self,
-                 GtkToggleButton      *toggle)
+page_skip_active_cb (ClarifyRequestDialog *self,
+                     GParamSpec           *pspec,
+                     ClarifyQuestionPage  *page)
 {
-  int position = find_page_of (self, toggle);
-  QuestionPage *page;
-  gboolean skipped;
+  guint visible = clarify_question_stack_get_visible (self->stack);
+  guint position;
 
-  if (position < 0)
+  if (!clarify_question_stack_find_page (self->stack, page, &position))
     return;
 
-  page = get_page (self, position);
-  skipped = gtk_toggle_button_get_active (toggle);
-  gtk_widget_set_sensitive (GTK_WIDGET (page->input), !skipped);
-  update_error (page);
   update_actions (self);
 
   /* Skipping is an answer: move on as Next would. */
-  if (skipped && self->paged && (guint) position == self->page &&
-      self->page + 1 < self->pages->len)
-    set_page (self, self->page + 1);
+  if (clarify_question_page_get_skip_active (page) &&
+      clarify_question_stack_get_paged (self->stack) && position == visible &&
+      visible + 1 < clarify_question_stack_get_n_pages (self->stack))
+    set_page (self, visible + 1);
 }
 
 static void
@@ -559,7 +283,7 @@ submit_action (GtkWidget  *widget,
   ClarifyRequestDialog *self = CLARIFY_REQUEST_DIALOG (widget);
 
   /* Also from an earlier page (Ctrl+Enter) once everything is answered. */
-  if (!self->finished && all_done (self))
+  if (!self->finished && clarify_question_stack_get_all_done (self->stack))
     finish (self, CLARIFY_OUTCOME_ANSWERED);
 }
 
@@ -591,15 +315,13 @@ skip_question_action (GtkWidget  *widget,
                       GVariant   *parameter)
 {
   ClarifyRequestDialog *self = CLARIFY_REQUEST_DIALOG (widget);
-  QuestionPage *page;
+  ClarifyQuestionPage *page;
 
-  if (self->finished || self->pages->len == 0)
+  if (self->finished || clarify_question_stack_get_n_pages (self->stack) == 0)
     return;
 
-  page = get_page (self, current_position (self));
-  if (page->skip_toggle != NULL)
-    gtk_toggle_button_set_active (page->skip_toggle,
-                                  !gtk_toggle_button_get_active (page->skip_toggle));
+  page = get_page (self, clarify_question_stack_get_current (self->stack));
+  clarify_question_page_set_skip_active (page, !clarify_question_page_get_skip_active (page));
 }
 
 static void
@@ -608,13 +330,15 @@ next_action (GtkWidget  *widget,
              GVariant   *parameter)
 {
   ClarifyRequestDialog *self = CLARIFY_REQUEST_DIALOG (widget);
+  guint visible = clarify_question_stack_get_visible (self->stack);
 
-  if (self->finished || !self->paged || self->page + 1 >= self->pages->len)
+  if (self->finished || !clarify_question_stack_get_paged (self->stack) ||
+      visible + 1 >= clarify_question_stack_get_n_pages (self->stack))
     return;
-  if (!page_is_done (get_page (self, self->page)))
+  if (!clarify_question_page_is_done (get_page (self, visible)))
     return;
 
-  set_page (self, self->page + 1);
+  set_page (self, visible + 1);
 }
 
 static void
@@ -623,27 +347,23 @@ back_action (GtkWidget  *widget,
              GVariant   *parameter)
 {
   ClarifyRequestDialog *self = CLARIFY_REQUEST_DIALOG (widget);
+  guint visible = clarify_question_stack_get_visible (self->stack);
 
-  if (self->finished || !self->paged || self->page == 0)
+  if (self->finished || !clarify_question_stack_get_paged (self->stack) || visible == 0)
     return;
 
-  set_page (self, self->page - 1);
+  set_page (self, visible - 1);
 }
 
 static gboolean
 pick (ClarifyRequestDialog *self,
       guint                 index)
 {
-  QuestionPage *page;
-
-  if (self->finished || self->pages->len == 0)
+  if (self->finished || clarify_question_stack_get_n_pages (self->stack) == 0)
     return FALSE;
 
-  page = get_page (self, current_position (self));
-  if (page_skip_toggled (page))
-    return FALSE;
-
-  return clarify_input_pick (page->input, index);
+  return clarify_question_page_pick (get_page (self, clarify_question_stack_get_current (self->stack)),
+                                     index);
 }
 
 static void
@@ -695,385 +415,63 @@ escape_shortcut_cb (GtkWidget *widget,
   return TRUE;
 }
 
-/* GtkScrolledWindow (4.8) asks its content for its natural height without
- * the width it will get, so wrapped text and chips come out too tall and
- * leave a gap. This asks the content for the real width instead. */
 static void
-scroller_fit_measure (GtkWidget      *widget,
-                      GtkOrientation  orientation,
-                      int             for_size,
-                      int            *minimum,
-                      int            *natural,
-                      int            *minimum_baseline,
-                      int            *natural_baseline)
+update_title (ClarifyRequestDialog *self)
 {
-  GtkWidget *scroller = gtk_widget_get_first_child (widget);
-  GtkWidget *content = gtk_scrolled_window_get_child (GTK_SCROLLED_WINDOW (scroller));
-
-  gtk_widget_measure (scroller, orientation, for_size, minimum, natural, NULL, NULL);
-
-  if (orientation == GTK_ORIENTATION_VERTICAL && content != NULL && for_size >= 0)
-    {
-      int content_natural;
-
-      gtk_widget_measure (content, orientation, for_size, NULL, &content_natural, NULL, NULL);
-      *natural = MAX (*minimum, MIN (content_natural, MAX_CONTENT_HEIGHT));
-    }
-}
-
-static void
-scroller_fit_allocate (GtkWidget *widget,
-                       int        width,
-                       int        height,
-                       int        baseline)
-{
-  gtk_widget_allocate (gtk_widget_get_first_child (widget), width, height, baseline, NULL);
-}
-
-static char *
-shorten_home (const char *path)
-{
-  const char *home = g_get_home_dir ();
-  gsize len = strlen (home);
-
-  if (len > 1 && g_str_has_prefix (path, home) && (path[len] == '/' || path[len] == '\0'))
-    return g_strconcat ("~", path + len, NULL);
-
-  return g_strdup (path);
-}
-
-/* Session ids are long and only tell sessions apart: their start is enough. */
-static char *
-shorten_session (const char *session)
-{
-  g_autofree char *start = NULL;
-
-  if (g_utf8_strlen (session, -1) <= 16)
-    return g_strdup (session);
-
-  start = g_utf8_substring (session, 0, 12);
-
-  return g_strconcat (start, "…", NULL);
-}
-
-/* "D-Bus" and "dbus", "MCP" and "mcp": a connection named after its kind
- * needs no "(kind)" behind it. */
-static gboolean
-same_word (const char *a,
-           const char *b)
-{
-  if (b == NULL)
-    return FALSE;
-
-  for (;; a++, b++)
-    {
-      while (*a != '\0' && !g_ascii_isalnum (*a))
-        a++;
-      while (*b != '\0' && !g_ascii_isalnum (*b))
-        b++;
-      if (g_ascii_tolower (*a) != g_ascii_tolower (*b))
-        return FALSE;
-      if (*a == '\0')
-        return TRUE;
-    }
-}
-
-static void
-setup_header (ClarifyRequestDialog *self)
-{
-  const char *name = clarify_request_get_connection_name (self->request);
-  const char *kind_id = clarify_request_get_connection_kind (self->request);
-  const char *kind = clarify_backend_registry_get_display_name (kind_id);
-  const char *project = clarify_request_get_project (self->request);
-  const char *session = clarify_request_get_session (self->request);
   const char *title = clarify_request_get_title (self->request);
-  g_autofree char *source = NULL;
+  const char *source = clarify_request_source_get_name (self->source);
   g_autofree char *window_title = NULL;
-  g_autoptr(GString) where = g_string_new (NULL);
-  g_autoptr(GString) tooltip = g_string_new (NULL);
-
-  if (name != NULL && name[0] != '\0' && kind != NULL && kind[0] != '\0' &&
-      !same_word (name, kind_id))
-    /* Translators: a connection's name and its kind, e.g. "work (OpenCode)" */
-    source = g_strdup_printf (_("%s (%s)"), name, kind);
-  else if (kind != NULL && kind[0] != '\0')
-    source = g_strdup (kind);
-  else if (name != NULL && name[0] != '\0')
-    source = g_strdup (name);
-
-  if (project != NULL && project[0] != '\0')
-    {
-      g_autofree char *shown = shorten_home (project);
-
-      g_string_append (where, shown);
-      g_string_append (tooltip, project);
-    }
-  if (session != NULL && session[0] != '\0')
-    {
-      g_autofree char *shown = shorten_session (session);
-
-      if (where->len > 0)
-        {
-          g_string_append (where, " · ");
-          g_string_append_c (tooltip, '\n');
-        }
-      g_string_append (where, shown);
-      g_string_append (tooltip, session);
-    }
-
-  adw_window_title_set_title (self->window_title, source != NULL ? source : _("Question"));
-  adw_window_title_set_subtitle (self->window_title, where->str);
-  gtk_widget_set_tooltip_text (GTK_WIDGET (self->window_title),
-                               tooltip->len > 0 ? tooltip->str : NULL);
 
   if (title != NULL && title[0] != '\0')
-    {
-      gtk_label_set_text (self->title_label, title);
-      gtk_widget_set_visible (GTK_WIDGET (self->title_label), TRUE);
-      window_title = g_strdup (title);
-    }
+    window_title = g_strdup (title);
   else if (source != NULL)
-    {
-      /* Translators: the window title of a request without its own title */
-      window_title = g_strdup_printf (_("Question from %s"), source);
-    }
+    /* Translators: the window title of a request without its own title */
+    window_title = g_strdup_printf (_("Question from %s"), source);
   else
-    {
-      window_title = g_strdup (_("Question"));
-    }
+    window_title = g_strdup (_("Question"));
+
   gtk_window_set_title (GTK_WINDOW (self), window_title);
-}
-
-/* A free-text question fits into a form when the answer is optional (a note
- * next to a choice, like OpenCode's message with a permission) or limited
- * to a short one. A longer required text gets a page of its own. */
-static gboolean
-text_is_short (ClarifyQuestion *question)
-{
-  const ClarifyValidation *validation = clarify_question_get_validation (question);
-
-  return clarify_question_get_skippable (question) ||
-         (validation->max_length > 0 && validation->max_length <= SHORT_TEXT_MAX_LENGTH);
-}
-
-/* One form reads best when every question is short: no long lists, no long
- * free text. */
-static gboolean
-question_is_short (ClarifyQuestion *question)
-{
-  switch (clarify_question_get_kind (question))
-    {
-    case CLARIFY_QUESTION_KIND_SINGLE:
-    case CLARIFY_QUESTION_KIND_MULTI:
-      return clarify_question_get_n_options (question) <= CHIPS_MAX_OPTIONS;
-
-    case CLARIFY_QUESTION_KIND_CONFIRM:
-    case CLARIFY_QUESTION_KIND_NUMBER:
-    case CLARIFY_QUESTION_KIND_DATE:
-    case CLARIFY_QUESTION_KIND_DATE_RANGE:
-      return TRUE;
-
-    case CLARIFY_QUESTION_KIND_TEXT:
-      return text_is_short (question);
-
-    default:
-      return FALSE;
-    }
-}
-
-/* Up to FORM_MAX_QUESTIONS short questions share one form, with at most one
- * text area among them; anything else pages. */
-static gboolean
-use_one_form (ClarifyRequest *request)
-{
-  guint n = clarify_request_get_n_questions (request);
-  guint n_text = 0;
-
-  if (n <= 1)
-    return TRUE;
-  if (n > FORM_MAX_QUESTIONS)
-    return FALSE;
-
-  for (guint i = 0; i < n; i++)
-    {
-      ClarifyQuestion *question = clarify_request_get_question (request, i);
-
-      if (!question_is_short (question))
-        return FALSE;
-      if (clarify_question_get_kind (question) == CLARIFY_QUESTION_KIND_TEXT && ++n_text > 1)
-        return FALSE;
-    }
-
-  return TRUE;
-}
-
-static GtkWidget *
-build_question (ClarifyRequestDialog *self,
-                ClarifyQuestion      *question,
-                gboolean              skippable,
-                QuestionPage         *page)
-{
-  const char *header = clarify_question_get_header (question);
-  GtkWidget *block = gtk_box_new (GTK_ORIENTATION_VERTICAL, 12);
-  GtkWidget *texts = gtk_box_new (GTK_ORIENTATION_VERTICAL, 4);
-  /* The question and, on its first line, its Skip. */
-  GtkWidget *line = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
-  GtkWidget *label;
-
-  gtk_box_append (GTK_BOX (block), texts);
-
-  if (header != NULL && header[0] != '\0')
-    {
-      g_autofree char *upper = g_utf8_strup (header, -1);
-
-      label = gtk_label_new (NULL);
-      gtk_label_set_text (GTK_LABEL (label), upper);
-      gtk_label_set_xalign (GTK_LABEL (label), 0.0f);
-      gtk_label_set_wrap (GTK_LABEL (label), TRUE);
-      gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
-      gtk_widget_add_css_class (label, "caption-heading");
-      gtk_widget_add_css_class (label, "accent");
-      gtk_box_append (GTK_BOX (texts), label);
-    }
-
-  label = gtk_label_new (NULL);
-  gtk_label_set_text (GTK_LABEL (label), clarify_question_get_text (question));
-  gtk_label_set_xalign (GTK_LABEL (label), 0.0f);
-  gtk_label_set_wrap (GTK_LABEL (label), TRUE);
-  gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
-  gtk_label_set_selectable (GTK_LABEL (label), TRUE);
-  gtk_widget_add_css_class (label, "heading");
-  gtk_widget_set_hexpand (label, TRUE);
-  gtk_widget_set_valign (label, GTK_ALIGN_BASELINE);
-  gtk_box_append (GTK_BOX (line), label);
-  gtk_box_append (GTK_BOX (texts), line);
-
-  if (skippable)
-    {
-      GtkWidget *toggle = gtk_toggle_button_new_with_label (_("Skip"));
-
-      gtk_widget_set_valign (toggle, GTK_ALIGN_BASELINE);
-      gtk_widget_set_tooltip_text (toggle, _("Skip this question"));
-      gtk_widget_add_css_class (toggle, "flat");
-      gtk_widget_add_css_class (toggle, "clarify-skip");
-      g_signal_connect_object (toggle, "toggled",
-                               G_CALLBACK (skip_toggled_cb), self,
-                               G_CONNECT_SWAPPED);
-      gtk_box_append (GTK_BOX (line), toggle);
-      page->skip_toggle = GTK_TOGGLE_BUTTON (toggle);
-    }
-
-  page->input = clarify_input_new_for_question (question);
-  clarify_input_set_context (page->input, clarify_request_get_context (self->request));
-  gtk_box_append (GTK_BOX (block), GTK_WIDGET (page->input));
-  g_signal_connect_object (page->input, "notify::valid",
-                           G_CALLBACK (input_state_cb), self, G_CONNECT_SWAPPED);
-  g_signal_connect_object (page->input, "notify::error",
-                           G_CALLBACK (input_state_cb), self, G_CONNECT_SWAPPED);
-  g_signal_connect_object (page->input, "notify::touched",
-                           G_CALLBACK (input_state_cb), self, G_CONNECT_SWAPPED);
-  g_signal_connect_object (page->input, "activate-default",
-                           G_CALLBACK (input_activate_default_cb), self,
-                           G_CONNECT_SWAPPED);
-
-  /* An alert, so that screen readers announce it when it appears. */
-  label = g_object_new (GTK_TYPE_LABEL,
-                        "accessible-role", GTK_ACCESSIBLE_ROLE_ALERT,
-                        "xalign", 0.0f,
-                        "wrap", TRUE,
-                        "wrap-mode", PANGO_WRAP_WORD_CHAR,
-                        "visible", FALSE,
-                        NULL);
-  gtk_widget_add_css_class (label, "error");
-  gtk_widget_add_css_class (label, "caption");
-  gtk_box_append (GTK_BOX (block), label);
-  page->error_label = GTK_LABEL (label);
-
-  page->block = block;
-
-  return block;
 }
 
 static void
 setup_questions (ClarifyRequestDialog *self)
 {
-  guint n = clarify_request_get_n_questions (self->request);
-  gboolean request_skippable = clarify_request_get_skippable (self->request);
-  GtkWidget *form = NULL;
+  guint n;
 
-  self->paged = !use_one_form (self->request);
-  g_array_set_size (self->pages, n);
-
-  if (!self->paged)
-    {
-      form = gtk_box_new (GTK_ORIENTATION_VERTICAL, 30);
-      gtk_stack_add_child (self->stack, form);
-    }
+  clarify_question_stack_set_request (self->stack, self->request);
+  n = clarify_question_stack_get_n_pages (self->stack);
 
   for (guint i = 0; i < n; i++)
     {
-      ClarifyQuestion *question = clarify_request_get_question (self->request, i);
-      QuestionPage *page = get_page (self, i);
-      /* With one question, the request's Skip already says it. */
-      gboolean skippable = clarify_question_get_skippable (question) &&
-                           !(n == 1 && request_skippable);
-      GtkWidget *block = build_question (self, question, skippable, page);
+      ClarifyQuestionPage *page = get_page (self, i);
 
-      page->skippable = clarify_question_get_skippable (question);
-
-      if (self->paged)
-        {
-          GtkWidget *dot = gtk_image_new_from_icon_name ("media-record-symbolic");
-          const char *header = clarify_question_get_header (question);
-
-          gtk_stack_add_child (self->stack, block);
-          gtk_image_set_pixel_size (GTK_IMAGE (dot), 12);
-          if (header != NULL && header[0] != '\0')
-            gtk_widget_set_tooltip_text (dot, header);
-          gtk_box_append (GTK_BOX (self->dots_box), dot);
-          page->dot = GTK_IMAGE (dot);
-        }
-      else
-        {
-          gtk_box_append (GTK_BOX (form), block);
-        }
+      g_signal_connect_object (page, "changed",
+                               G_CALLBACK (page_changed_cb), self, G_CONNECT_SWAPPED);
+      g_signal_connect_object (page, "activate-default",
+                               G_CALLBACK (page_activate_default_cb), self, G_CONNECT_SWAPPED);
+      g_signal_connect_object (page, "notify::skip-active",
+                               G_CALLBACK (page_skip_active_cb), self, G_CONNECT_SWAPPED);
+      if (clarify_question_stack_get_paged (self->stack))
+        clarify_step_indicator_add_step (self->steps_box,
+                                         clarify_question_get_header (clarify_question_page_get_question (page)));
     }
 
-  gtk_widget_set_visible (self->steps_box, self->paged);
-  /* Pages keep one height, so that the window does not jump while paging. */
-  gtk_stack_set_vhomogeneous (self->stack, TRUE);
-
-  if (self->paged && n > 0)
-    gtk_stack_set_visible_child (self->stack, get_page (self, 0)->block);
-
-  for (guint i = 0; i < n; i++)
-    update_error (get_page (self, i));
+  gtk_widget_set_visible (GTK_WIDGET (self->steps_box), clarify_question_stack_get_paged (self->stack));
 }
 
 static void
 clarify_request_dialog_constructed (GObject *object)
 {
   ClarifyRequestDialog *self = CLARIFY_REQUEST_DIALOG (object);
-  const char *context;
 
   G_OBJECT_CLASS (clarify_request_dialog_parent_class)->constructed (object);
 
   g_return_if_fail (self->request != NULL);
 
-  setup_header (self);
-
-  context = clarify_request_get_context (self->request);
-  if (context != NULL && context[0] != '\0')
-    {
-      gtk_label_set_text (self->context_label, context);
-      gtk_widget_set_visible (GTK_WIDGET (self->context_label), TRUE);
-    }
-
-  gtk_widget_set_visible (self->cancel_button, clarify_request_get_cancellable (self->request));
-  gtk_widget_set_visible (self->skip_button, clarify_request_get_skippable (self->request));
-  if (clarify_request_get_n_questions (self->request) > 1)
-    gtk_button_set_label (GTK_BUTTON (self->skip_button), _("Skip All"));
-
+  clarify_request_source_set_request (self->source, self->request);
+  clarify_request_header_set_request (self->header, self->request);
+  clarify_request_actions_set_request (self->actions, self->request);
+  update_title (self);
   setup_questions (self);
 
   if (clarify_request_is_withdrawn (self->request))
@@ -1099,7 +497,6 @@ clarify_request_dialog_constructed (GObject *object)
                                (gint64) clarify_request_get_timeout_ms (self->request) * 1000);
     }
 
-  update_intro (self);
   update_actions (self);
 }
 
@@ -1110,10 +507,10 @@ clarify_request_dialog_map (GtkWidget *widget)
 
   GTK_WIDGET_CLASS (clarify_request_dialog_parent_class)->map (widget);
 
-  if (!self->focused_once && !self->finished && self->pages->len > 0)
+  if (!self->focused_once && !self->finished && clarify_question_stack_get_n_pages (self->stack) > 0)
     {
       self->focused_once = TRUE;
-      focus_input (self, current_position (self));
+      clarify_question_page_focus (get_page (self, clarify_question_stack_get_current (self->stack)));
     }
 }
 
@@ -1136,7 +533,6 @@ clarify_request_dialog_dispose (GObject *object)
   ClarifyRequestDialog *self = CLARIFY_REQUEST_DIALOG (object);
 
   self->finished = TRUE;
-  g_clear_handle_id (&self->grow_idle_id, g_source_remove);
   g_clear_handle_id (&self->close_timer_id, g_source_remove);
   g_clear_handle_id (&self->close_idle_id, g_source_remove);
   /* Dispose may run twice; the countdown is gone after the first. */
@@ -1145,17 +541,12 @@ clarify_request_dialog_dispose (GObject *object)
   if (self->request != NULL)
     g_clear_signal_handler (&self->withdrawn_handler, self->request);
 
-  if (self->pages != NULL)
+  /* The pages go with the window; stop hearing from them first. */
+  if (self->stack != NULL)
     {
-      for (guint i = 0; i < self->pages->len; i++)
-        {
-          QuestionPage *page = get_page (self, i);
-
-          g_signal_handlers_disconnect_by_data (page->input, self);
-          if (page->skip_toggle != NULL)
-            g_signal_handlers_disconnect_by_data (page->skip_toggle, self);
-        }
-      g_array_set_size (self->pages, 0);
+      for (guint i = 0; i < clarify_question_stack_get_n_pages (self->stack); i++)
+        g_signal_handlers_disconnect_by_data (get_page (self, i), self);
+      self->stack = NULL;
     }
 
   G_OBJECT_CLASS (clarify_request_dialog_parent_class)->dispose (object);
@@ -1166,7 +557,6 @@ clarify_request_dialog_finalize (GObject *object)
 {
   ClarifyRequestDialog *self = CLARIFY_REQUEST_DIALOG (object);
 
-  g_clear_pointer (&self->pages, g_array_unref);
   g_clear_object (&self->request);
 
   G_OBJECT_CLASS (clarify_request_dialog_parent_class)->finalize (object);
@@ -1266,31 +656,20 @@ clarify_request_dialog_class_init (ClarifyRequestDialogClass *klass)
                   0, NULL, NULL, NULL,
                   G_TYPE_NONE, 1, CLARIFY_TYPE_RESPONSE);
 
-  g_type_ensure (CLARIFY_TYPE_COUNTDOWN);
+  g_type_ensure (CLARIFY_TYPE_FIT_SCROLLER);
+  g_type_ensure (CLARIFY_TYPE_QUESTION_STACK);
+  g_type_ensure (CLARIFY_TYPE_REQUEST_ACTIONS);
+  g_type_ensure (CLARIFY_TYPE_REQUEST_HEADER);
+  g_type_ensure (CLARIFY_TYPE_REQUEST_SOURCE);
+  g_type_ensure (CLARIFY_TYPE_STEP_INDICATOR);
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/io/github/clarify/Clarify/clarify-request-dialog.ui");
-  gtk_widget_class_bind_template_child (widget_class, ClarifyRequestDialog, window_title);
-  gtk_widget_class_bind_template_child (widget_class, ClarifyRequestDialog, bottom_stack);
-  gtk_widget_class_bind_template_child (widget_class, ClarifyRequestDialog, notice_label);
-  gtk_widget_class_bind_template_child (widget_class, ClarifyRequestDialog, notice_close_button);
-  gtk_widget_class_bind_template_child (widget_class, ClarifyRequestDialog, intro_box);
-  gtk_widget_class_bind_template_child (widget_class, ClarifyRequestDialog, title_label);
-  gtk_widget_class_bind_template_child (widget_class, ClarifyRequestDialog, context_label);
+  gtk_widget_class_bind_template_child (widget_class, ClarifyRequestDialog, source);
+  gtk_widget_class_bind_template_child (widget_class, ClarifyRequestDialog, header);
   gtk_widget_class_bind_template_child (widget_class, ClarifyRequestDialog, scroller_fit);
-  gtk_widget_class_bind_template_child (widget_class, ClarifyRequestDialog, scroller);
-  gtk_widget_class_bind_template_child (widget_class, ClarifyRequestDialog, countdown);
   gtk_widget_class_bind_template_child (widget_class, ClarifyRequestDialog, steps_box);
-  gtk_widget_class_bind_template_child (widget_class, ClarifyRequestDialog, steps_label);
-  gtk_widget_class_bind_template_child (widget_class, ClarifyRequestDialog, dots_box);
   gtk_widget_class_bind_template_child (widget_class, ClarifyRequestDialog, stack);
-  gtk_widget_class_bind_template_child (widget_class, ClarifyRequestDialog, action_box);
-  gtk_widget_class_bind_template_child (widget_class, ClarifyRequestDialog, cancel_button);
-  gtk_widget_class_bind_template_child (widget_class, ClarifyRequestDialog, skip_button);
-  gtk_widget_class_bind_template_child (widget_class, ClarifyRequestDialog, back_button);
-  gtk_widget_class_bind_template_child (widget_class, ClarifyRequestDialog, next_button);
-  gtk_widget_class_bind_template_child (widget_class, ClarifyRequestDialog, submit_button);
-  gtk_widget_class_bind_template_callback (widget_class, notice_close_clicked_cb);
-  gtk_widget_class_bind_template_callback (widget_class, countdown_expired_cb);
+  gtk_widget_class_bind_template_child (widget_class, ClarifyRequestDialog, actions);
 
   gtk_widget_class_install_action (widget_class, "dialog.submit", NULL, submit_action);
   gtk_widget_class_install_action (widget_class, "dialog.cancel", NULL, cancel_action);
@@ -1309,13 +688,14 @@ clarify_request_dialog_init (ClarifyRequestDialog *self)
   GtkEventController *controller;
   GtkShortcutTrigger *trigger;
 
-  self->pages = g_array_new (FALSE, TRUE, sizeof (QuestionPage));
-
   gtk_widget_init_template (GTK_WIDGET (self));
 
-  gtk_widget_set_layout_manager (self->scroller_fit,
-                                 gtk_custom_layout_new (NULL, scroller_fit_measure,
-                                                        scroller_fit_allocate));
+  self->countdown = clarify_request_header_get_countdown (self->header);
+  g_signal_connect_object (self->countdown, "expired",
+                           G_CALLBACK (countdown_expired_cb), self, G_CONNECT_SWAPPED);
+  gtk_window_set_default_widget (GTK_WINDOW (self),
+                                 clarify_request_actions_get_default_widget (self->actions));
+
 
   /* Capture phase: Ctrl+Enter must submit even from inside a text view, and
    * Esc must get past a search entry that has nothing left to clear. */
@@ -1357,7 +737,7 @@ clarify_request_dialog_get_paged (ClarifyRequestDialog *self)
 {
   g_return_val_if_fail (CLARIFY_IS_REQUEST_DIALOG (self), FALSE);
 
-  return self->paged;
+  return self->stack != NULL && clarify_question_stack_get_paged (self->stack);
 }
 
 guint
@@ -1365,7 +745,7 @@ clarify_request_dialog_get_page (ClarifyRequestDialog *self)
 {
   g_return_val_if_fail (CLARIFY_IS_REQUEST_DIALOG (self), 0);
 
-  return self->pages->len > 0 ? current_position (self) : 0;
+  return n_pages (self) > 0 ? clarify_question_stack_get_current (self->stack) : 0;
 }
 
 ClarifyInput *
@@ -1373,9 +753,9 @@ clarify_request_dialog_get_input (ClarifyRequestDialog *self,
                                   guint                 position)
 {
   g_return_val_if_fail (CLARIFY_IS_REQUEST_DIALOG (self), NULL);
-  g_return_val_if_fail (position < self->pages->len, NULL);
+  g_return_val_if_fail (position < n_pages (self), NULL);
 
-  return get_page (self, position)->input;
+  return clarify_question_page_get_input (get_page (self, position));
 }
 
 GtkLabel *
@@ -1383,9 +763,9 @@ clarify_request_dialog_get_error_label (ClarifyRequestDialog *self,
                                         guint                 position)
 {
   g_return_val_if_fail (CLARIFY_IS_REQUEST_DIALOG (self), NULL);
-  g_return_val_if_fail (position < self->pages->len, NULL);
+  g_return_val_if_fail (position < n_pages (self), NULL);
 
-  return get_page (self, position)->error_label;
+  return clarify_question_page_get_error_label (get_page (self, position));
 }
 
 GtkToggleButton *
@@ -1393,9 +773,9 @@ clarify_request_dialog_get_skip_toggle (ClarifyRequestDialog *self,
                                         guint                 position)
 {
   g_return_val_if_fail (CLARIFY_IS_REQUEST_DIALOG (self), NULL);
-  g_return_val_if_fail (position < self->pages->len, NULL);
+  g_return_val_if_fail (position < n_pages (self), NULL);
 
-  return get_page (self, position)->skip_toggle;
+  return clarify_question_page_get_skip_toggle (get_page (self, position));
 }
 
 gboolean
@@ -1403,7 +783,7 @@ clarify_request_dialog_is_submit_sensitive (ClarifyRequestDialog *self)
 {
   g_return_val_if_fail (CLARIFY_IS_REQUEST_DIALOG (self), FALSE);
 
-  return gtk_widget_is_sensitive (self->submit_button);
+  return clarify_request_actions_get_submit_sensitive (self->actions);
 }
 
 ClarifyCountdown *

@@ -11,6 +11,9 @@
 #include "clarify-input-private.h"
 #include "clarify-option-list.h"
 
+/* More options than this get the searchable list. */
+#define CHIPS_MAX_OPTIONS 4
+
 typedef struct
 {
   GtkWidget *view;
@@ -75,7 +78,7 @@ clarify_choice_input_setup (ClarifyInput    *input,
   gboolean multiple = CLARIFY_CHOICE_INPUT_GET_CLASS (self)->multiple;
   gboolean with_other = clarify_question_get_allow_other (question);
 
-  if (g_list_model_get_n_items (options) <= CLARIFY_CHIP_THRESHOLD)
+  if (clarify_choice_input_uses_chips (question))
     {
       priv->view = clarify_choice_chips_new (options, multiple, with_other);
       clarify_input_label_accessible (input, priv->view);
@@ -182,6 +185,14 @@ clarify_choice_input_class_init (ClarifyChoiceInputClass *klass)
 static void
 clarify_choice_input_init (ClarifyChoiceInput *self)
 {
+}
+
+gboolean
+clarify_choice_input_uses_chips (ClarifyQuestion *question)
+{
+  g_return_val_if_fail (CLARIFY_IS_QUESTION (question), FALSE);
+
+  return clarify_question_get_n_options (question) <= CHIPS_MAX_OPTIONS;
 }
 
 GtkWidget *

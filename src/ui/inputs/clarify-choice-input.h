@@ -1,7 +1,7 @@
 /* clarify-choice-input.h: what single and multiple choice inputs share
  *
- * Chips for up to CLARIFY_CHIP_THRESHOLD options, else ClarifyOptionList,
- * plus the entry that "Other…" reveals.
+ * Chips for a few options, else ClarifyOptionList (see
+ * clarify_choice_input_uses_chips()), plus the entry that "Other…" reveals.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -22,6 +22,9 @@ struct _ClarifyChoiceInputClass
   gboolean          multiple;
 };
 
+/* Whether @question's options show as chips (up to four) rather than as a
+ * searchable list. The request dialog also asks, to lay out short questions. */
+gboolean   clarify_choice_input_uses_chips      (ClarifyQuestion    *question);
 /* The ClarifyChoiceChips or ClarifyOptionList in use. */
 GtkWidget *clarify_choice_input_get_view        (ClarifyChoiceInput *self);
 /* The entry that "Other…" reveals, or NULL without allow_other. */

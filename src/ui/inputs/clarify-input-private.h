@@ -8,9 +8,6 @@
 
 G_BEGIN_DECLS
 
-/* Up to this many options show as chips; more get the searchable list. */
-#define CLARIFY_CHIP_THRESHOLD 4
-
 /* Emits ::activate-default (Enter in a one-line control). */
 void       clarify_input_activate_default (ClarifyInput *self);
 

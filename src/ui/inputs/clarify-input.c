@@ -9,13 +9,6 @@
 #include "clarify-validate.h"
 
 #include "clarify-input-private.h"
-#include "clarify-confirm-input.h"
-#include "clarify-date-input.h"
-#include "clarify-date-range-input.h"
-#include "clarify-multi-input.h"
-#include "clarify-number-input.h"
-#include "clarify-single-input.h"
-#include "clarify-text-input.h"
 
 typedef struct
 {
@@ -303,58 +296,6 @@ clarify_input_init (ClarifyInput *self)
       gtk_orientable_set_orientation (GTK_ORIENTABLE (layout), GTK_ORIENTATION_VERTICAL);
       gtk_box_layout_set_spacing (GTK_BOX_LAYOUT (layout), 6);
     }
-}
-
-/**
- * clarify_input_new_for_question:
- * @question: the question to answer
- *
- * Returns: (transfer floating): the input subclass for @question's kind
- */
-ClarifyInput *
-clarify_input_new_for_question (ClarifyQuestion *question)
-{
-  GType type = G_TYPE_INVALID;
-
-  g_return_val_if_fail (CLARIFY_IS_QUESTION (question), NULL);
-
-  switch (clarify_question_get_kind (question))
-    {
-    case CLARIFY_QUESTION_KIND_TEXT:
-      type = CLARIFY_TYPE_TEXT_INPUT;
-      break;
-
-    case CLARIFY_QUESTION_KIND_SINGLE:
-      type = CLARIFY_TYPE_SINGLE_INPUT;
-      break;
-
-    case CLARIFY_QUESTION_KIND_MULTI:
-      type = CLARIFY_TYPE_MULTI_INPUT;
-      break;
-
-    case CLARIFY_QUESTION_KIND_CONFIRM:
-      type = CLARIFY_TYPE_CONFIRM_INPUT;
-      break;
-
-    case CLARIFY_QUESTION_KIND_NUMBER:
-      type = CLARIFY_TYPE_NUMBER_INPUT;
-      break;
-
-    case CLARIFY_QUESTION_KIND_DATE:
-      type = CLARIFY_TYPE_DATE_INPUT;
-      break;
-
-    case CLARIFY_QUESTION_KIND_DATE_RANGE:
-      type = CLARIFY_TYPE_DATE_RANGE_INPUT;
-      break;
-
-    default:
-      /* The model maps unknown kinds to text already; stay safe anyway. */
-      type = CLARIFY_TYPE_TEXT_INPUT;
-      break;
-    }
-
-  return g_object_new (type, "question", question, NULL);
 }
 
 ClarifyQuestion *

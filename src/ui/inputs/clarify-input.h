@@ -2,7 +2,8 @@
  *
  * One input kind is one subclass: ClarifyTextInput, ClarifySingleInput,
  * ClarifyMultiInput, ClarifyConfirmInput, ClarifyNumberInput,
- * ClarifyDateInput, ClarifyDateRangeInput.
+ * ClarifyDateInput, ClarifyDateRangeInput; clarify-input-factory.h picks
+ * the one for a question.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -36,8 +37,6 @@ struct _ClarifyInputClass
   gpointer padding[4];
 };
 
-/* Creates the subclass that fits the question's kind. */
-ClarifyInput    *clarify_input_new_for_question (ClarifyQuestion *question);
 ClarifyQuestion *clarify_input_get_question     (ClarifyInput    *self);
 
 /* Whether the current answer passes clarify_question_check_answer(). */
