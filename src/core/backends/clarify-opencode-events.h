@@ -11,6 +11,8 @@
 #include "clarify-backend.h"
 #include "clarify-sse-client.h"
 
+#include "clarify-backends-enums.h"
+
 G_BEGIN_DECLS
 
 typedef enum
