@@ -12,6 +12,7 @@
 #include "clarify-input.h"
 #include "clarify-request-dialog.h"
 #include "clarify-request-dialog-private.h"
+#include "clarify-validate.h"
 
 /* How long the "answered elsewhere" notice stays before the dialog closes. */
 #define WITHDRAWN_NOTICE_MS 2500
@@ -97,19 +98,6 @@ get_page (ClarifyRequestDialog *self,
   return &g_array_index (self->pages, QuestionPage, position);
 }
 
-static gboolean
-is_blank (const char *text)
-{
-  if (text == NULL)
-    return TRUE;
-
-  for (; *text != '\0'; text = g_utf8_next_char (text))
-    if (!g_unichar_isspace (g_utf8_get_char (text)))
-      return FALSE;
-
-  return TRUE;
-}
-
 /* Nothing typed, picked or ticked (whitespace does not count). */
 static gboolean
 page_is_empty (QuestionPage *page)
@@ -120,10 +108,10 @@ page_is_empty (QuestionPage *page)
   clarify_input_collect (page->input, values, &custom_text);
 
   for (guint i = 0; i < values->len; i++)
-    if (!is_blank (g_ptr_array_index (values, i)))
+    if (!clarify_text_is_blank (g_ptr_array_index (values, i)))
       return FALSE;
 
-  return is_blank (custom_text);
+  return clarify_text_is_blank (custom_text);
 }
 
 static gboolean
