@@ -4,6 +4,8 @@
  */
 #include "config.h"
 
+#include "clarify-connection.h"
+#include "clarify-mcp-protocol.h"
 #include "clarify-request-private.h"
 #include "clarify-response.h"
 
@@ -56,6 +58,26 @@ test_kind_and_outcome_names (void)
 
   g_assert_false (clarify_outcome_from_string ("timed-out", NULL));
   g_assert_false (clarify_outcome_from_string (NULL, NULL));
+}
+
+/* The enums have GTypes, so their properties say which enum they hold. */
+static void
+test_enum_properties (void)
+{
+  g_autoptr(GTypeClass) question_class = g_type_class_ref (CLARIFY_TYPE_QUESTION);
+  g_autoptr(GTypeClass) response_class = g_type_class_ref (CLARIFY_TYPE_RESPONSE);
+  GParamSpec *kind = g_object_class_find_property (G_OBJECT_CLASS (question_class), "kind");
+  GParamSpec *outcome = g_object_class_find_property (G_OBJECT_CLASS (response_class), "outcome");
+  g_autoptr(GEnumClass) state_class = g_type_class_ref (CLARIFY_TYPE_CONNECTION_STATE);
+
+  g_assert_true (G_IS_PARAM_SPEC_ENUM (kind));
+  g_assert_cmpint (kind->value_type, ==, CLARIFY_TYPE_QUESTION_KIND);
+  g_assert_true (G_IS_PARAM_SPEC_ENUM (outcome));
+  g_assert_cmpint (outcome->value_type, ==, CLARIFY_TYPE_OUTCOME);
+
+  g_assert_cmpstr (g_enum_get_value (state_class, CLARIFY_CONNECTION_STATE_FAILED)->value_nick, ==, "failed");
+  g_assert_true (G_TYPE_IS_ENUM (CLARIFY_TYPE_ERROR));
+  g_assert_true (G_TYPE_IS_FLAGS (CLARIFY_TYPE_MCP_REPLY_FLAGS));
 }
 
 static void
@@ -299,6 +321,7 @@ main (int   argc,
 
   g_test_add_func ("/model/option/properties", test_option_properties);
   g_test_add_func ("/model/names", test_kind_and_outcome_names);
+  g_test_add_func ("/model/enum-properties", test_enum_properties);
   g_test_add_func ("/model/validation-struct", test_validation_struct);
   g_test_add_func ("/model/question", test_question);
   g_test_add_func ("/model/request", test_request);

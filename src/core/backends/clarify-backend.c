@@ -85,7 +85,7 @@ clarify_backend_get_property (GObject    *object,
       break;
 
     case PROP_STATE:
-      g_value_set_uint (value, priv->state);
+      g_value_set_enum (value, priv->state);
       break;
 
     case PROP_STATE_MESSAGE:
@@ -134,10 +134,9 @@ clarify_backend_class_init (ClarifyBackendClass *klass)
                          CLARIFY_TYPE_CONNECTION,
                          (G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS));
 
-  /* A ClarifyConnectionState; a plain uint because the enum has no GType. */
   properties[PROP_STATE] =
-    g_param_spec_uint ("state", NULL, NULL,
-                       CLARIFY_CONNECTION_STATE_IDLE, CLARIFY_CONNECTION_STATE_FAILED,
+    g_param_spec_enum ("state", NULL, NULL,
+                       CLARIFY_TYPE_CONNECTION_STATE,
                        CLARIFY_CONNECTION_STATE_IDLE,
                        (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
 

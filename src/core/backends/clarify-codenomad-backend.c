@@ -74,16 +74,6 @@ has_credentials (ClarifyCodenomadBackend *self)
   return self->auth != AUTH_NONE && self->secret != NULL;
 }
 
-static char *
-to_json (JsonBuilder *builder)
-{
-  g_autoptr(JsonNode) root = json_builder_get_root (builder);
-  g_autoptr(JsonGenerator) generator = json_generator_new ();
-
-  json_generator_set_root (generator, root);
-  return json_generator_to_data (generator, NULL);
-}
-
 static SoupMessage *
 api_message_new (ClarifyCodenomadBackend *self,
                  const char              *method,
@@ -147,7 +137,7 @@ login_async (ClarifyCodenomadBackend *self,
       json_builder_add_string_value (builder, self->secret);
     }
   json_builder_end_object (builder);
-  body = to_json (builder);
+  body = clarify_json_builder_to_string (builder);
 
   message = api_message_new (self, SOUP_METHOD_POST,
                              self->auth == AUTH_TOKEN ? "/api/auth/token" : "/api/auth/login", body);
@@ -456,7 +446,7 @@ answer_ping (ClarifyCodenomadBackend *self,
   json_builder_set_member_name (builder, "pingTs");
   json_builder_add_value (builder, json_node_copy (ts));
   json_builder_end_object (builder);
-  body = to_json (builder);
+  body = clarify_json_builder_to_string (builder);
 
   api_call_async (self, SOUP_METHOD_POST, "/api/client-connections/pong", body, NULL,
                   pong_cb, g_object_ref (self));

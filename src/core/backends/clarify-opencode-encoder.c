@@ -5,7 +5,9 @@
 #include "config.h"
 
 #include "clarify-error.h"
+#include "clarify-json.h"
 #include "clarify-opencode-encoder.h"
+#include "clarify-validate.h"
 
 static JsonNode *
 question_answers (ClarifyRequest  *request,
@@ -54,15 +56,6 @@ answer_text (const ClarifyAnswer *answer)
   return NULL;
 }
 
-static gboolean
-is_blank (const char *text)
-{
-  for (; *text != '\0'; text = g_utf8_next_char (text))
-    if (!g_unichar_isspace (g_utf8_get_char (text)))
-      return FALSE;
-  return TRUE;
-}
-
 static JsonNode *
 permission_reply (ClarifyResponse *response,
                   gboolean         legacy,
@@ -89,7 +82,7 @@ permission_reply (ClarifyResponse *response,
   json_builder_begin_object (builder);
   json_builder_set_member_name (builder, legacy ? "response" : "reply");
   json_builder_add_string_value (builder, reply);
-  if (message != NULL && !legacy && !is_blank (message))
+  if (message != NULL && !legacy && !clarify_text_is_blank (message))
     {
       json_builder_set_member_name (builder, "message");
       json_builder_add_string_value (builder, message);
@@ -97,15 +90,6 @@ permission_reply (ClarifyResponse *response,
   json_builder_end_object (builder);
 
   return json_builder_get_root (builder);
-}
-
-static char *
-node_to_compact_string (JsonNode *node)
-{
-  g_autoptr(JsonGenerator) generator = json_generator_new ();
-
-  json_generator_set_root (generator, node);
-  return json_generator_to_data (generator, NULL);
 }
 
 gboolean
@@ -165,6 +149,6 @@ clarify_opencode_encode_reply (ClarifyRequest   *request,
       g_assert_not_reached ();
     }
 
-  *body = node_to_compact_string (node);
+  *body = clarify_json_to_string (node);
   return TRUE;
 }

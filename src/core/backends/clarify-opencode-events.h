@@ -13,6 +13,8 @@
 #include "clarify-opencode-decoder.h"
 #include "clarify-sse-client.h"
 
+#include "clarify-backends-enums.h"
+
 G_BEGIN_DECLS
 
 /* Per-backend bookkeeping shared by both backends: what is finished (answered,

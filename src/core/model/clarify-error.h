@@ -6,6 +6,8 @@
 
 #include <glib.h>
 
+#include "clarify-model-enums.h"
+
 G_BEGIN_DECLS
 
 #define CLARIFY_ERROR (clarify_error_quark ())

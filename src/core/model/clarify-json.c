@@ -692,3 +692,16 @@ clarify_json_to_string (JsonNode *node)
 
   return json_generator_to_data (generator, NULL);
 }
+
+char *
+clarify_json_builder_to_string (JsonBuilder *builder)
+{
+  g_autoptr(JsonNode) root = NULL;
+
+  g_return_val_if_fail (JSON_IS_BUILDER (builder), NULL);
+
+  root = json_builder_get_root (builder);
+  g_return_val_if_fail (root != NULL, NULL);
+
+  return clarify_json_to_string (root);
+}

@@ -31,6 +31,8 @@ JsonNode        *clarify_response_to_json        (ClarifyResponse  *response);
 
 /* Compact JSON text of @node. */
 char            *clarify_json_to_string          (JsonNode         *node);
+/* Compact JSON text of what @builder built (its value is complete). */
+char            *clarify_json_builder_to_string  (JsonBuilder      *builder);
 
 /* Deepest nesting clarify_json_parse() accepts. */
 #define CLARIFY_JSON_MAX_DEPTH 512

@@ -123,7 +123,7 @@ clarify_question_get_property (GObject    *object,
       break;
 
     case PROP_KIND:
-      g_value_set_int (value, self->kind);
+      g_value_set_enum (value, self->kind);
       break;
 
     case PROP_TEXT:
@@ -166,7 +166,7 @@ clarify_question_set_property (GObject      *object,
       break;
 
     case PROP_KIND:
-      clarify_question_set_kind (self, g_value_get_int (value));
+      clarify_question_set_kind (self, g_value_get_enum (value));
       break;
 
     case PROP_TEXT:
@@ -208,12 +208,11 @@ clarify_question_class_init (ClarifyQuestionClass *klass)
                          NULL,
                          (G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS));
 
-  /* A plain int: ClarifyQuestionKind is not registered as a GEnum type. */
   properties[PROP_KIND] =
-    g_param_spec_int ("kind", NULL, NULL,
-                      CLARIFY_QUESTION_KIND_TEXT, CLARIFY_QUESTION_KIND_DATE_RANGE,
-                      CLARIFY_QUESTION_KIND_TEXT,
-                      (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+    g_param_spec_enum ("kind", NULL, NULL,
+                       CLARIFY_TYPE_QUESTION_KIND,
+                       CLARIFY_QUESTION_KIND_TEXT,
+                       (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
 
   properties[PROP_TEXT] =
     g_param_spec_string ("text", NULL, NULL,

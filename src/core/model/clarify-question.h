@@ -8,6 +8,8 @@
 
 #include "clarify-option.h"
 
+#include "clarify-model-enums.h"
+
 G_BEGIN_DECLS
 
 typedef enum

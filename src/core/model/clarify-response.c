@@ -98,7 +98,7 @@ clarify_response_get_property (GObject    *object,
       break;
 
     case PROP_OUTCOME:
-      g_value_set_int (value, self->outcome);
+      g_value_set_enum (value, self->outcome);
       break;
 
     default:
@@ -121,7 +121,7 @@ clarify_response_set_property (GObject      *object,
       break;
 
     case PROP_OUTCOME:
-      self->outcome = g_value_get_int (value);
+      self->outcome = g_value_get_enum (value);
       break;
 
     default:
@@ -143,12 +143,11 @@ clarify_response_class_init (ClarifyResponseClass *klass)
                          NULL,
                          (G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS));
 
-  /* A plain int: ClarifyOutcome is not registered as a GEnum type. */
   properties[PROP_OUTCOME] =
-    g_param_spec_int ("outcome", NULL, NULL,
-                      CLARIFY_OUTCOME_ANSWERED, CLARIFY_OUTCOME_TIMED_OUT,
-                      CLARIFY_OUTCOME_ANSWERED,
-                      (G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS));
+    g_param_spec_enum ("outcome", NULL, NULL,
+                       CLARIFY_TYPE_OUTCOME,
+                       CLARIFY_OUTCOME_ANSWERED,
+                       (G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS));
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
 }

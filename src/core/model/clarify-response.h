@@ -6,6 +6,8 @@
 
 #include <glib-object.h>
 
+#include "clarify-model-enums.h"
+
 G_BEGIN_DECLS
 
 typedef enum

@@ -19,6 +19,21 @@
 #define ELLIPSIS "…"
 
 gboolean
+clarify_text_is_blank (const char *text)
+{
+  if (text == NULL)
+    return TRUE;
+
+  for (; *text != '\0'; text = g_utf8_next_char (text))
+    {
+      if (!g_unichar_isspace (g_utf8_get_char (text)))
+        return FALSE;
+    }
+
+  return TRUE;
+}
+
+gboolean
 clarify_truncate_text (char  *text,
                        guint  max_chars)
 {
@@ -477,21 +492,6 @@ parse_number (const char *text,
 }
 
 static gboolean
-is_blank (const char *text)
-{
-  if (text == NULL)
-    return TRUE;
-
-  for (; *text != '\0'; text = g_utf8_next_char (text))
-    {
-      if (!g_unichar_isspace (g_utf8_get_char (text)))
-        return FALSE;
-    }
-
-  return TRUE;
-}
-
-static gboolean
 is_option_value (ClarifyQuestion *question,
                  const char      *value)
 {
@@ -605,7 +605,7 @@ check_choice (ClarifyQuestion    *question,
 {
   const ClarifyValidation *validation = clarify_question_get_validation (question);
   gboolean allow_other = clarify_question_get_allow_other (question);
-  gboolean has_custom = !is_blank (custom_text);
+  gboolean has_custom = !clarify_text_is_blank (custom_text);
   guint n_custom = has_custom ? 1 : 0;
 
   if (has_custom && !allow_other)
@@ -616,7 +616,7 @@ check_choice (ClarifyQuestion    *question,
       if (is_option_value (question, values[i]))
         continue;
       /* A value that is no option is the user's own answer. */
-      if (!allow_other || is_blank (values[i]))
+      if (!allow_other || clarify_text_is_blank (values[i]))
         return g_strdup (_("Please choose one of the options."));
       n_custom++;
     }
@@ -676,14 +676,14 @@ check_answer (ClarifyQuestion    *question,
       {
         const char *text = n_values > 0 ? values[0] : custom_text;
 
-        if (is_blank (text))
+        if (clarify_text_is_blank (text))
           return g_strdup (_("Please answer this question."));
         return check_text (question, text);
       }
 
     case CLARIFY_QUESTION_KIND_SINGLE:
     case CLARIFY_QUESTION_KIND_MULTI:
-      if (n_values == 0 && is_blank (custom_text))
+      if (n_values == 0 && clarify_text_is_blank (custom_text))
         return g_strdup (_("Please answer this question."));
       return check_choice (question, values, custom_text, n_values);
 
@@ -695,7 +695,7 @@ check_answer (ClarifyQuestion    *question,
       return NULL;
 
     case CLARIFY_QUESTION_KIND_NUMBER:
-      if (n_values == 0 || is_blank (values[0]))
+      if (n_values == 0 || clarify_text_is_blank (values[0]))
         return g_strdup (_("Please answer this question."));
       return check_number (question, values[0]);
 
@@ -703,7 +703,7 @@ check_answer (ClarifyQuestion    *question,
       {
         GDate date;
 
-        if (n_values == 0 || is_blank (values[0]))
+        if (n_values == 0 || clarify_text_is_blank (values[0]))
           return g_strdup (_("Please answer this question."));
         if (n_values > 1 || !parse_iso_date (values[0], &date))
           return g_strdup (_("Please enter a valid date."));
@@ -716,7 +716,7 @@ check_answer (ClarifyQuestion    *question,
 
         if (n_values == 0)
           return g_strdup (_("Please answer this question."));
-        if (n_values != 2 || is_blank (values[0]) || is_blank (values[1]))
+        if (n_values != 2 || clarify_text_is_blank (values[0]) || clarify_text_is_blank (values[1]))
           return g_strdup (_("Please enter a start and an end date."));
         if (!parse_iso_date (values[0], &start) || !parse_iso_date (values[1], &end))
           return g_strdup (_("Please enter a valid date."));

@@ -38,6 +38,9 @@ gboolean clarify_question_check_answer     (ClarifyQuestion    *question,
                                             const char         *custom_text,
                                             char              **message);
 
+/* Whether @text is NULL, empty or only whitespace: what counts as no answer. */
+gboolean clarify_text_is_blank             (const char      *text);
+
 /* Truncates @text in place to @max_chars characters (not bytes), ending in "…".
  * Returns TRUE when it cut. */
 gboolean clarify_truncate_text             (char            *text,

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "clarify-cli.h"
+#include "clarify-dbus-api.h"
 #include "clarify-dbus-backend.h"
 #include "clarify-json.h"
 #include "clarify-mcp-protocol.h"
@@ -23,32 +24,41 @@
 /* ---------------------------------------------------------------------- */
 /* D-Bus: the one way to the running app */
 
+/* The app's Ask API on the session bus. The proxy loads, watches and
+ * starts nothing itself: the call auto-starts, so D-Bus activation
+ * launches the app if needed. */
+static ClarifyDbusApi *
+app_proxy_new (GError **error)
+{
+  return clarify_dbus_api_proxy_new_for_bus_sync (G_BUS_TYPE_SESSION,
+                                                  G_DBUS_PROXY_FLAGS_DO_NOT_LOAD_PROPERTIES |
+                                                  G_DBUS_PROXY_FLAGS_DO_NOT_CONNECT_SIGNALS |
+                                                  G_DBUS_PROXY_FLAGS_DO_NOT_AUTO_START_AT_CONSTRUCTION,
+                                                  CLARIFY_DBUS_NAME, CLARIFY_DBUS_PATH,
+                                                  NULL, error);
+}
+
+/* No call timeout: the user may take as long as the request allows. */
 static void
-ask_app_async (GDBusConnection     *bus,
+ask_app_async (ClarifyDbusApi      *app,
                const char          *request_json,
                GCancellable        *cancellable,
                GAsyncReadyCallback  callback,
                gpointer             user_data)
 {
-  /* No call timeout: the user may take as long as the request allows.
-   * Auto-start is on, so D-Bus activation launches the app if needed. */
-  g_dbus_connection_call (bus, CLARIFY_DBUS_NAME, CLARIFY_DBUS_PATH, CLARIFY_DBUS_INTERFACE,
-                          "Ask", g_variant_new ("(s)", request_json), G_VARIANT_TYPE ("(s)"),
-                          G_DBUS_CALL_FLAGS_NONE, G_MAXINT, cancellable, callback, user_data);
+  clarify_dbus_api_call_ask (app, request_json, G_DBUS_CALL_FLAGS_NONE, G_MAXINT,
+                             cancellable, callback, user_data);
 }
 
 static char *
-ask_app_finish (GDBusConnection  *bus,
-                GAsyncResult     *result,
-                GError          **error)
+ask_app_finish (GObject       *proxy,
+                GAsyncResult  *result,
+                GError       **error)
 {
-  g_autoptr(GVariant) reply = g_dbus_connection_call_finish (bus, result, error);
   char *response_json = NULL;
 
-  if (reply == NULL)
+  if (!clarify_dbus_api_call_ask_finish (CLARIFY_DBUS_API (proxy), &response_json, result, error))
     return NULL;
-
-  g_variant_get (reply, "(s)", &response_json);
 
   return response_json;
 }
@@ -333,7 +343,7 @@ ask_done_cb (GObject      *object,
 {
   AskWait *wait = user_data;
 
-  wait->response_json = ask_app_finish (G_DBUS_CONNECTION (object), result, &wait->error);
+  wait->response_json = ask_app_finish (object, result, &wait->error);
   g_main_loop_quit (wait->loop);
 }
 
@@ -343,7 +353,7 @@ run_ask (int    argc,
 {
   AskOptions options = { 0 };
   g_autoptr(GOptionContext) context = NULL;
-  g_autoptr(GDBusConnection) bus = NULL;
+  g_autoptr(ClarifyDbusApi) app = NULL;
   g_autoptr(ClarifyResponse) response = NULL;
   g_autoptr(GMainLoop) loop = NULL;
   g_autoptr(GError) error = NULL;
@@ -416,8 +426,8 @@ run_ask (int    argc,
   if (request_json == NULL)
     goto bad_args;
 
-  bus = g_bus_get_sync (G_BUS_TYPE_SESSION, NULL, &error);
-  if (bus == NULL)
+  app = app_proxy_new (&error);
+  if (app == NULL)
     {
       g_printerr (_("clarify ask: cannot reach the session bus: %s\n"), error->message);
       status = CLARIFY_CLI_EXIT_UNREACHABLE;
@@ -426,7 +436,7 @@ run_ask (int    argc,
 
   loop = g_main_loop_new (NULL, FALSE);
   wait.loop = loop;
-  ask_app_async (bus, request_json, NULL, ask_done_cb, &wait);
+  ask_app_async (app, request_json, NULL, ask_done_cb, &wait);
   g_main_loop_run (loop);
 
   if (wait.response_json == NULL)
@@ -496,8 +506,8 @@ out:
 typedef struct
 {
   GMainLoop          *loop;
-  GDBusConnection    *bus;
-  GError             *bus_error;
+  ClarifyDbusApi     *app;
+  GError             *app_error;
   ClarifyMcpProtocol *protocol;
   GDataInputStream   *input;
   GOutputStream      *output;
@@ -516,7 +526,7 @@ stdio_ask_done_cb (GObject      *object,
   g_autoptr(GError) error = NULL;
   g_autofree char *response_json = NULL;
 
-  response_json = ask_app_finish (G_DBUS_CONNECTION (object), result, &error);
+  response_json = ask_app_finish (object, result, &error);
   if (response_json == NULL)
     {
       g_dbus_error_strip_remote_error (error);
@@ -543,16 +553,16 @@ stdio_ask (ClarifyRequest      *request,
   g_autoptr(JsonNode) node = NULL;
   g_autofree char *request_json = NULL;
 
-  if (stdio->bus == NULL)
+  if (stdio->app == NULL)
     {
       g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_NOT_CONNECTED,
-                               "no session bus: %s", stdio->bus_error->message);
+                               "no session bus: %s", stdio->app_error->message);
       return;
     }
 
   node = clarify_request_to_json (request);
   request_json = json_to_string (node, FALSE);
-  ask_app_async (stdio->bus, request_json, cancellable, stdio_ask_done_cb, g_steal_pointer (&task));
+  ask_app_async (stdio->app, request_json, cancellable, stdio_ask_done_cb, g_steal_pointer (&task));
 }
 
 static ClarifyResponse *
@@ -679,9 +689,9 @@ run_mcp_stdio (int    argc,
   g_log_set_writer_func (stderr_log_writer, NULL, NULL);
 
   stdio.loop = g_main_loop_new (NULL, FALSE);
-  stdio.bus = g_bus_get_sync (G_BUS_TYPE_SESSION, NULL, &stdio.bus_error);
-  if (stdio.bus == NULL)
-    g_printerr ("clarify mcp-stdio: no session bus, ask_user will fail: %s\n", stdio.bus_error->message);
+  stdio.app = app_proxy_new (&stdio.app_error);
+  if (stdio.app == NULL)
+    g_printerr ("clarify mcp-stdio: no session bus, ask_user will fail: %s\n", stdio.app_error->message);
   stdio.protocol = clarify_mcp_protocol_new (stdio_ask, stdio_ask_finish, &stdio);
   stdio.cancellable = g_cancellable_new ();
   stdin_stream = g_unix_input_stream_new (0, FALSE);
@@ -696,8 +706,8 @@ run_mcp_stdio (int    argc,
   g_clear_object (&stdio.output);
   g_clear_object (&stdio.protocol);
   g_clear_object (&stdio.cancellable);
-  g_clear_object (&stdio.bus);
-  g_clear_error (&stdio.bus_error);
+  g_clear_object (&stdio.app);
+  g_clear_error (&stdio.app_error);
   g_clear_pointer (&stdio.loop, g_main_loop_unref);
 
   return 0;

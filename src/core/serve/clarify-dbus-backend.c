@@ -6,18 +6,9 @@
 
 #include <glib/gi18n.h>
 
+#include "clarify-dbus-api.h"
 #include "clarify-dbus-backend.h"
 #include "clarify-json.h"
-
-static const char introspection_xml[] =
-  "<node>"
-  "  <interface name='" CLARIFY_DBUS_INTERFACE "'>"
-  "    <method name='Ask'>"
-  "      <arg type='s' name='request_json' direction='in'/>"
-  "      <arg type='s' name='response_json' direction='out'/>"
-  "    </method>"
-  "  </interface>"
-  "</node>";
 
 struct _ClarifyDbusBackend
 {
@@ -25,7 +16,9 @@ struct _ClarifyDbusBackend
 
   GDBusConnection     *bus;
   char                *object_path;
-  guint                registration_id;
+  /* Generated from data/dbus/io.github.clarify.Clarify.xml; exported
+   * while the backend runs. */
+  ClarifyDbusApi      *skeleton;
 };
 
 G_DEFINE_FINAL_TYPE (ClarifyDbusBackend, clarify_dbus_backend, CLARIFY_TYPE_LOCAL_BACKEND)
@@ -42,6 +35,7 @@ static GParamSpec *properties[N_PROPS];
 /* One Ask call waiting for its answer. */
 typedef struct
 {
+  ClarifyDbusApi        *skeleton;
   GDBusMethodInvocation *invocation;
   GCancellable          *cancellable;
   guint                  watch_id;
@@ -53,6 +47,7 @@ static void
 call_free (Call *call)
 {
   g_clear_handle_id (&call->watch_id, g_bus_unwatch_name);
+  g_clear_object (&call->skeleton);
   g_clear_object (&call->invocation);
   g_clear_object (&call->cancellable);
   g_free (call->caller_id);
@@ -94,28 +89,27 @@ ask_cb (GObject      *object,
   node = clarify_response_to_json (response);
   if (call->caller_id != NULL)
     json_object_set_string_member (json_node_get_object (node), "id", call->caller_id);
-  text = json_to_string (node, FALSE);
-  g_dbus_method_invocation_return_value (g_steal_pointer (&call->invocation),
-                                         g_variant_new ("(s)", text));
+  text = clarify_json_to_string (node);
+  clarify_dbus_api_complete_ask (call->skeleton, g_steal_pointer (&call->invocation), text);
   call_free (call);
 }
 
-static void
-clarify_dbus_backend_ask (ClarifyDbusBackend    *self,
-                          GVariant              *parameters,
-                          GDBusMethodInvocation *invocation)
+/* The skeleton hands us its reference on @invocation: each path below
+ * either returns on it or keeps it in the Call until the answer. */
+static gboolean
+handle_ask_cb (ClarifyDbusApi        *skeleton,
+               GDBusMethodInvocation *invocation,
+               const char            *request_json,
+               ClarifyDbusBackend    *self)
 {
   g_autoptr(ClarifyRequest) request = NULL;
   g_autoptr(JsonNode) node = NULL;
   g_autoptr(GError) error = NULL;
   g_autofree char *caller_id = NULL;
   g_autofree char *request_id = NULL;
-  const char *request_json = NULL;
   const char *sender;
   JsonObject *object;
   Call *call;
-
-  g_variant_get (parameters, "(&s)", &request_json);
 
   node = clarify_json_parse (request_json, -1, &error);
   if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
@@ -123,7 +117,7 @@ clarify_dbus_backend_ask (ClarifyDbusBackend    *self,
       g_dbus_method_invocation_return_error (invocation, G_DBUS_ERROR, G_DBUS_ERROR_INVALID_ARGS,
                                              "Invalid request: %s",
                                              error != NULL ? error->message : "a request must be a JSON object");
-      return;
+      return G_DBUS_METHOD_INVOCATION_HANDLED;
     }
 
   /* Callers need not make their ids unique among each other: each request
@@ -138,11 +132,12 @@ clarify_dbus_backend_ask (ClarifyDbusBackend    *self,
     {
       g_dbus_method_invocation_return_error (invocation, G_DBUS_ERROR, G_DBUS_ERROR_INVALID_ARGS,
                                              "Invalid request: %s", error->message);
-      return;
+      return G_DBUS_METHOD_INVOCATION_HANDLED;
     }
 
   call = g_new0 (Call, 1);
-  call->invocation = g_object_ref (invocation);
+  call->skeleton = g_object_ref (skeleton);
+  call->invocation = invocation;
   call->cancellable = g_cancellable_new ();
   call->caller_id = g_steal_pointer (&caller_id);
 
@@ -155,48 +150,18 @@ clarify_dbus_backend_ask (ClarifyDbusBackend    *self,
 
   clarify_local_backend_ask_async (CLARIFY_LOCAL_BACKEND (self), request, call->cancellable,
                                    ask_cb, call);
+
+  return G_DBUS_METHOD_INVOCATION_HANDLED;
 }
 
 static void
-method_call_cb (GDBusConnection       *bus,
-                const char            *sender,
-                const char            *object_path,
-                const char            *interface_name,
-                const char            *method_name,
-                GVariant              *parameters,
-                GDBusMethodInvocation *invocation,
-                gpointer               user_data)
+unexport (ClarifyDbusBackend *self)
 {
-  ClarifyDbusBackend *self = user_data;
+  GDBusInterfaceSkeleton *skeleton = G_DBUS_INTERFACE_SKELETON (self->skeleton);
 
-  if (g_strcmp0 (method_name, "Ask") == 0)
-    clarify_dbus_backend_ask (self, parameters, invocation);
-  else
-    g_dbus_method_invocation_return_error (invocation, G_DBUS_ERROR, G_DBUS_ERROR_UNKNOWN_METHOD,
-                                           "No such method %s", method_name);
-}
-
-static const GDBusInterfaceVTable interface_vtable = {
-  method_call_cb,
-  NULL,
-  NULL,
-  { NULL },
-};
-
-static GDBusInterfaceInfo *
-get_interface_info (void)
-{
-  static GDBusNodeInfo *node_info;
-
-  if (g_once_init_enter (&node_info))
-    {
-      GDBusNodeInfo *info = g_dbus_node_info_new_for_xml (introspection_xml, NULL);
-
-      g_assert (info != NULL);
-      g_once_init_leave (&node_info, info);
-    }
-
-  return node_info->interfaces[0];
+  /* Unexporting what is not exported is a critical. */
+  if (g_dbus_interface_skeleton_get_connection (skeleton) != NULL)
+    g_dbus_interface_skeleton_unexport (skeleton);
 }
 
 static void
@@ -205,15 +170,11 @@ clarify_dbus_backend_start (ClarifyBackend *backend)
   ClarifyDbusBackend *self = CLARIFY_DBUS_BACKEND (backend);
   g_autoptr(GError) error = NULL;
 
-  if (self->registration_id != 0)
+  if (g_dbus_interface_skeleton_get_connection (G_DBUS_INTERFACE_SKELETON (self->skeleton)) != NULL)
     return;
 
-  self->registration_id = g_dbus_connection_register_object (self->bus, self->object_path,
-                                                             get_interface_info (),
-                                                             &interface_vtable,
-                                                             self, NULL,
-                                                             &error);
-  if (self->registration_id == 0)
+  if (!g_dbus_interface_skeleton_export (G_DBUS_INTERFACE_SKELETON (self->skeleton), self->bus,
+                                         self->object_path, &error))
     {
       g_autofree char *message = g_strdup_printf (_("Cannot offer the D-Bus API: %s"), error->message);
 
@@ -232,11 +193,7 @@ clarify_dbus_backend_stop (ClarifyBackend *backend)
 
   CLARIFY_BACKEND_CLASS (clarify_dbus_backend_parent_class)->stop (backend);
 
-  if (self->registration_id != 0)
-    {
-      g_dbus_connection_unregister_object (self->bus, self->registration_id);
-      self->registration_id = 0;
-    }
+  unexport (self);
 
   clarify_backend_set_state (backend, CLARIFY_CONNECTION_STATE_IDLE, NULL);
 }
@@ -246,10 +203,11 @@ clarify_dbus_backend_dispose (GObject *object)
 {
   ClarifyDbusBackend *self = CLARIFY_DBUS_BACKEND (object);
 
-  if (self->registration_id != 0 && self->bus != NULL)
+  if (self->skeleton != NULL)
     {
-      g_dbus_connection_unregister_object (self->bus, self->registration_id);
-      self->registration_id = 0;
+      g_signal_handlers_disconnect_by_data (self->skeleton, self);
+      unexport (self);
+      g_clear_object (&self->skeleton);
     }
 
   G_OBJECT_CLASS (clarify_dbus_backend_parent_class)->dispose (object);
@@ -344,6 +302,8 @@ clarify_dbus_backend_class_init (ClarifyDbusBackendClass *klass)
 static void
 clarify_dbus_backend_init (ClarifyDbusBackend *self)
 {
+  self->skeleton = clarify_dbus_api_skeleton_new ();
+  g_signal_connect (self->skeleton, "handle-ask", G_CALLBACK (handle_ask_cb), self);
 }
 
 ClarifyBackend *

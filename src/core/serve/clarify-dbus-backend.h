@@ -1,7 +1,9 @@
 /* clarify-dbus-backend.h: the D-Bus API for scripts, kind "dbus"
  *
- * Exports io.github.clarify.Clarify at /io/github/clarify/Clarify on the
- * application's own bus name with one method:
+ * Exports io.github.clarify.Clarify (data/dbus/io.github.clarify.Clarify.xml,
+ * installed to $datadir/dbus-1/interfaces; clarify-dbus-api.h is generated
+ * from it) at /io/github/clarify/Clarify on the application's own bus name
+ * with one method:
  *
  *   Ask (s request_json) → (s response_json)
  *
@@ -22,7 +24,6 @@ G_BEGIN_DECLS
 
 #define CLARIFY_DBUS_NAME      "io.github.clarify.Clarify"
 #define CLARIFY_DBUS_PATH      "/io/github/clarify/Clarify"
-#define CLARIFY_DBUS_INTERFACE "io.github.clarify.Clarify"
 
 #define CLARIFY_TYPE_DBUS_BACKEND (clarify_dbus_backend_get_type ())
 G_DECLARE_FINAL_TYPE (ClarifyDbusBackend, clarify_dbus_backend, CLARIFY, DBUS_BACKEND, ClarifyLocalBackend)

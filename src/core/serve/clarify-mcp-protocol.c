@@ -113,7 +113,6 @@ reply_to_string (JsonNode *id,
                  const char *error_message)
 {
   g_autoptr(JsonBuilder) builder = json_builder_new ();
-  g_autoptr(JsonNode) root = NULL;
 
   json_builder_begin_object (builder);
   json_builder_set_member_name (builder, "jsonrpc");
@@ -141,9 +140,8 @@ reply_to_string (JsonNode *id,
     }
 
   json_builder_end_object (builder);
-  root = json_builder_get_root (builder);
 
-  return json_to_string (root, FALSE);
+  return clarify_json_builder_to_string (builder);
 }
 
 static void

@@ -13,6 +13,8 @@
 #include "clarify-request.h"
 #include "clarify-response.h"
 
+#include "clarify-serve-enums.h"
+
 G_BEGIN_DECLS
 
 /* The protocol versions we speak, oldest first. */

@@ -6,6 +6,8 @@
 
 #include <glib-object.h>
 
+#include "clarify-transport-enums.h"
+
 G_BEGIN_DECLS
 
 typedef enum

@@ -493,7 +493,7 @@ clarify_sse_client_get_property (GObject    *object,
       break;
 
     case PROP_STATE:
-      g_value_set_int (value, self->state);
+      g_value_set_enum (value, self->state);
       break;
 
     case PROP_STATE_REASON:
@@ -550,12 +550,11 @@ clarify_sse_client_class_init (ClarifySseClientClass *klass)
     g_param_spec_string ("url", NULL, NULL,
                          NULL,
                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
-  /* A ClarifyConnectionState; it has no GType of its own. */
   properties[PROP_STATE] =
-    g_param_spec_int ("state", NULL, NULL,
-                      CLARIFY_CONNECTION_STATE_IDLE, CLARIFY_CONNECTION_STATE_FAILED,
-                      CLARIFY_CONNECTION_STATE_IDLE,
-                      G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+    g_param_spec_enum ("state", NULL, NULL,
+                       CLARIFY_TYPE_CONNECTION_STATE,
+                       CLARIFY_CONNECTION_STATE_IDLE,
+                       G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   properties[PROP_STATE_REASON] =
     g_param_spec_string ("state-reason", NULL, NULL,
                          NULL,

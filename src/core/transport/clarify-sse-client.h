@@ -52,7 +52,7 @@ gint64                 clarify_sse_client_get_retry_at     (ClarifySseClient *se
  *   ::connected ()     each time a stream opens (resync hook for backends)
  *   notify::state, notify::state-reason, notify::retry-at (each only on change;
  *   all three values are up to date when the first of them is notified)
- * Properties: "session" (construct-only), "url", "state" (int, a
+ * Properties: "session" (construct-only), "url", "state" (a
  * ClarifyConnectionState), "state-reason", "retry-at".
  */
 

@@ -6,6 +6,7 @@
 
 #include "clarify-input-factory.h"
 #include "clarify-question-page.h"
+#include "clarify-validate.h"
 
 struct _ClarifyQuestionPage
 {
@@ -44,19 +45,6 @@ enum {
 static GParamSpec *properties[N_PROPS];
 static guint signals[N_SIGNALS];
 
-static gboolean
-is_blank (const char *text)
-{
-  if (text == NULL)
-    return TRUE;
-
-  for (; *text != '\0'; text = g_utf8_next_char (text))
-    if (!g_unichar_isspace (g_utf8_get_char (text)))
-      return FALSE;
-
-  return TRUE;
-}
-
 /* Nothing typed, picked or ticked (whitespace does not count). */
 static gboolean
 is_empty (ClarifyQuestionPage *self)
@@ -67,10 +55,10 @@ is_empty (ClarifyQuestionPage *self)
   clarify_input_collect (self->input, values, &custom_text);
 
   for (guint i = 0; i < values->len; i++)
-    if (!is_blank (g_ptr_array_index (values, i)))
+    if (!clarify_text_is_blank (g_ptr_array_index (values, i)))
       return FALSE;
 
-  return is_blank (custom_text);
+  return clarify_text_is_blank (custom_text);
 }
 
 static gboolean
