@@ -1,5 +1,5 @@
 /* test-codenomad.c: the "codenomad" backend against a fake CodeNomad server
- * that replays the fixtures of shared/protocols/ihub-and-codenomad.md (B7)
+ * that replays the fixtures of the ihub-and-codenomad protocol notes (B7)
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -14,7 +14,7 @@
 
 #include "clarify-test-opencode.h"
 
-#define NOTES "protocols/ihub-and-codenomad.md"
+#define NOTES "protocols/ihub-and-codenomad/"
 #define WORKSPACE "mkkd2vy8"
 #define INSTANCE "/workspaces/" WORKSPACE "/worktrees/root/instance"
 #define QUESTION_ID "que_01JH00000000000000000000Q1"
@@ -85,7 +85,7 @@ fixture_tear_down (Fixture       *fixture,
 static char *
 question_frame (void)
 {
-  g_autofree char *block = clarify_test_shared_block (NOTES, "F-CN-1:", 0);
+  g_autofree char *block = clarify_test_fixture_block (NOTES "f-cn-1.sse");
 
   return g_strconcat (block, "\n", NULL);
 }
@@ -95,7 +95,7 @@ question_frame (void)
 static char *
 exchange_line (guint n)
 {
-  g_autofree char *block = clarify_test_shared_block (NOTES, "F-CN-2:", 0);
+  g_autofree char *block = clarify_test_fixture_block (NOTES "f-cn-2.txt");
 
   return clarify_test_line (block, n);
 }

@@ -1,5 +1,6 @@
 /* test-opencode.c: the "opencode" backend against a fake `opencode serve`
- * that replays the frames of shared/protocols/opencode-mcp-claude.md
+ * that replays the frames of the opencode-mcp-claude protocol notes
+ * (tests/fixtures/protocols/opencode-mcp-claude)
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -14,7 +15,7 @@
 
 #include "clarify-test-opencode.h"
 
-#define NOTES "protocols/opencode-mcp-claude.md"
+#define NOTES "protocols/opencode-mcp-claude/"
 #define DIR "/home/dev/project"
 #define DIR_QUERY "directory=%2Fhome%2Fdev%2Fproject"
 #define QUESTION_ID "que_2002871fe001Lqadf0jbNBl4s6"
@@ -124,30 +125,22 @@ connect_and_resync (Fixture *fixture)
 static char *
 question_payload (void)
 {
-  return clarify_test_shared_block (NOTES, "### A2.", 0);
+  return clarify_test_fixture_block (NOTES "a2-question-asked.json");
 }
 
 static char *
 permission_payload (void)
 {
-  return clarify_test_shared_block (NOTES, "### A5.", 0);
+  return clarify_test_fixture_block (NOTES "a5-permission-asked.json");
 }
 
 /* A3's "Events:" block: 0 question.replied, 1 question.rejected. */
 static char *
 event_line (guint n)
 {
-  g_autofree char *block = clarify_test_shared_block (NOTES, "Events:\n```json", 0);
+  g_autofree char *block = clarify_test_fixture_block (NOTES "a3-events.jsonl");
 
   return clarify_test_line (block, n);
-}
-
-static void
-assert_notes_contain (const char *text)
-{
-  g_autofree char *doc = clarify_test_load_shared_file (NOTES);
-
-  g_assert_nonnull (strstr (doc, text));
 }
 
 static void
@@ -171,6 +164,7 @@ test_question_global (Fixture       *fixture,
 {
   g_autofree char *payload = question_payload ();
   g_autofree char *replied = event_line (0);
+  g_autofree char *reply_body = clarify_test_fixture_block (NOTES "a3-reply-body.json");
   g_autoptr(ClarifyResponse) response = clarify_response_new (QUESTION_ID, CLARIFY_OUTCOME_ANSWERED);
   const char *database[] = { "PostgreSQL", NULL };
   const char *extras[] = { "Docker", "CI", NULL };
@@ -211,10 +205,9 @@ test_question_global (Fixture       *fixture,
   g_assert_true (clarify_test_watch_respond (&fixture->watch, request, response, &error));
   g_assert_no_error (error);
 
-  /* The notes' own reply, byte for byte. */
-  assert_notes_contain ("`{\"answers\":[[\"PostgreSQL\"],[\"Docker\",\"CI\"]]}`");
+  /* The notes' own reply (A3's table), byte for byte. */
   clarify_test_assert_next_request (fixture->server, "POST", "/question/" QUESTION_ID "/reply", DIR_QUERY,
-               "{\"answers\":[[\"PostgreSQL\"],[\"Docker\",\"CI\"]]}");
+                                    reply_body);
   g_assert_null (clarify_backend_lookup_request (fixture->backend, QUESTION_ID));
   g_assert_false (clarify_request_is_withdrawn (request));
 
@@ -579,7 +572,7 @@ static void
 test_heartbeats (Fixture       *fixture,
                  gconstpointer  data)
 {
-  g_autofree char *block = clarify_test_shared_block (NOTES, "### A1.", 0);
+  g_autofree char *block = clarify_test_fixture_block (NOTES "a1-event-streams.sse");
   g_autofree char *heartbeat = g_strdup_printf ("%s\n\n", strstr (block, "data: {\"payload\""));
 
   clarify_connection_set_option (fixture->connection, "stall-limit", "1.5");
@@ -603,7 +596,7 @@ static void
 test_fallback (Fixture       *fixture,
                gconstpointer  data)
 {
-  g_autofree char *block = clarify_test_shared_block (NOTES, "### A1.", 0);
+  g_autofree char *block = clarify_test_fixture_block (NOTES "a1-event-streams.sse");
   g_autofree char *first_line = clarify_test_line (block, 0);
   g_autofree char *connected = g_strdup_printf ("%s\n\n", first_line);
   g_autofree char *payload = question_payload ();

@@ -220,9 +220,9 @@ test_server_sse (void)
 }
 
 static void
-test_server_shared_file (void)
+test_server_fixture_file (void)
 {
-  g_autofree char *text = clarify_test_load_shared_file ("protocols/opencode-mcp-claude.md");
+  g_autofree char *text = clarify_test_load_fixture ("protocols/opencode-mcp-claude/a1-event-streams.sse");
 
   g_assert_nonnull (strstr (text, "server.connected"));
 }
@@ -740,7 +740,7 @@ main (int   argc,
   g_test_add_func ("/test-server/replies", test_server_replies);
   g_test_add_func ("/test-server/headers-and-handler", test_server_headers_and_handler);
   g_test_add_func ("/test-server/sse", test_server_sse);
-  g_test_add_func ("/test-server/shared-file", test_server_shared_file);
+  g_test_add_func ("/test-server/fixture-file", test_server_fixture_file);
   g_test_add_func ("/sse-client/events-and-headers", test_client_events_and_headers);
   g_test_add_func ("/sse-client/last-event-id", test_client_last_event_id);
   g_test_add_func ("/sse-client/retry-field", test_client_retry_field);

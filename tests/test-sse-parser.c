@@ -489,28 +489,17 @@ test_default_size_cap (void)
   recorder_clear (&rec);
 }
 
-/* The fenced block of a protocol note that follows @marker. */
+/* A frame fixture as the stream carries it: the notes close a block's fence
+ * right after a frame's last line. */
 static char *
-extract_block (const char *note,
-               const char *marker)
+load_frames (const char *relative_path)
 {
-  const char *start = strstr (note, marker);
-  const char *end;
-  GString *block;
+  g_autofree char *text = clarify_test_load_fixture (relative_path);
 
-  g_assert_nonnull (start);
-  start = strstr (start, "```");
-  g_assert_nonnull (start);
-  start = strchr (start, '\n') + 1;
-  end = strstr (start, "```");
-  g_assert_nonnull (end);
+  if (g_str_has_suffix (text, "\n\n"))
+    return g_steal_pointer (&text);
 
-  /* The notes close the fence right after a frame's last line. */
-  block = g_string_new_len (start, end - start);
-  if (!g_str_has_suffix (block->str, "\n\n"))
-    g_string_append_c (block, '\n');
-
-  return g_string_free (block, FALSE);
+  return g_strconcat (text, "\n", NULL);
 }
 
 static JsonObject *
@@ -548,11 +537,9 @@ logged_json (GPtrArray  *log,
 static void
 test_real_frames (void)
 {
-  g_autofree char *opencode_note = clarify_test_load_shared_file ("protocols/opencode-mcp-claude.md");
-  g_autofree char *ihub_note = clarify_test_load_shared_file ("protocols/ihub-and-codenomad.md");
-  g_autofree char *opencode = extract_block (opencode_note, "SSE framing on `/event`");
-  g_autofree char *ihub = extract_block (ihub_note, "F-iHub-5:");
-  g_autofree char *cn_block = extract_block (ihub_note, "F-CN-2:");
+  g_autofree char *opencode = load_frames ("protocols/opencode-mcp-claude/a1-event-streams.sse");
+  g_autofree char *ihub = load_frames ("protocols/ihub-and-codenomad/f-ihub-5.sse");
+  g_autofree char *cn_block = load_frames ("protocols/ihub-and-codenomad/f-cn-2.txt");
   g_autofree char *codenomad = g_strndup (cn_block, strstr (cn_block, "\n\n") + 2 - cn_block);
   g_autofree char *stream = g_strconcat (opencode, ": heartbeat\n\n", codenomad, ihub, ": heartbeat\n\n", NULL);
   g_autofree char *crlf = NULL;
