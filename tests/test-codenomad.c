@@ -12,6 +12,7 @@
 #include "clarify-secret.h"
 #include "clarify-codenomad-backend.h"
 
+#include "clarify-test-log.h"
 #include "clarify-test-opencode.h"
 
 #define NOTES "protocols/ihub-and-codenomad/"
@@ -409,6 +410,7 @@ int
 main (int   argc,
       char *argv[])
 {
+  clarify_test_log_init ();
   g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
   g_setenv ("CLARIFY_SECRET_STORE", "file", TRUE);
 

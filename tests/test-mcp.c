@@ -13,6 +13,7 @@
 #include "clarify-error.h"
 #include "clarify-mcp-server.h"
 #include "clarify-secret.h"
+#include "clarify-test-log.h"
 #include "clarify-test-server.h"
 
 #define WAIT_MS 5000
@@ -1185,6 +1186,7 @@ main (int   argc,
   g_setenv ("CLARIFY_SECRET_STORE", "file", TRUE);
   g_unsetenv ("CLARIFY_MCP_TEST_MIN_TIMEOUT_MS");
 
+  clarify_test_log_init ();
   g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
 
 #define ADD(path, func) g_test_add ("/mcp/" path, Fixture, NULL, fixture_setup, func, fixture_teardown)

@@ -13,6 +13,7 @@
 #include "clarify-secret.h"
 #include "clarify-opencode-backend.h"
 
+#include "clarify-test-log.h"
 #include "clarify-test-opencode.h"
 
 #define NOTES "protocols/opencode-mcp-claude/"
@@ -21,31 +22,6 @@
 #define QUESTION_ID "que_2002871fe001Lqadf0jbNBl4s6"
 #define PERMISSION_ID "per_2002877d9001iW7A5dIz75kfpK"
 #define WAIT_MS 5000
-
-/* Everything the backend logs, to check what a refused answer left behind. */
-static GPtrArray *logged;
-
-static GLogWriterOutput
-record_log (GLogLevelFlags   level,
-            const GLogField *fields,
-            gsize            n_fields,
-            gpointer         user_data)
-{
-  for (gsize i = 0; i < n_fields; i++)
-    if (g_str_equal (fields[i].key, "MESSAGE"))
-      g_ptr_array_add (logged, g_strdup (fields[i].value));
-
-  return g_log_writer_default (level, fields, n_fields, user_data);
-}
-
-static gboolean
-logged_contains (const char *needle)
-{
-  for (guint i = 0; i < logged->len; i++)
-    if (strstr (logged->pdata[i], needle) != NULL)
-      return TRUE;
-  return FALSE;
-}
 
 typedef struct
 {
@@ -456,7 +432,7 @@ test_reply_errors (Fixture       *fixture,
   g_assert_false (clarify_test_watch_respond (&fixture->watch, request, response, &error));
   g_assert_error (error, CLARIFY_ERROR, CLARIFY_ERROR_REJECTED);
   g_clear_error (&error);
-  g_assert_true (logged_contains ("Expected array, got \\\"PostgreSQL\\\""));
+  g_assert_true (clarify_test_log_seen ("*Expected array, got \\\"PostgreSQL\\\"*"));
   g_assert_true (clarify_backend_lookup_request (fixture->backend, QUESTION_ID) == request);
 
   g_assert_false (clarify_test_watch_respond (&fixture->watch, request, response, &error));
@@ -664,7 +640,7 @@ test_basic_auth (Fixture       *fixture,
   g_assert_cmpstr (clarify_test_request_get_header (list, "Authorization"), ==, expected);
   g_assert_cmpstr (clarify_test_request_get_header (post, "Authorization"), ==, expected);
   /* The password never reaches the log. */
-  g_assert_false (logged_contains ("s3cret"));
+  g_assert_false (clarify_test_log_seen ("*s3cret*"));
   g_assert_true (clarify_secret_clear ("connection:work", NULL));
 }
 
@@ -741,11 +717,10 @@ int
 main (int   argc,
       char *argv[])
 {
+  clarify_test_log_init ();
   g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
   g_setenv ("CLARIFY_SECRET_STORE", "file", TRUE);
   g_unsetenv ("OPENCODE_SERVER_PASSWORD");
-  logged = g_ptr_array_new_with_free_func (g_free);
-  g_log_set_writer_func (record_log, NULL, NULL);
 
 #define ADD(name, func, data) \
   g_test_add ("/opencode/" name, Fixture, data, fixture_set_up, func, fixture_tear_down)

@@ -9,6 +9,7 @@
 
 #include "clarify-sse-client.h"
 #include "clarify-sse-parser.h"
+#include "clarify-test-log.h"
 #include "clarify-test-server.h"
 
 /* ------------------------------------------------------------------------ */
@@ -735,6 +736,7 @@ int
 main (int   argc,
       char *argv[])
 {
+  clarify_test_log_init ();
   g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
 
   g_test_add_func ("/test-server/replies", test_server_replies);
