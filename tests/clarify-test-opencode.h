@@ -1,6 +1,6 @@
-/* clarify-test-opencode.h: the protocol notes' OpenCode/CodeNomad fixtures,
- * cut out of shared/protocols at run time so the tests replay them byte for
- * byte, and the SSE framing around them
+/* clarify-test-opencode.h: the protocol notes' OpenCode/CodeNomad fixtures
+ * from tests/fixtures/protocols, replayed byte for byte, and the SSE framing
+ * around them
  *
  * Header-only (static inline): tests/meson.build links no extra test sources.
  *
@@ -13,37 +13,18 @@
 #include "clarify-backend.h"
 #include "clarify-test-server.h"
 
-/* The @nth (0-based) fenced block after the first occurrence of @marker in
- * the notes file @relative_path, without its fences and final newline. */
+/* The fixture @relative_path without its final newline, as the block sat
+ * between the fences of the protocol notes. */
 static inline char *
-clarify_test_shared_block (const char *relative_path,
-                           const char *marker,
-                           guint       nth)
+clarify_test_fixture_block (const char *relative_path)
 {
-  g_autofree char *doc = clarify_test_load_shared_file (relative_path);
-  const char *p = strstr (doc, marker);
-  const char *end;
+  char *text = clarify_test_load_fixture (relative_path);
+  gsize len = strlen (text);
 
-  g_assert_nonnull (p);
-  for (guint i = 0; i <= nth; i++)
-    {
-      p = strstr (p, "```");
-      g_assert_nonnull (p);
-      if (i < nth)
-        {
-          /* Skip the whole block: its opening and closing fence. */
-          p = strstr (p + 3, "\n```");
-          g_assert_nonnull (p);
-          p += 4;
-        }
-    }
-  p = strchr (p, '\n');
-  g_assert_nonnull (p);
-  p++;
-  end = strstr (p, "\n```");
-  g_assert_nonnull (end);
+  g_assert_true (len > 0 && text[len - 1] == '\n');
+  text[len - 1] = '\0';
 
-  return g_strndup (p, end - p);
+  return text;
 }
 
 /* Line @n (0-based) of @text. */

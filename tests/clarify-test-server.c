@@ -983,20 +983,14 @@ clarify_test_server_wait_for_n_streams (ClarifyTestServer *self,
 }
 
 char *
-clarify_test_load_shared_file (const char *relative_path)
+clarify_test_load_fixture (const char *relative_path)
 {
-  const char *dir = g_getenv ("CLARIFY_SHARED_DIR");
-  g_autofree char *path = NULL;
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "fixtures", relative_path, NULL);
   g_autoptr(GError) error = NULL;
   char *contents = NULL;
 
-  g_assert_nonnull (dir);
-  path = g_build_filename (dir, relative_path, NULL);
-  /* The recorded frames are replayed from the protocol notes themselves. */
   if (!g_file_get_contents (path, &contents, NULL, &error))
-    g_error ("Cannot read %s: %s. The protocol tests replay the frames of the "
-             "project's shared/ notes, which must sit beside the repository "
-             "(or set CLARIFY_SHARED_DIR).", path, error->message);
+    g_error ("Cannot read fixture %s: %s", path, error->message);
 
   return contents;
 }

@@ -145,8 +145,9 @@ gboolean            clarify_test_loop_until             (gboolean          (*con
 /* Iterates the thread-default main context for about @ms. */
 void                clarify_test_loop_for               (guint               ms);
 
-/* Reads $CLARIFY_SHARED_DIR/@relative_path (fails the test if missing). */
-char               *clarify_test_load_shared_file       (const char         *relative_path);
+/* Reads tests/fixtures/@relative_path byte for byte (fails the test if
+ * missing); tests/fixtures/README.md says where each file came from. */
+char               *clarify_test_load_fixture           (const char         *relative_path);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (ClarifyTestServer, clarify_test_server_free)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (ClarifyTestRequest, clarify_test_request_free)

@@ -8,54 +8,10 @@
 #include "clarify-backend-registry.h"
 #include "clarify-error.h"
 #include "clarify-json.h"
+#include "clarify-test-log.h"
 #include "clarify-test-server.h"
 
 #define WAIT_MS 5000
-
-/* The JSON backend logs what it drops with g_message(); with structured
- * logging g_test_expect_message() cannot see that, so a writer keeps them. */
-static GMutex     logged_lock;
-static GPtrArray *logged_messages;
-
-static GLogWriterOutput
-capture_log_writer (GLogLevelFlags   level,
-                    const GLogField *fields,
-                    gsize            n_fields,
-                    gpointer         user_data)
-{
-  if (level & G_LOG_LEVEL_MESSAGE)
-    {
-      for (gsize i = 0; i < n_fields; i++)
-        {
-          if (g_str_equal (fields[i].key, "MESSAGE"))
-            {
-              g_mutex_lock (&logged_lock);
-              g_ptr_array_add (logged_messages, g_strdup (fields[i].value));
-              g_mutex_unlock (&logged_lock);
-            }
-        }
-    }
-
-  return g_log_writer_default (level, fields, n_fields, user_data);
-}
-
-static gboolean
-was_logged (const char *needle_a,
-            const char *needle_b)
-{
-  gboolean found = FALSE;
-
-  g_mutex_lock (&logged_lock);
-  for (guint i = 0; i < logged_messages->len && !found; i++)
-    {
-      const char *message = g_ptr_array_index (logged_messages, i);
-
-      found = strstr (message, needle_a) != NULL && (needle_b == NULL || strstr (message, needle_b) != NULL);
-    }
-  g_mutex_unlock (&logged_lock);
-
-  return found;
-}
 
 /* ---- the base class, through a minimal subclass ---- */
 
@@ -385,7 +341,7 @@ test_json_request_event (JsonFixture   *fixture,
   g_assert_true (clarify_backend_lookup_request (fixture->backend, "r1") == request);
 
   /* The token goes on the wire, never into the log. */
-  g_assert_false (was_logged ("s3cret-token", NULL));
+  g_assert_false (clarify_test_log_seen ("*s3cret-token*"));
 }
 
 static void
@@ -403,7 +359,7 @@ test_json_bad_event_ignored (JsonFixture   *fixture,
   g_assert_cmpuint (fixture->watch.added->len, ==, 1);
   g_assert_cmpstr (clarify_request_get_id (g_ptr_array_index (fixture->watch.added, 0)), ==, "r2");
   /* Each rejected event left a line that names the connection. */
-  g_assert_true (was_logged ("fake-agent", "ignored a request"));
+  g_assert_true (clarify_test_log_seen ("*“fake-agent”: ignored a request*"));
   g_assert_cmpuint (g_list_model_get_n_items (clarify_backend_get_requests (fixture->backend)), ==, 1);
   g_assert_cmpint (clarify_backend_get_state (fixture->backend), ==, CLARIFY_CONNECTION_STATE_CONNECTED);
 }
@@ -608,7 +564,7 @@ test_json_reply_statuses (JsonFixture   *fixture,
     }
 
   /* A rejected answer leaves its evidence in the log. */
-  g_assert_true (was_logged ("values must be an array", "fake-agent"));
+  g_assert_true (clarify_test_log_seen ("*“fake-agent”*values must be an array*"));
 }
 
 static void
@@ -659,10 +615,8 @@ int
 main (int   argc,
       char *argv[])
 {
+  clarify_test_log_init ();
   g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
-
-  logged_messages = g_ptr_array_new_with_free_func (g_free);
-  g_log_set_writer_func (capture_log_writer, NULL, NULL);
 
   g_test_add_func ("/backend/base/dedup", test_base_dedup);
   g_test_add_func ("/backend/base/withdraw", test_base_withdraw);

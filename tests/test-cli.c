@@ -22,6 +22,7 @@
 #include "clarify-dbus-backend.h"
 #include "clarify-json.h"
 #include "clarify-secret.h"
+#include "clarify-test-log.h"
 #include "clarify-test-server.h"
 
 #define WAIT_MS 10000
@@ -711,12 +712,17 @@ main (int   argc,
   /* Run as the CLI (after setlocale, as src/main.c does) or as the activated service. */
   setlocale (LC_ALL, "");
   if (argc > 1 && g_str_equal (argv[1], "--serve-activation"))
-    return serve_activation ();
+    {
+      clarify_test_log_init ();
+      return serve_activation ();
+    }
+  /* Not here: `mcp-stdio` installs its own log writer, and GLib allows one. */
   if (clarify_cli_handle (argc, argv, &exit_status))
     return exit_status;
 
   test_binary = g_canonicalize_filename (argv[0], NULL);
 
+  clarify_test_log_init ();
   g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
 
   /* A private session bus whose service dir names this binary. */

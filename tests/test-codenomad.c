@@ -1,5 +1,5 @@
 /* test-codenomad.c: the "codenomad" backend against a fake CodeNomad server
- * that replays the fixtures of shared/protocols/ihub-and-codenomad.md (B7)
+ * that replays the fixtures of the ihub-and-codenomad protocol notes (B7)
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -12,9 +12,10 @@
 #include "clarify-secret.h"
 #include "clarify-codenomad-backend.h"
 
+#include "clarify-test-log.h"
 #include "clarify-test-opencode.h"
 
-#define NOTES "protocols/ihub-and-codenomad.md"
+#define NOTES "protocols/ihub-and-codenomad/"
 #define WORKSPACE "mkkd2vy8"
 #define INSTANCE "/workspaces/" WORKSPACE "/worktrees/root/instance"
 #define QUESTION_ID "que_01JH00000000000000000000Q1"
@@ -85,7 +86,7 @@ fixture_tear_down (Fixture       *fixture,
 static char *
 question_frame (void)
 {
-  g_autofree char *block = clarify_test_shared_block (NOTES, "F-CN-1:", 0);
+  g_autofree char *block = clarify_test_fixture_block (NOTES "f-cn-1.sse");
 
   return g_strconcat (block, "\n", NULL);
 }
@@ -95,7 +96,7 @@ question_frame (void)
 static char *
 exchange_line (guint n)
 {
-  g_autofree char *block = clarify_test_shared_block (NOTES, "F-CN-2:", 0);
+  g_autofree char *block = clarify_test_fixture_block (NOTES "f-cn-2.txt");
 
   return clarify_test_line (block, n);
 }
@@ -409,6 +410,7 @@ int
 main (int   argc,
       char *argv[])
 {
+  clarify_test_log_init ();
   g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
   g_setenv ("CLARIFY_SECRET_STORE", "file", TRUE);
 

@@ -12,6 +12,8 @@
 #include "clarify-connection-store.h"
 #include "clarify-error.h"
 
+#include "clarify-test-log.h"
+
 static void
 test_spec_good (void)
 {
@@ -262,6 +264,7 @@ main (int   argc,
 {
   g_setenv ("LANGUAGE", "en", TRUE);
   setlocale (LC_ALL, "");
+  clarify_test_log_init ();
   g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
 
   g_test_add_func ("/connection/spec/good", test_spec_good);

@@ -14,6 +14,7 @@
 #include "clarify-error.h"
 #include "clarify-json.h"
 #include "clarify-inbox.h"
+#include "clarify-test-log.h"
 #include "clarify-test-server.h"
 #include "clarify-validate.h"
 
@@ -520,6 +521,7 @@ int
 main (int   argc,
       char *argv[])
 {
+  clarify_test_log_init ();
   g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
 
 #define ADD(path, func) \

@@ -17,6 +17,7 @@
 #include "clarify-request-dialog.h"
 #include "clarify-request-private.h"
 #include "clarify-test-gtk-utils.h"
+#include "clarify-test-log.h"
 #include "clarify-text-input.h"
 
 /* Our own strings, in whatever language the catalog currently gives. */
@@ -1869,6 +1870,7 @@ int
 main (int   argc,
       char *argv[])
 {
+  clarify_test_log_init ();
   clarify_test_gtk_init (&argc, &argv);
 
   add_kind_tests ();

@@ -17,6 +17,7 @@
 #include "clarify-option-list.h"
 #include "clarify-single-input.h"
 #include "clarify-test-gtk-utils.h"
+#include "clarify-test-log.h"
 #include "clarify-text-input.h"
 
 #define WINDOW_WIDTH 560
@@ -1676,6 +1677,7 @@ int
 main (int   argc,
       char *argv[])
 {
+  clarify_test_log_init ();
   clarify_test_gtk_init (&argc, &argv);
 
   g_test_add_func ("/inputs/factory", test_factory_kinds);

@@ -7,6 +7,8 @@
 #include "clarify-error.h"
 #include "clarify-json.h"
 
+#include "clarify-test-log.h"
+
 /* Every kind and every optional member, in canonical order. */
 static const char full_request[] =
   "{\"id\":\"demo-1\",\"title\":\"Trip\",\"context\":\"Planning the trip\",\"project\":\"/home/me/trip\","
@@ -404,6 +406,7 @@ int
 main (int   argc,
       char *argv[])
 {
+  clarify_test_log_init ();
   g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
 
   g_test_add_func ("/json/request/round-trip", test_request_round_trip);

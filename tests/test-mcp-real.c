@@ -17,6 +17,7 @@
 #include "clarify-ask-user.h"
 #include "clarify-mcp-server.h"
 #include "clarify-test-answer.h"
+#include "clarify-test-log.h"
 #include "clarify-test-opencode-real.h"
 
 #define SLOW_MS CLARIFY_TEST_OPENCODE_SLOW_MS
@@ -227,6 +228,7 @@ main (int   argc,
   /* The token goes to a 0600 file in the isolated config dir, not a keyring. */
   g_setenv ("CLARIFY_SECRET_STORE", "file", TRUE);
 
+  clarify_test_log_init ();
   clarify_test_gtk_init (&argc, &argv);
 
   g_test_add_func ("/mcp-real/ask-user-through-opencode", test_ask_user_through_opencode);

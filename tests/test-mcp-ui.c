@@ -15,6 +15,7 @@
 #include "clarify-mcp-server.h"
 #include "clarify-secret.h"
 #include "clarify-test-answer.h"
+#include "clarify-test-log.h"
 
 #define WAIT_MS 10000
 
@@ -274,6 +275,7 @@ main (int   argc,
   /* Test-only: lets a 2 s ask_user timeout through. */
   g_setenv ("CLARIFY_MCP_TEST_MIN_TIMEOUT_MS", "1000", TRUE);
 
+  clarify_test_log_init ();
   clarify_test_gtk_init (&argc, &argv);
 
 #define ADD(path, func) g_test_add ("/mcp-ui/" path, Fixture, NULL, fixture_setup, func, fixture_teardown)

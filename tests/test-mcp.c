@@ -13,6 +13,7 @@
 #include "clarify-error.h"
 #include "clarify-mcp-server.h"
 #include "clarify-secret.h"
+#include "clarify-test-log.h"
 #include "clarify-test-server.h"
 
 #define WAIT_MS 5000
@@ -350,22 +351,13 @@ test_ping (Fixture       *fixture,
   g_assert_cmpstr (reply->body, ==, "{\"jsonrpc\":\"2.0\",\"id\":\"p-1\",\"result\":{}}");
 }
 
-/* The seed's tool definition, cut out of shared/seeds. */
+/* The seed's tool definition, as its notes give it. */
 static JsonNode *
 load_seed_input_schema (void)
 {
-  g_autofree char *doc = clarify_test_load_shared_file ("seeds/001_65baf46e352c73dc.txt");
-  g_autofree char *json = NULL;
+  g_autofree char *json = clarify_test_load_fixture ("seeds/001_65baf46e352c73dc-ask-user.json");
   g_autoptr(GError) error = NULL;
   g_autoptr(JsonNode) tool = NULL;
-  const char *start = strstr (doc, "```json\n");
-  const char *end;
-
-  g_assert_nonnull (start);
-  start += strlen ("```json\n");
-  end = strstr (start, "\n```");
-  g_assert_nonnull (end);
-  json = g_strndup (start, end - start);
 
   tool = json_from_string (json, &error);
   g_assert_no_error (error);
@@ -1194,6 +1186,7 @@ main (int   argc,
   g_setenv ("CLARIFY_SECRET_STORE", "file", TRUE);
   g_unsetenv ("CLARIFY_MCP_TEST_MIN_TIMEOUT_MS");
 
+  clarify_test_log_init ();
   g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
 
 #define ADD(path, func) g_test_add ("/mcp/" path, Fixture, NULL, fixture_setup, func, fixture_teardown)

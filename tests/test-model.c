@@ -9,6 +9,8 @@
 #include "clarify-request-private.h"
 #include "clarify-response.h"
 
+#include "clarify-test-log.h"
+
 static void
 test_option_properties (void)
 {
@@ -317,6 +319,7 @@ int
 main (int   argc,
       char *argv[])
 {
+  clarify_test_log_init ();
   g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
 
   g_test_add_func ("/model/option/properties", test_option_properties);

@@ -1,8 +1,7 @@
 /* test-normalize.c: every seed vocabulary onto the one model
  *
- * The payloads are copied verbatim from the frames recorded in the protocol
- * notes of shared/protocols/. Those live outside this repository, so a fresh
- * clone carries its own copies here.
+ * The payloads are copied verbatim from the frames recorded in the agents'
+ * protocol notes.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */

@@ -1,5 +1,5 @@
 /* test-opencode-decoder.c: OpenCode's requests and events decoded, and the
- * replies encoded, straight from the frames of shared/protocols: no server,
+ * replies encoded, straight from the recorded frames in tests/fixtures: no server,
  * no backend
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
@@ -13,10 +13,11 @@
 #include "clarify-opencode-decoder.h"
 #include "clarify-opencode-encoder.h"
 
+#include "clarify-test-log.h"
 #include "clarify-test-opencode.h"
 
-#define OPENCODE_NOTES "protocols/opencode-mcp-claude.md"
-#define CODENOMAD_NOTES "protocols/ihub-and-codenomad.md"
+#define OPENCODE_NOTES "protocols/opencode-mcp-claude/"
+#define CODENOMAD_NOTES "protocols/ihub-and-codenomad/"
 #define DIR "/home/dev/project"
 #define QUESTION_ID "que_2002871fe001Lqadf0jbNBl4s6"
 #define PERMISSION_ID "per_2002877d9001iW7A5dIz75kfpK"
@@ -37,9 +38,9 @@ parse_object (const char *json)
 }
 
 static JsonNode *
-opencode_block (const char *marker)
+opencode_block (const char *fixture)
 {
-  g_autofree char *block = clarify_test_shared_block (OPENCODE_NOTES, marker, 0);
+  g_autofree char *block = clarify_test_fixture_block (fixture);
 
   return parse_object (block);
 }
@@ -48,7 +49,7 @@ opencode_block (const char *marker)
 static JsonNode *
 replied_event (guint n)
 {
-  g_autofree char *block = clarify_test_shared_block (OPENCODE_NOTES, "Events:\n```json", 0);
+  g_autofree char *block = clarify_test_fixture_block (OPENCODE_NOTES "a3-events.jsonl");
   g_autofree char *line = clarify_test_line (block, n);
 
   return parse_object (line);
@@ -56,10 +57,10 @@ replied_event (guint n)
 
 /* The JSON of a "data: {…}" line of a CodeNomad block. */
 static JsonNode *
-codenomad_data (const char *marker,
+codenomad_data (const char *fixture,
                 guint       n)
 {
-  g_autofree char *block = clarify_test_shared_block (CODENOMAD_NOTES, marker, 0);
+  g_autofree char *block = clarify_test_fixture_block (fixture);
   g_autofree char *line = clarify_test_line (block, n);
 
   g_assert_true (g_str_has_prefix (line, "data: "));
@@ -113,7 +114,7 @@ assert_reply (ClarifyRequest  *request,
 static void
 test_question_asked (void)
 {
-  g_autoptr(JsonNode) node = opencode_block ("### A2.");
+  g_autoptr(JsonNode) node = opencode_block (OPENCODE_NOTES "a2-question-asked.json");
   ClarifyOpencodeEvent event = decode (node);
   g_autoptr(ClarifyRequest) request = NULL;
   ClarifyOpencodeRequestInfo *info;
@@ -164,7 +165,7 @@ test_question_asked (void)
 static void
 test_permission_asked (void)
 {
-  g_autoptr(JsonNode) node = opencode_block ("### A5.");
+  g_autoptr(JsonNode) node = opencode_block (OPENCODE_NOTES "a5-permission-asked.json");
   ClarifyOpencodeEvent event = decode (node);
   g_autoptr(ClarifyRequest) request = NULL;
   ClarifyQuestion *question;
@@ -221,9 +222,8 @@ test_replied (void)
   g_autoptr(JsonNode) permission = NULL;
   g_autoptr(JsonNode) legacy = parse_object ("{\"id\":\"evt_3\",\"type\":\"permission.replied\",\"properties\":{\"sessionID\":\"ses_old\",\"permissionID\":\"per_old2\",\"response\":\"once\"}}");
   g_autoptr(JsonNode) anonymous = parse_object ("{\"type\":\"question.replied\",\"properties\":{\"sessionID\":\"ses_1\"}}");
-  g_autofree char *doc = clarify_test_load_shared_file (OPENCODE_NOTES);
-  const char *start = strstr (doc, "{\"type\":\"permission.replied\"");
-  g_autofree char *line = NULL;
+  g_autofree char *block = clarify_test_fixture_block (OPENCODE_NOTES "a5-permission-replied.json");
+  g_autofree char *line = clarify_test_line (block, 0);
   ClarifyOpencodeEvent event;
 
   event = decode (replied);
@@ -236,8 +236,6 @@ test_replied (void)
   g_assert_cmpint (event.action, ==, CLARIFY_OPENCODE_EVENT_WITHDRAW);
   g_assert_cmpstr (event.request_id, ==, "que_20011caa8001iWDS14IheDBl5t");
 
-  g_assert_nonnull (start);
-  line = g_strndup (start, strchr (start, '`') - start);
   permission = parse_object (line);
   event = decode (permission);
   g_assert_cmpint (event.action, ==, CLARIFY_OPENCODE_EVENT_WITHDRAW);
@@ -292,7 +290,7 @@ test_session_ended (void)
 static void
 test_other_events (void)
 {
-  g_autofree char *block = clarify_test_shared_block (OPENCODE_NOTES, "### A1.", 0);
+  g_autofree char *block = clarify_test_fixture_block (OPENCODE_NOTES "a1-event-streams.sse");
   g_autofree char *connected = clarify_test_line (block, 0);
   g_autofree char *heartbeat = clarify_test_line (block, 2);
   g_autoptr(JsonNode) connected_node = parse_object (connected + strlen ("data: "));
@@ -358,8 +356,8 @@ test_malformed_requests (void)
 static void
 test_codenomad_frames (void)
 {
-  g_autoptr(JsonNode) asked = codenomad_data ("F-CN-1:", 0);
-  g_autoptr(JsonNode) replied = codenomad_data ("F-CN-2:", 7);
+  g_autoptr(JsonNode) asked = codenomad_data (CODENOMAD_NOTES "f-cn-1.sse", 0);
+  g_autoptr(JsonNode) replied = codenomad_data (CODENOMAD_NOTES "f-cn-2.txt", 7);
   JsonObject *envelope = json_node_get_object (asked);
   JsonObject *inner = clarify_json_get_object_member (envelope, "event");
   g_autoptr(ClarifyRequest) request = NULL;
@@ -389,13 +387,13 @@ test_codenomad_frames (void)
 static void
 test_encode_question (void)
 {
-  g_autoptr(JsonNode) node = opencode_block ("### A2.");
+  g_autoptr(JsonNode) node = opencode_block (OPENCODE_NOTES "a2-question-asked.json");
   g_autoptr(ClarifyRequest) request = asked_request (node, DIR, NULL);
   g_autoptr(ClarifyResponse) answered = clarify_response_new (QUESTION_ID, CLARIFY_OUTCOME_ANSWERED);
   g_autoptr(ClarifyResponse) custom = clarify_response_new (QUESTION_ID, CLARIFY_OUTCOME_ANSWERED);
   g_autoptr(ClarifyResponse) dismissed = clarify_response_new (QUESTION_ID, CLARIFY_OUTCOME_CANCELLED);
   g_autoptr(ClarifyResponse) partial = clarify_response_new (QUESTION_ID, CLARIFY_OUTCOME_ANSWERED);
-  g_autofree char *doc = clarify_test_load_shared_file (OPENCODE_NOTES);
+  g_autofree char *reply_body = clarify_test_fixture_block (OPENCODE_NOTES "a3-reply-body.json");
   const char *database[] = { "PostgreSQL", NULL };
   const char *extras[] = { "Docker", "CI", NULL };
   const char *docker[] = { "Docker", NULL };
@@ -403,8 +401,8 @@ test_encode_question (void)
   clarify_response_add_answer (answered, "q1", database, NULL, FALSE);
   clarify_response_add_answer (answered, "q2", extras, NULL, FALSE);
   /* The notes' own body, byte for byte. */
-  g_assert_nonnull (strstr (doc, "`{\"answers\":[[\"PostgreSQL\"],[\"Docker\",\"CI\"]]}`"));
-  assert_reply (request, answered, "/question/" QUESTION_ID "/reply", "{\"answers\":[[\"PostgreSQL\"],[\"Docker\",\"CI\"]]}");
+  g_strchomp (reply_body);
+  assert_reply (request, answered, "/question/" QUESTION_ID "/reply", reply_body);
 
   clarify_response_add_answer (custom, "q1", NULL, "MariaDB, please", FALSE);
   clarify_response_add_answer (custom, "q2", docker, "A Makefile", FALSE);
@@ -421,12 +419,12 @@ test_encode_question (void)
 static void
 test_encode_codenomad (void)
 {
-  g_autoptr(JsonNode) node = codenomad_data ("F-CN-1:", 0);
+  g_autoptr(JsonNode) node = codenomad_data (CODENOMAD_NOTES "f-cn-1.sse", 0);
   g_autoptr(ClarifyRequest) request = asked_request (json_object_get_member (json_node_get_object (node), "event"),
                                                      DIR, WORKSPACE);
   g_autoptr(ClarifyResponse) answered = clarify_response_new (NOMAD_QUESTION_ID, CLARIFY_OUTCOME_ANSWERED);
   g_autoptr(ClarifyResponse) dismissed = clarify_response_new (NOMAD_QUESTION_ID, CLARIFY_OUTCOME_CANCELLED);
-  g_autofree char *block = clarify_test_shared_block (CODENOMAD_NOTES, "F-CN-2:", 0);
+  g_autofree char *block = clarify_test_fixture_block (CODENOMAD_NOTES "f-cn-2.txt");
   g_autofree char *reply_line = clarify_test_line (block, 4);
   g_autofree char *body_line = clarify_test_line (block, 5);
   g_autofree char *reject_line = clarify_test_line (block, 6);
@@ -449,7 +447,7 @@ test_encode_codenomad (void)
 static void
 test_encode_permission (void)
 {
-  g_autoptr(JsonNode) node = opencode_block ("### A5.");
+  g_autoptr(JsonNode) node = opencode_block (OPENCODE_NOTES "a5-permission-asked.json");
   g_autoptr(ClarifyRequest) request = asked_request (node, DIR, NULL);
   g_autoptr(ClarifyResponse) once = clarify_response_new (PERMISSION_ID, CLARIFY_OUTCOME_ANSWERED);
   g_autoptr(ClarifyResponse) reject = clarify_response_new (PERMISSION_ID, CLARIFY_OUTCOME_ANSWERED);
@@ -516,6 +514,7 @@ int
 main (int   argc,
       char *argv[])
 {
+  clarify_test_log_init ();
   g_test_init (&argc, &argv, NULL);
 
   g_test_add_func ("/opencode-decoder/event/question-asked", test_question_asked);

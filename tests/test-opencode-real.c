@@ -20,6 +20,7 @@
 #include "clarify-test-gtk-utils.h"
 #include "clarify-opencode-backend.h"
 
+#include "clarify-test-log.h"
 #include "clarify-test-opencode.h"
 #include "clarify-test-opencode-real.h"
 
@@ -259,6 +260,7 @@ int
 main (int   argc,
       char *argv[])
 {
+  clarify_test_log_init ();
   clarify_test_gtk_init (&argc, &argv);
 
   g_test_add_func ("/opencode-real/question-and-permission", test_real_server);

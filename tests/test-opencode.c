@@ -1,5 +1,6 @@
 /* test-opencode.c: the "opencode" backend against a fake `opencode serve`
- * that replays the frames of shared/protocols/opencode-mcp-claude.md
+ * that replays the frames of the opencode-mcp-claude protocol notes
+ * (tests/fixtures/protocols/opencode-mcp-claude)
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -13,39 +14,15 @@
 #include "clarify-secret.h"
 #include "clarify-opencode-backend.h"
 
+#include "clarify-test-log.h"
 #include "clarify-test-opencode.h"
 
-#define NOTES "protocols/opencode-mcp-claude.md"
+#define NOTES "protocols/opencode-mcp-claude/"
 #define DIR "/home/dev/project"
 #define DIR_QUERY "directory=%2Fhome%2Fdev%2Fproject"
 #define QUESTION_ID "que_2002871fe001Lqadf0jbNBl4s6"
 #define PERMISSION_ID "per_2002877d9001iW7A5dIz75kfpK"
 #define WAIT_MS 5000
-
-/* Everything the backend logs, to check what a refused answer left behind. */
-static GPtrArray *logged;
-
-static GLogWriterOutput
-record_log (GLogLevelFlags   level,
-            const GLogField *fields,
-            gsize            n_fields,
-            gpointer         user_data)
-{
-  for (gsize i = 0; i < n_fields; i++)
-    if (g_str_equal (fields[i].key, "MESSAGE"))
-      g_ptr_array_add (logged, g_strdup (fields[i].value));
-
-  return g_log_writer_default (level, fields, n_fields, user_data);
-}
-
-static gboolean
-logged_contains (const char *needle)
-{
-  for (guint i = 0; i < logged->len; i++)
-    if (strstr (logged->pdata[i], needle) != NULL)
-      return TRUE;
-  return FALSE;
-}
 
 typedef struct
 {
@@ -125,30 +102,22 @@ connect_and_resync (Fixture *fixture)
 static char *
 question_payload (void)
 {
-  return clarify_test_shared_block (NOTES, "### A2.", 0);
+  return clarify_test_fixture_block (NOTES "a2-question-asked.json");
 }
 
 static char *
 permission_payload (void)
 {
-  return clarify_test_shared_block (NOTES, "### A5.", 0);
+  return clarify_test_fixture_block (NOTES "a5-permission-asked.json");
 }
 
 /* A3's "Events:" block: 0 question.replied, 1 question.rejected. */
 static char *
 event_line (guint n)
 {
-  g_autofree char *block = clarify_test_shared_block (NOTES, "Events:\n```json", 0);
+  g_autofree char *block = clarify_test_fixture_block (NOTES "a3-events.jsonl");
 
   return clarify_test_line (block, n);
-}
-
-static void
-assert_notes_contain (const char *text)
-{
-  g_autofree char *doc = clarify_test_load_shared_file (NOTES);
-
-  g_assert_nonnull (strstr (doc, text));
 }
 
 /* The global stream: question.asked decoded exactly, the answer posted
@@ -159,6 +128,7 @@ test_question_global (Fixture       *fixture,
 {
   g_autofree char *payload = question_payload ();
   g_autofree char *replied = event_line (0);
+  g_autofree char *reply_body = clarify_test_fixture_block (NOTES "a3-reply-body.json");
   g_autoptr(ClarifyResponse) response = clarify_response_new (QUESTION_ID, CLARIFY_OUTCOME_ANSWERED);
   const char *database[] = { "PostgreSQL", NULL };
   const char *extras[] = { "Docker", "CI", NULL };
@@ -199,10 +169,9 @@ test_question_global (Fixture       *fixture,
   g_assert_true (clarify_test_watch_respond (&fixture->watch, request, response, &error));
   g_assert_no_error (error);
 
-  /* The notes' own reply, byte for byte. */
-  assert_notes_contain ("`{\"answers\":[[\"PostgreSQL\"],[\"Docker\",\"CI\"]]}`");
+  /* The notes' own reply (A3's table), byte for byte. */
   clarify_test_assert_next_request (fixture->server, "POST", "/question/" QUESTION_ID "/reply", DIR_QUERY,
-               "{\"answers\":[[\"PostgreSQL\"],[\"Docker\",\"CI\"]]}");
+                                    reply_body);
   g_assert_null (clarify_backend_lookup_request (fixture->backend, QUESTION_ID));
   g_assert_false (clarify_request_is_withdrawn (request));
 
@@ -451,7 +420,7 @@ test_reply_errors (Fixture       *fixture,
   g_assert_false (clarify_test_watch_respond (&fixture->watch, request, response, &error));
   g_assert_error (error, CLARIFY_ERROR, CLARIFY_ERROR_REJECTED);
   g_clear_error (&error);
-  g_assert_true (logged_contains ("Expected array, got \\\"PostgreSQL\\\""));
+  g_assert_true (clarify_test_log_seen ("*Expected array, got \\\"PostgreSQL\\\"*"));
   g_assert_true (clarify_backend_lookup_request (fixture->backend, QUESTION_ID) == request);
 
   g_assert_false (clarify_test_watch_respond (&fixture->watch, request, response, &error));
@@ -567,7 +536,7 @@ static void
 test_heartbeats (Fixture       *fixture,
                  gconstpointer  data)
 {
-  g_autofree char *block = clarify_test_shared_block (NOTES, "### A1.", 0);
+  g_autofree char *block = clarify_test_fixture_block (NOTES "a1-event-streams.sse");
   g_autofree char *heartbeat = g_strdup_printf ("%s\n\n", strstr (block, "data: {\"payload\""));
 
   clarify_connection_set_option (fixture->connection, "stall-limit", "1.5");
@@ -591,7 +560,7 @@ static void
 test_fallback (Fixture       *fixture,
                gconstpointer  data)
 {
-  g_autofree char *block = clarify_test_shared_block (NOTES, "### A1.", 0);
+  g_autofree char *block = clarify_test_fixture_block (NOTES "a1-event-streams.sse");
   g_autofree char *first_line = clarify_test_line (block, 0);
   g_autofree char *connected = g_strdup_printf ("%s\n\n", first_line);
   g_autofree char *payload = question_payload ();
@@ -659,7 +628,7 @@ test_basic_auth (Fixture       *fixture,
   g_assert_cmpstr (clarify_test_request_get_header (list, "Authorization"), ==, expected);
   g_assert_cmpstr (clarify_test_request_get_header (post, "Authorization"), ==, expected);
   /* The password never reaches the log. */
-  g_assert_false (logged_contains ("s3cret"));
+  g_assert_false (clarify_test_log_seen ("*s3cret*"));
   g_assert_true (clarify_secret_clear ("connection:work", NULL));
 }
 
@@ -736,11 +705,10 @@ int
 main (int   argc,
       char *argv[])
 {
+  clarify_test_log_init ();
   g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
   g_setenv ("CLARIFY_SECRET_STORE", "file", TRUE);
   g_unsetenv ("OPENCODE_SERVER_PASSWORD");
-  logged = g_ptr_array_new_with_free_func (g_free);
-  g_log_set_writer_func (record_log, NULL, NULL);
 
 #define ADD(name, func, data) \
   g_test_add ("/opencode/" name, Fixture, data, fixture_set_up, func, fixture_tear_down)

@@ -9,6 +9,7 @@
 
 #include "clarify-error.h"
 #include "clarify-inbox.h"
+#include "clarify-test-log.h"
 #include "clarify-test-server.h"
 
 /* A backend whose answers succeed or fail as the test scripts them. */
@@ -353,6 +354,7 @@ int
 main (int   argc,
       char *argv[])
 {
+  clarify_test_log_init ();
   g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
 
 #define ADD(path, func) \

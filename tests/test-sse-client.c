@@ -9,6 +9,7 @@
 
 #include "clarify-sse-client.h"
 #include "clarify-sse-parser.h"
+#include "clarify-test-log.h"
 #include "clarify-test-server.h"
 
 /* ------------------------------------------------------------------------ */
@@ -220,9 +221,9 @@ test_server_sse (void)
 }
 
 static void
-test_server_shared_file (void)
+test_server_fixture_file (void)
 {
-  g_autofree char *text = clarify_test_load_shared_file ("protocols/opencode-mcp-claude.md");
+  g_autofree char *text = clarify_test_load_fixture ("protocols/opencode-mcp-claude/a1-event-streams.sse");
 
   g_assert_nonnull (strstr (text, "server.connected"));
 }
@@ -735,12 +736,13 @@ int
 main (int   argc,
       char *argv[])
 {
+  clarify_test_log_init ();
   g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
 
   g_test_add_func ("/test-server/replies", test_server_replies);
   g_test_add_func ("/test-server/headers-and-handler", test_server_headers_and_handler);
   g_test_add_func ("/test-server/sse", test_server_sse);
-  g_test_add_func ("/test-server/shared-file", test_server_shared_file);
+  g_test_add_func ("/test-server/fixture-file", test_server_fixture_file);
   g_test_add_func ("/sse-client/events-and-headers", test_client_events_and_headers);
   g_test_add_func ("/sse-client/last-event-id", test_client_last_event_id);
   g_test_add_func ("/sse-client/retry-field", test_client_retry_field);

@@ -8,29 +8,11 @@
 #include <string.h>
 
 #include "clarify-sse-parser.h"
+#include "clarify-test-log.h"
 #include "clarify-test-server.h"
 
-/* How many "dropped an event" log lines the parser wrote; they are counted
- * here instead of flooding the test log. */
-static guint n_drop_messages;
-
-static GLogWriterOutput
-count_drop_messages (GLogLevelFlags   log_level,
-                     const GLogField *fields,
-                     gsize            n_fields,
-                     gpointer         user_data)
-{
-  for (gsize i = 0; i < n_fields; i++)
-    if (g_str_equal (fields[i].key, "MESSAGE") && fields[i].length < 0 &&
-        strstr (fields[i].value, "dropped an event of more than") != NULL)
-      {
-        g_assert_cmpint (log_level & G_LOG_LEVEL_MASK, ==, G_LOG_LEVEL_MESSAGE);
-        n_drop_messages++;
-        return G_LOG_WRITER_HANDLED;
-      }
-
-  return g_log_writer_default (log_level, fields, n_fields, user_data);
-}
+/* What the parser logs for each event over the cap. */
+#define DROP_LINE "MESSAGE: SSE: dropped an event of more than 64 bytes; the stream continues"
 
 /* Every event and retry becomes one line of text, so whole runs compare as
  * string arrays: "[type] data #id" and "retry=N". */
@@ -424,6 +406,7 @@ test_size_cap (void)
   g_autofree char *stream = NULL;
   g_autofree char *expected_exact = g_strdup_printf ("[message] %s #", exact);
   g_autoptr(GPtrArray) expected = g_ptr_array_new ();
+  g_auto(GStrv) log = NULL;
   Recorder rec;
 
   /* 64 bytes pass; 65 in one line, in two lines, or as a single partial
@@ -441,14 +424,22 @@ test_size_cap (void)
   g_ptr_array_add (expected, "[message] before #");
   g_ptr_array_add (expected, "[message] after #");
   g_ptr_array_add (expected, "[message] end #");
+  /* Each parse logs its drops; captured, they do not flood the test log. */
+  clarify_test_log_start ();
   check_every_split (stream, strlen (stream), 64, expected);
+  log = clarify_test_log_stop ();
+  for (guint i = 0; log[i] != NULL; i++)
+    g_assert_cmpstr (log[i], ==, DROP_LINE);
+  g_clear_pointer (&log, g_strfreev);
 
   recorder_init (&rec);
   clarify_sse_parser_set_max_event_size (rec.parser, 64);
-  n_drop_messages = 0;
+  clarify_test_log_start ();
   clarify_sse_parser_feed (rec.parser, stream, strlen (stream));
+  log = clarify_test_log_stop ();
   g_assert_cmpuint (clarify_sse_parser_get_n_dropped (rec.parser), ==, 3);
-  g_assert_cmpuint (n_drop_messages, ==, 3);
+  g_assert_cmpstrv (log, ((const char * const[]) { DROP_LINE, DROP_LINE, DROP_LINE, NULL }));
+  g_clear_pointer (&log, g_strfreev);
   /* The dropped event's id did not take effect. */
   g_assert_cmpstr (clarify_sse_parser_get_last_event_id (rec.parser), ==, "");
   recorder_clear (&rec);
@@ -456,10 +447,13 @@ test_size_cap (void)
   /* An endless line is dropped while it streams, not buffered. */
   recorder_init (&rec);
   clarify_sse_parser_set_max_event_size (rec.parser, 64);
+  clarify_test_log_start ();
   clarify_sse_parser_feed (rec.parser, "data: ", 6);
   for (guint i = 0; i < 100; i++)
     clarify_sse_parser_feed (rec.parser, big, 65);
   clarify_sse_parser_feed (rec.parser, "\n\ndata: next\n\n", 14);
+  log = clarify_test_log_stop ();
+  g_assert_cmpstrv (log, ((const char * const[]) { DROP_LINE, NULL }));
   assert_log (rec.log, (const char *[]) { "[message] next #", NULL });
   g_assert_cmpuint (clarify_sse_parser_get_n_dropped (rec.parser), ==, 1);
   recorder_clear (&rec);
@@ -470,13 +464,19 @@ test_default_size_cap (void)
 {
   gsize big_len = CLARIFY_SSE_DEFAULT_MAX_EVENT_SIZE + 1;
   g_autofree char *big = g_strnfill (big_len, 'z');
+  g_autofree char *drop_line = g_strdup_printf ("MESSAGE: SSE: dropped an event of more than %d bytes; "
+                                                "the stream continues", CLARIFY_SSE_DEFAULT_MAX_EVENT_SIZE);
+  g_auto(GStrv) log = NULL;
   Recorder rec;
 
   recorder_init (&rec);
+  clarify_test_log_start ();
   clarify_sse_parser_feed (rec.parser, "data: ", 6);
   for (gsize off = 0; off < big_len; off += 4096)
     clarify_sse_parser_feed (rec.parser, big + off, MIN (4096, big_len - off));
   clarify_sse_parser_feed (rec.parser, "\n\ndata: small\n\n", 15);
+  log = clarify_test_log_stop ();
+  g_assert_cmpstrv (log, ((const char * const[]) { drop_line, NULL }));
   /* Exactly the cap is still fine. */
   clarify_sse_parser_feed (rec.parser, "data: ", 6);
   clarify_sse_parser_feed (rec.parser, big, big_len - 1);
@@ -489,28 +489,17 @@ test_default_size_cap (void)
   recorder_clear (&rec);
 }
 
-/* The fenced block of a protocol note that follows @marker. */
+/* A frame fixture as the stream carries it: the notes close a block's fence
+ * right after a frame's last line. */
 static char *
-extract_block (const char *note,
-               const char *marker)
+load_frames (const char *relative_path)
 {
-  const char *start = strstr (note, marker);
-  const char *end;
-  GString *block;
+  g_autofree char *text = clarify_test_load_fixture (relative_path);
 
-  g_assert_nonnull (start);
-  start = strstr (start, "```");
-  g_assert_nonnull (start);
-  start = strchr (start, '\n') + 1;
-  end = strstr (start, "```");
-  g_assert_nonnull (end);
+  if (g_str_has_suffix (text, "\n\n"))
+    return g_steal_pointer (&text);
 
-  /* The notes close the fence right after a frame's last line. */
-  block = g_string_new_len (start, end - start);
-  if (!g_str_has_suffix (block->str, "\n\n"))
-    g_string_append_c (block, '\n');
-
-  return g_string_free (block, FALSE);
+  return g_strconcat (text, "\n", NULL);
 }
 
 static JsonObject *
@@ -548,11 +537,9 @@ logged_json (GPtrArray  *log,
 static void
 test_real_frames (void)
 {
-  g_autofree char *opencode_note = clarify_test_load_shared_file ("protocols/opencode-mcp-claude.md");
-  g_autofree char *ihub_note = clarify_test_load_shared_file ("protocols/ihub-and-codenomad.md");
-  g_autofree char *opencode = extract_block (opencode_note, "SSE framing on `/event`");
-  g_autofree char *ihub = extract_block (ihub_note, "F-iHub-5:");
-  g_autofree char *cn_block = extract_block (ihub_note, "F-CN-2:");
+  g_autofree char *opencode = load_frames ("protocols/opencode-mcp-claude/a1-event-streams.sse");
+  g_autofree char *ihub = load_frames ("protocols/ihub-and-codenomad/f-ihub-5.sse");
+  g_autofree char *cn_block = load_frames ("protocols/ihub-and-codenomad/f-cn-2.txt");
   g_autofree char *codenomad = g_strndup (cn_block, strstr (cn_block, "\n\n") + 2 - cn_block);
   g_autofree char *stream = g_strconcat (opencode, ": heartbeat\n\n", codenomad, ihub, ": heartbeat\n\n", NULL);
   g_autofree char *crlf = NULL;
@@ -592,8 +579,8 @@ int
 main (int   argc,
       char *argv[])
 {
+  clarify_test_log_init ();
   g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
-  g_log_set_writer_func (count_drop_messages, NULL, NULL);
 
   g_test_add_func ("/sse-parser/basic", test_basic);
   g_test_add_func ("/sse-parser/event-type", test_event_type);
