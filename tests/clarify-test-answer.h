@@ -19,7 +19,7 @@ clarify_test_answer_respond_cb (GObject      *object,
 {
   g_autoptr(GError) error = NULL;
 
-  g_assert_true (clarify_backend_respond_finish (CLARIFY_BACKEND (object), result, &error));
+  g_assert_true (clarify_backend_deliver_finish (CLARIFY_BACKEND (object), result, &error));
 }
 
 static inline void
@@ -27,12 +27,12 @@ clarify_test_answer_response_cb (ClarifyRequestDialog *dialog,
                                  ClarifyResponse      *response,
                                  ClarifyBackend       *backend)
 {
-  clarify_backend_respond_async (backend, clarify_request_dialog_get_request (dialog),
+  clarify_backend_deliver_async (backend, clarify_request_dialog_get_request (dialog),
                                  response, NULL, clarify_test_answer_respond_cb, NULL);
 }
 
 /* A dialog for @request whose ::response goes back through
- * clarify_backend_respond_async(), as ClarifyApplication does. Not presented yet. */
+ * clarify_backend_deliver_async(), as ClarifyApplication does. Not presented yet. */
 static inline ClarifyRequestDialog *
 clarify_test_answer_dialog_new (ClarifyBackend *backend,
                                 ClarifyRequest *request)

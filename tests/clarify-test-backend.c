@@ -32,7 +32,7 @@ clarify_test_backend_stop (ClarifyBackend *backend)
 }
 
 static void
-clarify_test_backend_respond_async (ClarifyBackend      *backend,
+clarify_test_backend_deliver_async (ClarifyBackend      *backend,
                                     ClarifyRequest      *request,
                                     ClarifyResponse     *response,
                                     GCancellable        *cancellable,
@@ -70,7 +70,7 @@ clarify_test_backend_class_init (ClarifyTestBackendClass *klass)
   G_OBJECT_CLASS (klass)->finalize = clarify_test_backend_finalize;
   backend_class->start = clarify_test_backend_start;
   backend_class->stop = clarify_test_backend_stop;
-  backend_class->respond_async = clarify_test_backend_respond_async;
+  backend_class->deliver_async = clarify_test_backend_deliver_async;
 }
 
 static void

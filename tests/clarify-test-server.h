@@ -313,10 +313,10 @@ clarify_test_watch_respond (ClarifyTestWatch  *watch,
   gboolean ok;
 
   g_clear_object (&watch->result);
-  clarify_backend_respond_async (watch->backend, request, response, NULL,
+  clarify_backend_deliver_async (watch->backend, request, response, NULL,
                                  clarify_test_watch_respond_cb, watch);
   g_assert_true (clarify_test_loop_until (clarify_test_watch_has_result, watch, 5000));
-  ok = clarify_backend_respond_finish (watch->backend, watch->result, error);
+  ok = clarify_backend_deliver_finish (watch->backend, watch->result, error);
   g_clear_object (&watch->result);
 
   return ok;

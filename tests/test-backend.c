@@ -585,9 +585,9 @@ test_json_unreachable_is_transient (void)
   backend = clarify_backend_registry_create (connection, &error);
   g_assert_no_error (error);
 
-  clarify_backend_respond_async (backend, request, response, NULL, on_respond_done, &result);
+  clarify_backend_deliver_async (backend, request, response, NULL, on_respond_done, &result);
   g_assert_true (clarify_test_loop_until (is_set, &result, WAIT_MS));
-  g_assert_false (clarify_backend_respond_finish (backend, result, &error));
+  g_assert_false (clarify_backend_deliver_finish (backend, result, &error));
   g_assert_error (error, CLARIFY_ERROR, CLARIFY_ERROR_TRANSIENT);
 }
 

@@ -621,7 +621,7 @@ serve_request_added_cb (ClarifyBackend *backend,
     clarify_response_add_answer (response,
                                  clarify_question_get_id (clarify_request_get_question (request, i)),
                                  (const char *[]) { "activated", NULL }, NULL, FALSE);
-  clarify_backend_respond_async (backend, request, response, NULL, NULL, NULL);
+  clarify_backend_deliver_async (backend, request, response, NULL, NULL, NULL);
   /* Let the reply go out, then leave. */
   g_timeout_add_seconds (1, (GSourceFunc) (GCallback) g_main_loop_quit, loop);
 }

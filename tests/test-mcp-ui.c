@@ -2,7 +2,7 @@
  * dialog's widgets, checking the exact tool result JSON
  *
  * Each request gets a ClarifyRequestDialog whose ::response goes back
- * through clarify_backend_respond_async(), as ClarifyApplication does
+ * through clarify_backend_deliver_async(), as ClarifyApplication does
  * (clarify-test-answer.h).
  *
  * SPDX-License-Identifier: GPL-3.0-or-later

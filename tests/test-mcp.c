@@ -784,9 +784,9 @@ test_answer_for_unknown_request (Fixture       *fixture,
   g_autoptr(GError) error = NULL;
   ResultWait wait = { NULL };
 
-  clarify_backend_respond_async (fixture->backend, stranger, response, NULL, store_result_cb, &wait);
+  clarify_backend_deliver_async (fixture->backend, stranger, response, NULL, store_result_cb, &wait);
   g_assert_true (clarify_test_loop_until (have_result, &wait, WAIT_MS));
-  g_assert_false (clarify_backend_respond_finish (fixture->backend, wait.result, &error));
+  g_assert_false (clarify_backend_deliver_finish (fixture->backend, wait.result, &error));
   g_assert_error (error, CLARIFY_ERROR, CLARIFY_ERROR_GONE);
   g_object_unref (wait.result);
 }

@@ -45,7 +45,7 @@ finish_scripted_call (gpointer user_data)
 }
 
 static void
-test_scripted_backend_respond_async (ClarifyBackend      *backend,
+test_scripted_backend_deliver_async (ClarifyBackend      *backend,
                                      ClarifyRequest      *request,
                                      ClarifyResponse     *response,
                                      GCancellable        *cancellable,
@@ -93,7 +93,7 @@ test_scripted_backend_class_init (TestScriptedBackendClass *klass)
 {
   G_OBJECT_CLASS (klass)->finalize = test_scripted_backend_finalize;
   CLARIFY_BACKEND_CLASS (klass)->start = test_scripted_backend_start;
-  CLARIFY_BACKEND_CLASS (klass)->respond_async = test_scripted_backend_respond_async;
+  CLARIFY_BACKEND_CLASS (klass)->deliver_async = test_scripted_backend_deliver_async;
 }
 
 static void

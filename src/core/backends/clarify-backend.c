@@ -37,7 +37,7 @@ static GParamSpec *properties[N_PROPS];
 static guint signals[N_SIGNALS];
 
 static gboolean
-clarify_backend_real_respond_finish (ClarifyBackend  *self,
+clarify_backend_real_deliver_finish (ClarifyBackend  *self,
                                      GAsyncResult    *result,
                                      GError         **error)
 {
@@ -127,7 +127,7 @@ clarify_backend_class_init (ClarifyBackendClass *klass)
   object_class->get_property = clarify_backend_get_property;
   object_class->set_property = clarify_backend_set_property;
 
-  klass->respond_finish = clarify_backend_real_respond_finish;
+  klass->deliver_finish = clarify_backend_real_deliver_finish;
 
   properties[PROP_CONNECTION] =
     g_param_spec_object ("connection", NULL, NULL,
@@ -317,7 +317,7 @@ clarify_backend_stop (ClarifyBackend *self)
 }
 
 void
-clarify_backend_respond_async (ClarifyBackend      *self,
+clarify_backend_deliver_async (ClarifyBackend      *self,
                                ClarifyRequest      *request,
                                ClarifyResponse     *response,
                                GCancellable        *cancellable,
@@ -329,30 +329,30 @@ clarify_backend_respond_async (ClarifyBackend      *self,
   g_return_if_fail (CLARIFY_IS_RESPONSE (response));
   g_return_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable));
 
-  if (CLARIFY_BACKEND_GET_CLASS (self)->respond_async == NULL)
+  if (CLARIFY_BACKEND_GET_CLASS (self)->deliver_async == NULL)
     {
-      g_task_report_new_error (self, callback, user_data, clarify_backend_respond_async,
+      g_task_report_new_error (self, callback, user_data, clarify_backend_deliver_async,
                                G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
                                "%s cannot answer requests", G_OBJECT_TYPE_NAME (self));
       return;
     }
 
-  CLARIFY_BACKEND_GET_CLASS (self)->respond_async (self, request, response, cancellable,
+  CLARIFY_BACKEND_GET_CLASS (self)->deliver_async (self, request, response, cancellable,
                                                    callback, user_data);
 }
 
 gboolean
-clarify_backend_respond_finish (ClarifyBackend  *self,
+clarify_backend_deliver_finish (ClarifyBackend  *self,
                                 GAsyncResult    *result,
                                 GError         **error)
 {
   g_return_val_if_fail (CLARIFY_IS_BACKEND (self), FALSE);
   g_return_val_if_fail (G_IS_ASYNC_RESULT (result), FALSE);
 
-  if (g_async_result_is_tagged (result, clarify_backend_respond_async))
+  if (g_async_result_is_tagged (result, clarify_backend_deliver_async))
     return g_task_propagate_boolean (G_TASK (result), error);
 
-  return CLARIFY_BACKEND_GET_CLASS (self)->respond_finish (self, result, error);
+  return CLARIFY_BACKEND_GET_CLASS (self)->deliver_finish (self, result, error);
 }
 
 ClarifyInbox *

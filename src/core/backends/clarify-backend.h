@@ -29,16 +29,18 @@ struct _ClarifyBackendClass
   void     (*start)          (ClarifyBackend       *self);
   /* Close everything; no signal is emitted afterwards. */
   void     (*stop)           (ClarifyBackend       *self);
-  /* Post @response exactly as the agent's own client would. Errors use
+  /* Deliver @response exactly as the agent's own client would: post it, or
+   * complete the caller that waits for it. The inbox calls this through its
+   * outbox and makes the result the request's state. Errors use
    * CLARIFY_ERROR: GONE for "already answered elsewhere", TRANSIENT for
    * network trouble worth retrying, REJECTED/PROTOCOL/AUTH otherwise. */
-  void     (*respond_async)  (ClarifyBackend       *self,
+  void     (*deliver_async)  (ClarifyBackend       *self,
                               ClarifyRequest       *request,
                               ClarifyResponse      *response,
                               GCancellable         *cancellable,
                               GAsyncReadyCallback   callback,
                               gpointer              user_data);
-  gboolean (*respond_finish) (ClarifyBackend       *self,
+  gboolean (*deliver_finish) (ClarifyBackend       *self,
                               GAsyncResult         *result,
                               GError              **error);
 
@@ -53,13 +55,13 @@ const char             *clarify_backend_get_state_message (ClarifyBackend      *
 
 void                    clarify_backend_start             (ClarifyBackend      *self);
 void                    clarify_backend_stop              (ClarifyBackend      *self);
-void                    clarify_backend_respond_async     (ClarifyBackend      *self,
+void                    clarify_backend_deliver_async     (ClarifyBackend      *self,
                                                            ClarifyRequest      *request,
                                                            ClarifyResponse     *response,
                                                            GCancellable        *cancellable,
                                                            GAsyncReadyCallback  callback,
                                                            gpointer             user_data);
-gboolean                clarify_backend_respond_finish    (ClarifyBackend      *self,
+gboolean                clarify_backend_deliver_finish    (ClarifyBackend      *self,
                                                            GAsyncResult        *result,
                                                            GError             **error);
 

@@ -653,7 +653,7 @@ replied_cb (GObject      *object,
 }
 
 static void
-clarify_codenomad_backend_respond_async (ClarifyBackend      *backend,
+clarify_codenomad_backend_deliver_async (ClarifyBackend      *backend,
                                          ClarifyRequest      *request,
                                          ClarifyResponse     *response,
                                          GCancellable        *cancellable,
@@ -668,7 +668,7 @@ clarify_codenomad_backend_respond_async (ClarifyBackend      *backend,
   g_autofree char *body = NULL;
   g_autofree char *proxied = NULL;
 
-  g_task_set_source_tag (task, clarify_codenomad_backend_respond_async);
+  g_task_set_source_tag (task, clarify_codenomad_backend_deliver_async);
   g_task_set_task_data (task, g_object_ref (request), g_object_unref);
 
   if (!clarify_opencode_encode_reply (request, response, &path, &body, &error))
@@ -808,7 +808,7 @@ clarify_codenomad_backend_class_init (ClarifyCodenomadBackendClass *klass)
 
   backend_class->start = clarify_codenomad_backend_start;
   backend_class->stop = clarify_codenomad_backend_stop;
-  backend_class->respond_async = clarify_codenomad_backend_respond_async;
+  backend_class->deliver_async = clarify_codenomad_backend_deliver_async;
 
   signals[RESYNCED] =
     g_signal_new ("resynced",

@@ -2,7 +2,7 @@
  *
  * Backends add and withdraw requests through the inbox; the user's answers
  * go through it to the outbox, which delivers them with the backend's
- * respond_async(). Whatever shows requests (the window's list, the tray,
+ * deliver_async(). Whatever shows requests (the window's list, the tray,
  * notifications, the dialog queue) observes the inbox and keeps no list of
  * its own.
  *

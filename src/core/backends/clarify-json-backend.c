@@ -207,7 +207,7 @@ on_response_posted (GObject      *source,
 }
 
 static void
-clarify_json_backend_respond_async (ClarifyBackend      *backend,
+clarify_json_backend_deliver_async (ClarifyBackend      *backend,
                                     ClarifyRequest      *request,
                                     ClarifyResponse     *response,
                                     GCancellable        *cancellable,
@@ -224,7 +224,7 @@ clarify_json_backend_respond_async (ClarifyBackend      *backend,
   char *json;
 
   task = g_task_new (self, cancellable, callback, user_data);
-  g_task_set_source_tag (task, clarify_json_backend_respond_async);
+  g_task_set_source_tag (task, clarify_json_backend_deliver_async);
   g_task_set_task_data (task, g_strdup (clarify_request_get_id (request)), g_free);
 
   url = clarify_json_backend_build_response_url (self, clarify_request_get_id (request), &error);
@@ -329,7 +329,7 @@ clarify_json_backend_class_init (ClarifyJsonBackendClass *klass)
 
   backend_class->start = clarify_json_backend_start;
   backend_class->stop = clarify_json_backend_stop;
-  backend_class->respond_async = clarify_json_backend_respond_async;
+  backend_class->deliver_async = clarify_json_backend_deliver_async;
 
   /**
    * ClarifyJsonBackend::confirmed:

@@ -132,7 +132,7 @@ clarify_local_backend_stop (ClarifyBackend *backend)
 }
 
 static void
-clarify_local_backend_respond_async (ClarifyBackend      *backend,
+clarify_local_backend_deliver_async (ClarifyBackend      *backend,
                                      ClarifyRequest      *request,
                                      ClarifyResponse     *response,
                                      GCancellable        *cancellable,
@@ -145,7 +145,7 @@ clarify_local_backend_respond_async (ClarifyBackend      *backend,
   const char *request_id = clarify_request_get_id (request);
 
   task = g_task_new (self, cancellable, callback, user_data);
-  g_task_set_source_tag (task, clarify_local_backend_respond_async);
+  g_task_set_source_tag (task, clarify_local_backend_deliver_async);
 
   if (!g_hash_table_contains (priv->waiters, request_id))
     {
@@ -189,7 +189,7 @@ clarify_local_backend_class_init (ClarifyLocalBackendClass *klass)
   object_class->finalize = clarify_local_backend_finalize;
 
   backend_class->stop = clarify_local_backend_stop;
-  backend_class->respond_async = clarify_local_backend_respond_async;
+  backend_class->deliver_async = clarify_local_backend_deliver_async;
 }
 
 static void

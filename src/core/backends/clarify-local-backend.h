@@ -3,7 +3,7 @@
  * The base of the MCP endpoint (kind "mcp") and the D-Bus API (kind "dbus").
  * A caller hands in a ClarifyRequest and waits; the request joins the
  * pending list like any agent's, the app shows its dialog, and
- * clarify_backend_respond_async() completes the caller's wait. The inbox
+ * clarify_backend_deliver_async() completes the caller's wait. The inbox
  * times the request out (so a caller gets "timed out" even where no dialog
  * counts down), and a caller that goes away (its GCancellable) withdraws the
  * dialog.

@@ -495,7 +495,7 @@ replied_cb (GObject      *object,
 }
 
 static void
-clarify_opencode_backend_respond_async (ClarifyBackend      *backend,
+clarify_opencode_backend_deliver_async (ClarifyBackend      *backend,
                                         ClarifyRequest      *request,
                                         ClarifyResponse     *response,
                                         GCancellable        *cancellable,
@@ -510,7 +510,7 @@ clarify_opencode_backend_respond_async (ClarifyBackend      *backend,
   g_autofree char *path = NULL;
   g_autofree char *body = NULL;
 
-  g_task_set_source_tag (task, clarify_opencode_backend_respond_async);
+  g_task_set_source_tag (task, clarify_opencode_backend_deliver_async);
   g_task_set_task_data (task, g_object_ref (request), g_object_unref);
 
   if (!clarify_opencode_encode_reply (request, response, &path, &body, &error))
@@ -629,7 +629,7 @@ clarify_opencode_backend_class_init (ClarifyOpencodeBackendClass *klass)
 
   backend_class->start = clarify_opencode_backend_start;
   backend_class->stop = clarify_opencode_backend_stop;
-  backend_class->respond_async = clarify_opencode_backend_respond_async;
+  backend_class->deliver_async = clarify_opencode_backend_deliver_async;
 
   signals[RESYNCED] =
     g_signal_new ("resynced",

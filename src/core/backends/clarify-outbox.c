@@ -184,7 +184,7 @@ clarify_outbox_finish_item (ClarifyOutbox *self,
 }
 
 static void
-on_respond_finished (GObject      *source,
+on_deliver_finished (GObject      *source,
                      GAsyncResult *result,
                      gpointer      user_data)
 {
@@ -195,7 +195,7 @@ on_respond_finished (GObject      *source,
 
   item->in_flight = FALSE;
 
-  if (clarify_backend_respond_finish (CLARIFY_BACKEND (source), result, &error))
+  if (clarify_backend_deliver_finish (CLARIFY_BACKEND (source), result, &error))
     {
       if (self != NULL)
         clarify_outbox_finish_item (self, item, NULL);
@@ -225,8 +225,8 @@ clarify_outbox_send (ClarifyOutbox *self,
 {
   item->in_flight = TRUE;
   item->attempts++;
-  clarify_backend_respond_async (item->backend, item->request, item->response,
-                                 self->cancellable, on_respond_finished,
+  clarify_backend_deliver_async (item->backend, item->request, item->response,
+                                 self->cancellable, on_deliver_finished,
                                  outbox_item_ref (item));
 }
 

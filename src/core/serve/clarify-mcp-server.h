@@ -3,7 +3,7 @@
  * Streamable HTTP on http://127.0.0.1:PORT/mcp serving the tool ask_user
  * (seed 001). It is a backend like any agent's: each valid tools/call
  * becomes a pending ClarifyRequest (::request-added), and
- * clarify_backend_respond_async() sends the HTTP reply the client has been
+ * clarify_backend_deliver_async() sends the HTTP reply the client has been
  * waiting for. Every request must carry "Authorization: Bearer TOKEN"; a
  * foreign Origin is refused (DNS rebinding).
  *
