@@ -158,11 +158,11 @@ clarify_request_get_property (GObject    *object,
       break;
 
     case PROP_STATE:
-      g_value_set_uint (value, self->state);
+      g_value_set_enum (value, self->state);
       break;
 
     case PROP_END:
-      g_value_set_uint (value, self->end);
+      g_value_set_enum (value, self->end);
       break;
 
     case PROP_STATE_REASON:
@@ -300,15 +300,14 @@ clarify_request_class_init (ClarifyRequestClass *klass)
                          NULL,
                          (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
 
-  /* A ClarifyRequestState and a ClarifyRequestEnd. */
   properties[PROP_STATE] =
-    g_param_spec_uint ("state", NULL, NULL,
-                       CLARIFY_REQUEST_PENDING, CLARIFY_REQUEST_DONE, CLARIFY_REQUEST_PENDING,
+    g_param_spec_enum ("state", NULL, NULL,
+                       CLARIFY_TYPE_REQUEST_STATE, CLARIFY_REQUEST_PENDING,
                        (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
 
   properties[PROP_END] =
-    g_param_spec_uint ("end", NULL, NULL,
-                       CLARIFY_REQUEST_END_NONE, CLARIFY_REQUEST_END_FAILED, CLARIFY_REQUEST_END_NONE,
+    g_param_spec_enum ("end", NULL, NULL,
+                       CLARIFY_TYPE_REQUEST_END, CLARIFY_REQUEST_END_NONE,
                        (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
 
   properties[PROP_STATE_REASON] =

@@ -6,6 +6,7 @@
 
 #include <gio/gio.h>
 
+#include "clarify-model-enums.h"
 #include "clarify-question.h"
 
 G_BEGIN_DECLS
