@@ -22,13 +22,13 @@ G_DEFINE_FINAL_TYPE (ClarifyTestBackend, clarify_test_backend, CLARIFY_TYPE_BACK
 static void
 clarify_test_backend_start (ClarifyBackend *backend)
 {
-  clarify_backend_set_state (backend, CLARIFY_CONNECTION_STATE_CONNECTED, NULL);
+  clarify_backend_set_state (backend, CLARIFY_CONNECTION_STATE_CONNECTED, CLARIFY_BACKEND_NOTE_NONE, NULL, NULL);
 }
 
 static void
 clarify_test_backend_stop (ClarifyBackend *backend)
 {
-  clarify_backend_set_state (backend, CLARIFY_CONNECTION_STATE_IDLE, NULL);
+  clarify_backend_set_state (backend, CLARIFY_CONNECTION_STATE_IDLE, CLARIFY_BACKEND_NOTE_NONE, NULL, NULL);
 }
 
 static void

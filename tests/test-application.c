@@ -26,6 +26,7 @@
 #include "clarify-input.h"
 #include "clarify-request-dialog-private.h"
 #include "clarify-request-row.h"
+#include "clarify-backend-state.h"
 #include "clarify-test-backend.h"
 #include "clarify-window.h"
 
@@ -912,6 +913,35 @@ find_free_port (void)
   return g_inet_socket_address_get_port (G_INET_SOCKET_ADDRESS (bound));
 }
 
+/* Core reports a state by code; the words are the UI's, in the user's language. */
+static void
+test_backend_state_words (void)
+{
+  g_autoptr(ClarifyBackend) backend = clarify_test_backend_new ("Nomad");
+  g_autofree char *en = NULL;
+  g_autofree char *de = NULL;
+  g_autofree char *listen = NULL;
+  g_autofree char *plain = NULL;
+
+  clarify_backend_set_state (backend, CLARIFY_CONNECTION_STATE_CONNECTED,
+                             CLARIFY_BACKEND_NOTE_WORKSPACE_ERROR, "ws-1", "spawn opencode ENOENT");
+  en = clarify_backend_state_describe (backend);
+  g_assert_cmpstr (en, ==, "Workspace ws-1: error (spawn opencode ENOENT)");
+  clarify_test_set_language ("de");
+  de = clarify_backend_state_describe (backend);
+  clarify_test_set_language ("en");
+  g_assert_cmpstr (de, ==, "Arbeitsbereich ws-1: Fehler (spawn opencode ENOENT)");
+
+  clarify_backend_set_state (backend, CLARIFY_CONNECTION_STATE_FAILED,
+                             CLARIFY_BACKEND_NOTE_CANNOT_LISTEN, "127.0.0.1:7111", "Address already in use");
+  listen = clarify_backend_state_describe (backend);
+  g_assert_cmpstr (listen, ==, "Cannot listen on 127.0.0.1:7111 for MCP clients: Address already in use");
+
+  clarify_backend_set_state (backend, CLARIFY_CONNECTION_STATE_FAILED, CLARIFY_BACKEND_NOTE_NONE, NULL, "Connection refused");
+  plain = clarify_backend_state_describe (backend);
+  g_assert_cmpstr (plain, ==, "Failed: Connection refused");
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -945,6 +975,7 @@ main (int   argc,
   g_test_add_func ("/application/second-instance-command-line", test_command_line_second_instance);
   g_test_add_func ("/application/about-and-accels", test_about_and_accels);
   g_test_add_func ("/application/close-hides", test_close_hides);
+  g_test_add_func ("/application/backend-state-words", test_backend_state_words);
 
   status = g_test_run ();
   clarify_test_remove_tree (home);

@@ -163,24 +163,37 @@ test_base_state (void)
 {
   g_autoptr(ClarifyConnection) connection = clarify_connection_new ("laptop", "clarify", "http://127.0.0.1:1/events");
   g_autoptr(TestPlainBackend) backend = g_object_new (TEST_TYPE_PLAIN_BACKEND, "connection", connection, NULL);
+  ClarifyBackend *base = CLARIFY_BACKEND (backend);
   guint n_state = 0;
-  guint n_message = 0;
+  guint n_note = 0;
   guint state = 99;
 
   g_signal_connect (backend, "notify::state", G_CALLBACK (count_signal), &n_state);
-  g_signal_connect (backend, "notify::state-message", G_CALLBACK (count_signal), &n_message);
+  g_signal_connect (backend, "notify::note", G_CALLBACK (count_signal), &n_note);
 
-  g_assert_cmpint (clarify_backend_get_state (CLARIFY_BACKEND (backend)), ==, CLARIFY_CONNECTION_STATE_IDLE);
+  g_assert_cmpint (clarify_backend_get_state (base), ==, CLARIFY_CONNECTION_STATE_IDLE);
+  g_assert_cmpint (clarify_backend_get_note (base), ==, CLARIFY_BACKEND_NOTE_NONE);
 
-  clarify_backend_set_state (CLARIFY_BACKEND (backend), CLARIFY_CONNECTION_STATE_CONNECTING, "Connecting…");
-  clarify_backend_set_state (CLARIFY_BACKEND (backend), CLARIFY_CONNECTION_STATE_CONNECTING, "Connecting…");
+  /* Notified on change only. */
+  clarify_backend_set_state (base, CLARIFY_CONNECTION_STATE_CONNECTING, CLARIFY_BACKEND_NOTE_LOGGING_IN, NULL, NULL);
+  clarify_backend_set_state (base, CLARIFY_CONNECTION_STATE_CONNECTING, CLARIFY_BACKEND_NOTE_LOGGING_IN, NULL, NULL);
   g_assert_cmpuint (n_state, ==, 1);
-  g_assert_cmpuint (n_message, ==, 1);
+  g_assert_cmpuint (n_note, ==, 1);
 
-  clarify_backend_set_state (CLARIFY_BACKEND (backend), CLARIFY_CONNECTION_STATE_CONNECTED, NULL);
+  /* The subject and the error text are part of the note. */
+  clarify_backend_set_state (base, CLARIFY_CONNECTION_STATE_CONNECTED, CLARIFY_BACKEND_NOTE_WORKSPACE_ERROR, "ws-1", "gone");
   g_assert_cmpuint (n_state, ==, 2);
-  g_assert_cmpuint (n_message, ==, 2);
-  g_assert_null (clarify_backend_get_state_message (CLARIFY_BACKEND (backend)));
+  g_assert_cmpuint (n_note, ==, 2);
+  clarify_backend_set_state (base, CLARIFY_CONNECTION_STATE_CONNECTED, CLARIFY_BACKEND_NOTE_WORKSPACE_ERROR, "ws-1", "lost");
+  g_assert_cmpuint (n_state, ==, 2);
+  g_assert_cmpuint (n_note, ==, 3);
+  g_assert_cmpstr (clarify_backend_get_note_subject (base), ==, "ws-1");
+  g_assert_cmpstr (clarify_backend_get_error_text (base), ==, "lost");
+
+  clarify_backend_set_state (base, CLARIFY_CONNECTION_STATE_CONNECTED, CLARIFY_BACKEND_NOTE_NONE, NULL, NULL);
+  g_assert_cmpuint (n_note, ==, 4);
+  g_assert_null (clarify_backend_get_note_subject (base));
+  g_assert_null (clarify_backend_get_error_text (base));
   g_object_get (backend, "state", &state, NULL);
   g_assert_cmpuint (state, ==, CLARIFY_CONNECTION_STATE_CONNECTED);
 }
@@ -323,7 +336,7 @@ test_json_request_event (JsonFixture   *fixture,
 
   json_fixture_connect (fixture);
   g_assert_true (clarify_test_loop_until (is_connected, fixture->backend, WAIT_MS));
-  g_assert_cmpstr (clarify_backend_get_state_message (fixture->backend), ==, "Connected");
+  g_assert_cmpint (clarify_backend_get_note (fixture->backend), ==, CLARIFY_BACKEND_NOTE_NONE);
 
   get = clarify_test_server_get_request (fixture->server, "GET", EVENTS_PATH, 0);
   g_assert_nonnull (get);
@@ -396,12 +409,18 @@ test_json_withdraw_event (JsonFixture   *fixture,
   g_assert_cmpuint (g_list_model_get_n_items (clarify_backend_get_requests (fixture->backend)), ==, 0);
 }
 
+/* "state/note", by their enum nicks: "reconnecting/retrying". */
 static void
-record_state_message (ClarifyBackend *backend,
-                      GParamSpec     *pspec,
-                      GPtrArray      *messages)
+record_state (ClarifyBackend *backend,
+              GParamSpec     *pspec,
+              GPtrArray      *states)
 {
-  g_ptr_array_add (messages, g_strdup (clarify_backend_get_state_message (backend)));
+  g_autoptr(GEnumClass) state_class = g_type_class_ref (CLARIFY_TYPE_CONNECTION_STATE);
+  g_autoptr(GEnumClass) note_class = g_type_class_ref (CLARIFY_TYPE_BACKEND_NOTE);
+
+  g_ptr_array_add (states, g_strdup_printf ("%s/%s",
+                                            g_enum_get_value (state_class, clarify_backend_get_state (backend))->value_nick,
+                                            g_enum_get_value (note_class, clarify_backend_get_note (backend))->value_nick));
 }
 
 static void
@@ -411,7 +430,7 @@ test_json_resend_after_reconnect (JsonFixture   *fixture,
   GListModel *requests = clarify_backend_get_requests (fixture->backend);
   g_autoptr(GPtrArray) messages = g_ptr_array_new_with_free_func (g_free);
 
-  g_signal_connect (fixture->backend, "notify::state-message", G_CALLBACK (record_state_message), messages);
+  g_signal_connect (fixture->backend, "notify::state", G_CALLBACK (record_state), messages);
   json_fixture_connect (fixture);
   send_event (fixture, "request", REQUEST_R1);
   wait_for_added (fixture, 1);
@@ -430,14 +449,14 @@ test_json_resend_after_reconnect (JsonFixture   *fixture,
   g_assert_cmpstr (clarify_request_get_id (g_ptr_array_index (fixture->watch.added, 1)), ==, "r2");
   g_assert_cmpuint (g_list_model_get_n_items (requests), ==, 2);
 
-  /* The state message followed the stream (the backoff is 20 ms here). */
-  g_signal_handlers_disconnect_by_func (fixture->backend, record_state_message, messages);
+  /* The state followed the stream (the backoff is 20 ms here). */
+  g_signal_handlers_disconnect_by_func (fixture->backend, record_state, messages);
   g_assert_cmpuint (messages->len, ==, 5);
-  g_assert_cmpstr (g_ptr_array_index (messages, 0), ==, "Connecting…");
-  g_assert_cmpstr (g_ptr_array_index (messages, 1), ==, "Connected");
-  g_assert_cmpstr (g_ptr_array_index (messages, 2), ==, "Reconnecting in 1 s…");
-  g_assert_cmpstr (g_ptr_array_index (messages, 3), ==, "Connecting…");
-  g_assert_cmpstr (g_ptr_array_index (messages, 4), ==, "Connected");
+  g_assert_cmpstr (g_ptr_array_index (messages, 0), ==, "connecting/none");
+  g_assert_cmpstr (g_ptr_array_index (messages, 1), ==, "connected/none");
+  g_assert_cmpstr (g_ptr_array_index (messages, 2), ==, "reconnecting/retrying");
+  g_assert_cmpstr (g_ptr_array_index (messages, 3), ==, "connecting/none");
+  g_assert_cmpstr (g_ptr_array_index (messages, 4), ==, "connected/none");
 }
 
 static void

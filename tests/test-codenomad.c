@@ -371,11 +371,13 @@ test_instance_status (Fixture       *fixture,
   clarify_test_server_sse_send (fixture->server, "/api/events",
                                 "data: {\"type\":\"instance.eventStatus\",\"instanceId\":\"" WORKSPACE "\",\"status\":\"error\",\"reason\":\"spawn opencode ENOENT\"}\n\n", -1);
   clarify_test_loop_for (100);
-  g_assert_cmpstr (clarify_backend_get_state_message (fixture->backend), ==, "Workspace " WORKSPACE ": error (spawn opencode ENOENT)");
+  g_assert_cmpint (clarify_backend_get_note (fixture->backend), ==, CLARIFY_BACKEND_NOTE_WORKSPACE_ERROR);
+  g_assert_cmpstr (clarify_backend_get_note_subject (fixture->backend), ==, WORKSPACE);
+  g_assert_cmpstr (clarify_backend_get_error_text (fixture->backend), ==, "spawn opencode ENOENT");
   clarify_test_server_sse_send (fixture->server, "/api/events",
                                 "data: {\"type\":\"instance.eventStatus\",\"instanceId\":\"" WORKSPACE "\",\"status\":\"connected\"}\n\n", -1);
   clarify_test_loop_for (100);
-  g_assert_null (clarify_backend_get_state_message (fixture->backend));
+  g_assert_cmpint (clarify_backend_get_note (fixture->backend), ==, CLARIFY_BACKEND_NOTE_NONE);
 }
 
 /* Members of the wrong JSON type are an agent's bug: logged and skipped,

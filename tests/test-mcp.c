@@ -994,13 +994,12 @@ test_port_in_use (Fixture       *fixture,
   g_autoptr(ClarifyConnection) connection = clarify_mcp_server_new_connection (port);
   g_autoptr(ClarifyBackend) second = clarify_mcp_server_new (connection);
   g_autofree char *port_text = g_strdup_printf ("127.0.0.1:%u", port);
-  const char *message;
 
   clarify_backend_start (second);
   g_assert_cmpuint (clarify_backend_get_state (second), ==, CLARIFY_CONNECTION_STATE_FAILED);
-  message = clarify_backend_get_state_message (second);
-  g_assert_nonnull (message);
-  g_assert_nonnull (strstr (message, port_text));
+  g_assert_cmpint (clarify_backend_get_note (second), ==, CLARIFY_BACKEND_NOTE_CANNOT_LISTEN);
+  g_assert_cmpstr (clarify_backend_get_note_subject (second), ==, port_text);
+  g_assert_nonnull (clarify_backend_get_error_text (second));
   g_assert_cmpuint (clarify_mcp_server_get_port (CLARIFY_MCP_SERVER (second)), ==, 0);
   g_assert_null (clarify_mcp_server_get_url (CLARIFY_MCP_SERVER (second)));
 

@@ -4,8 +4,6 @@
  */
 #include "config.h"
 
-#include <glib/gi18n.h>
-
 #include "clarify-backend-private.h"
 #include "clarify-inbox.h"
 
@@ -13,7 +11,10 @@ typedef struct
 {
   ClarifyConnection      *connection;
   ClarifyConnectionState  state;
-  char                   *state_message;
+  ClarifyBackendNote      note;
+  char                   *note_subject;
+  char                   *error_text;
+  gint64                  retry_at;
   ClarifyInbox           *inbox;     /* weak: the inbox we were added to */
   ClarifyInbox           *own_inbox; /* a backend used alone gets its own */
 } ClarifyBackendPrivate;
@@ -24,7 +25,7 @@ enum {
   PROP_0,
   PROP_CONNECTION,
   PROP_STATE,
-  PROP_STATE_MESSAGE,
+  PROP_NOTE,
   N_PROPS
 };
 
@@ -64,7 +65,8 @@ clarify_backend_finalize (GObject *object)
   ClarifyBackendPrivate *priv = clarify_backend_get_instance_private (self);
 
   g_clear_object (&priv->connection);
-  g_clear_pointer (&priv->state_message, g_free);
+  g_clear_pointer (&priv->note_subject, g_free);
+  g_clear_pointer (&priv->error_text, g_free);
 
   G_OBJECT_CLASS (clarify_backend_parent_class)->finalize (object);
 }
@@ -88,8 +90,8 @@ clarify_backend_get_property (GObject    *object,
       g_value_set_enum (value, priv->state);
       break;
 
-    case PROP_STATE_MESSAGE:
-      g_value_set_string (value, priv->state_message);
+    case PROP_NOTE:
+      g_value_set_enum (value, priv->note);
       break;
 
     default:
@@ -140,10 +142,10 @@ clarify_backend_class_init (ClarifyBackendClass *klass)
                        CLARIFY_CONNECTION_STATE_IDLE,
                        (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
 
-  properties[PROP_STATE_MESSAGE] =
-    g_param_spec_string ("state-message", NULL, NULL,
-                         NULL,
-                         (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+  properties[PROP_NOTE] =
+    g_param_spec_enum ("note", NULL, NULL,
+                       CLARIFY_TYPE_BACKEND_NOTE, CLARIFY_BACKEND_NOTE_NONE,
+                       (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
@@ -191,33 +193,85 @@ clarify_backend_get_state (ClarifyBackend *self)
   return priv->state;
 }
 
+ClarifyBackendNote
+clarify_backend_get_note (ClarifyBackend *self)
+{
+  ClarifyBackendPrivate *priv = clarify_backend_get_instance_private (self);
+
+  g_return_val_if_fail (CLARIFY_IS_BACKEND (self), CLARIFY_BACKEND_NOTE_NONE);
+
+  return priv->note;
+}
+
 const char *
-clarify_backend_get_state_message (ClarifyBackend *self)
+clarify_backend_get_note_subject (ClarifyBackend *self)
 {
   ClarifyBackendPrivate *priv = clarify_backend_get_instance_private (self);
 
   g_return_val_if_fail (CLARIFY_IS_BACKEND (self), NULL);
 
-  return priv->state_message;
+  return priv->note_subject;
+}
+
+const char *
+clarify_backend_get_error_text (ClarifyBackend *self)
+{
+  ClarifyBackendPrivate *priv = clarify_backend_get_instance_private (self);
+
+  g_return_val_if_fail (CLARIFY_IS_BACKEND (self), NULL);
+
+  return priv->error_text;
+}
+
+gint64
+clarify_backend_get_retry_at (ClarifyBackend *self)
+{
+  ClarifyBackendPrivate *priv = clarify_backend_get_instance_private (self);
+
+  g_return_val_if_fail (CLARIFY_IS_BACKEND (self), 0);
+
+  return priv->retry_at;
+}
+
+void
+clarify_backend_set_retry_at (ClarifyBackend *self,
+                              gint64          retry_at)
+{
+  ClarifyBackendPrivate *priv = clarify_backend_get_instance_private (self);
+
+  g_return_if_fail (CLARIFY_IS_BACKEND (self));
+
+  priv->retry_at = retry_at;
 }
 
 void
 clarify_backend_set_state (ClarifyBackend         *self,
                            ClarifyConnectionState  state,
-                           const char             *message)
+                           ClarifyBackendNote      note,
+                           const char             *subject,
+                           const char             *error_text)
 {
   ClarifyBackendPrivate *priv = clarify_backend_get_instance_private (self);
+  gboolean note_changed;
 
   g_return_if_fail (CLARIFY_IS_BACKEND (self));
   g_return_if_fail (state <= CLARIFY_CONNECTION_STATE_FAILED);
 
   g_object_freeze_notify (G_OBJECT (self));
 
-  if (g_strcmp0 (priv->state_message, message) != 0)
+  /* A retry time changes with every attempt: it is news as well. */
+  note_changed = priv->note != note ||
+                 g_strcmp0 (priv->note_subject, subject) != 0 ||
+                 g_strcmp0 (priv->error_text, error_text) != 0 ||
+                 note == CLARIFY_BACKEND_NOTE_RETRYING;
+  if (note_changed)
     {
-      g_free (priv->state_message);
-      priv->state_message = g_strdup (message);
-      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_STATE_MESSAGE]);
+      priv->note = note;
+      g_free (priv->note_subject);
+      priv->note_subject = g_strdup (subject);
+      g_free (priv->error_text);
+      priv->error_text = g_strdup (error_text);
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_NOTE]);
     }
 
   if (priv->state != state)
@@ -227,75 +281,6 @@ clarify_backend_set_state (ClarifyBackend         *self,
     }
 
   g_object_thaw_notify (G_OBJECT (self));
-}
-
-static void
-on_followed_state_changed (ClarifySseClient *client,
-                           GParamSpec       *pspec,
-                           ClarifyBackend   *self)
-{
-  ClarifyConnectionState state = clarify_sse_client_get_state (client);
-  const char *reason = clarify_sse_client_get_state_reason (client);
-  g_autofree char *message = NULL;
-
-  switch (state)
-    {
-    case CLARIFY_CONNECTION_STATE_CONNECTING:
-      message = g_strdup (_("Connecting…"));
-      break;
-
-    case CLARIFY_CONNECTION_STATE_CONNECTED:
-      message = g_strdup (_("Connected"));
-      break;
-
-    case CLARIFY_CONNECTION_STATE_RECONNECTING:
-      {
-        gint64 retry_at = clarify_sse_client_get_retry_at (client);
-        gint64 wait_us = MAX (retry_at - g_get_monotonic_time (), 0);
-        int seconds = (int) ((wait_us + G_USEC_PER_SEC - 1) / G_USEC_PER_SEC);
-
-        /* Translators: %d is a number of seconds */
-        message = g_strdup_printf (_("Reconnecting in %d s…"), seconds);
-      }
-      break;
-
-    case CLARIFY_CONNECTION_STATE_FAILED:
-      /* Translators: %s says why, e.g. "Connection refused" */
-      message = g_strdup_printf (_("Failed: %s"), reason ? reason : _("Unknown error"));
-      break;
-
-    case CLARIFY_CONNECTION_STATE_IDLE:
-    default:
-      break;
-    }
-
-  clarify_backend_set_state (self, state, message);
-}
-
-void
-clarify_backend_follow_sse_client (ClarifyBackend   *self,
-                                   ClarifySseClient *client)
-{
-  g_return_if_fail (CLARIFY_IS_BACKEND (self));
-  g_return_if_fail (CLARIFY_IS_SSE_CLIENT (client));
-
-  g_signal_connect_object (client, "notify::state",
-                           G_CALLBACK (on_followed_state_changed), self, G_CONNECT_DEFAULT);
-}
-
-void
-clarify_backend_clear_sse_client (ClarifyBackend    *self,
-                                  ClarifySseClient **client)
-{
-  g_return_if_fail (CLARIFY_IS_BACKEND (self));
-
-  if (*client == NULL)
-    return;
-
-  /* Stopping notifies: nothing of a backend being disposed may hear it. */
-  g_signal_handlers_disconnect_by_data (*client, self);
-  clarify_sse_client_stop (*client);
-  g_clear_object (client);
 }
 
 void

@@ -12,11 +12,29 @@
 #include "clarify-connection.h"
 #include "clarify-request.h"
 #include "clarify-response.h"
-#include "clarify-sse-client.h"
+#include "clarify-backends-enums.h"
 
 G_BEGIN_DECLS
 
 typedef struct _ClarifyInbox ClarifyInbox;
+
+/* What there is to say about a backend's state beyond the state itself.
+ * Core says it with a code and the data it needs; the UI words it. */
+typedef enum
+{
+  CLARIFY_BACKEND_NOTE_NONE,
+  CLARIFY_BACKEND_NOTE_RETRYING,               /* next try at clarify_backend_get_retry_at() */
+  CLARIFY_BACKEND_NOTE_LOGGING_IN,
+  CLARIFY_BACKEND_NOTE_LISTENING,              /* serving local callers */
+  CLARIFY_BACKEND_NOTE_ONE_DIRECTORY,          /* an OpenCode too old for /global/event */
+  CLARIFY_BACKEND_NOTE_WORKSPACE_CONNECTING,   /* subject: the workspace */
+  CLARIFY_BACKEND_NOTE_WORKSPACE_ERROR,        /* subject: the workspace */
+  CLARIFY_BACKEND_NOTE_WORKSPACE_DISCONNECTED, /* subject: the workspace */
+  CLARIFY_BACKEND_NOTE_BAD_ADDRESS,
+  CLARIFY_BACKEND_NOTE_NO_TOKEN,
+  CLARIFY_BACKEND_NOTE_CANNOT_LISTEN,          /* subject: the address */
+  CLARIFY_BACKEND_NOTE_CANNOT_EXPORT,          /* the D-Bus API could not be offered */
+} ClarifyBackendNote;
 
 #define CLARIFY_TYPE_BACKEND (clarify_backend_get_type ())
 G_DECLARE_DERIVABLE_TYPE (ClarifyBackend, clarify_backend, CLARIFY, BACKEND, GObject)
@@ -49,9 +67,15 @@ struct _ClarifyBackendClass
 
 ClarifyConnection      *clarify_backend_get_connection    (ClarifyBackend      *self);
 ClarifyConnectionState  clarify_backend_get_state         (ClarifyBackend      *self);
-/* A short, localized explanation of the state ("Reconnecting in 4 s",
- * "Failed: connection refused"), or NULL. */
-const char             *clarify_backend_get_state_message (ClarifyBackend      *self);
+/* More about the state, for the UI to put in words; ::notify::note follows
+ * every change of the note, its subject, its error text and retry time. */
+ClarifyBackendNote      clarify_backend_get_note          (ClarifyBackend      *self);
+/* What the note is about: a workspace, an address. Data, not a sentence. */
+const char             *clarify_backend_get_note_subject  (ClarifyBackend      *self);
+/* The peer's or the transport's own words for what went wrong, or NULL. */
+const char             *clarify_backend_get_error_text    (ClarifyBackend      *self);
+/* With CLARIFY_BACKEND_NOTE_RETRYING: the monotonic time of the next try. */
+gint64                  clarify_backend_get_retry_at      (ClarifyBackend      *self);
 
 void                    clarify_backend_start             (ClarifyBackend      *self);
 void                    clarify_backend_stop              (ClarifyBackend      *self);
@@ -81,15 +105,11 @@ ClarifyRequest         *clarify_backend_lookup_request    (ClarifyBackend      *
 /* For subclasses. */
 void                    clarify_backend_set_state         (ClarifyBackend      *self,
                                                            ClarifyConnectionState state,
-                                                           const char          *message);
-/* Keeps the state in step with @client's, with a localized message
- * ("Connecting…", "Connected", "Reconnecting in 4 s…", "Failed: …").
- * A subclass that adds to it connects to @client's notify::state afterwards. */
-void                    clarify_backend_follow_sse_client (ClarifyBackend      *self,
-                                                           ClarifySseClient    *client);
-/* For dispose: disconnects @self from *@client, stops it and clears it. */
-void                    clarify_backend_clear_sse_client  (ClarifyBackend      *self,
-                                                           ClarifySseClient   **client);
+                                                           ClarifyBackendNote  note,
+                                                           const char          *subject,
+                                                           const char          *error_text);
+void                    clarify_backend_set_retry_at      (ClarifyBackend      *self,
+                                                           gint64               retry_at);
 /* Adds @request to the inbox, stamped with the connection, and emits
  * ::request-added. A request whose id the inbox holds already is ignored
  * (a resync after a reconnect must never show a question twice): returns

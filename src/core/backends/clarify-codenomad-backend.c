@@ -29,7 +29,7 @@ typedef enum
 
 struct _ClarifyCodenomadBackend
 {
-  ClarifyBackend          parent_instance;
+  ClarifyStreamBackend    parent_instance;
 
   SoupSession            *stream_session;
   SoupSession            *api_session;
@@ -51,7 +51,7 @@ struct _ClarifyCodenomadBackend
   guint                   relogged_since_connect : 1;
 };
 
-G_DEFINE_FINAL_TYPE (ClarifyCodenomadBackend, clarify_codenomad_backend, CLARIFY_TYPE_BACKEND)
+G_DEFINE_FINAL_TYPE (ClarifyCodenomadBackend, clarify_codenomad_backend, CLARIFY_TYPE_STREAM_BACKEND)
 
 enum {
   RESYNCED,
@@ -459,43 +459,29 @@ show_instance_status (ClarifyCodenomadBackend *self,
   const char *instance = clarify_json_get_string_member (payload, "instanceId");
   const char *status = clarify_json_get_string_member (payload, "status");
   const char *reason = clarify_json_get_string_member (payload, "reason");
-  g_autofree char *message = NULL;
-  const char *what;
+  ClarifyBackendNote note;
 
   if (clarify_backend_get_state (CLARIFY_BACKEND (self)) != CLARIFY_CONNECTION_STATE_CONNECTED)
     return;
 
-  if (instance == NULL)
-    instance = "?";
-  if (status == NULL)
-    status = "";
-
-  if (g_str_equal (status, "connected"))
-    {
-      clarify_backend_set_state (CLARIFY_BACKEND (self), CLARIFY_CONNECTION_STATE_CONNECTED, NULL);
-      return;
-    }
-
-  if (g_str_equal (status, "connecting"))
-    /* Translators: the state of a workspace's OpenCode instance */
-    what = _("connecting");
-  else if (g_str_equal (status, "error"))
-    /* Translators: the state of a workspace's OpenCode instance */
-    what = _("error");
-  else if (g_str_equal (status, "disconnected"))
-    /* Translators: the state of a workspace's OpenCode instance */
-    what = _("disconnected");
+  if (g_strcmp0 (status, "connected") == 0)
+    note = CLARIFY_BACKEND_NOTE_NONE;
+  else if (g_strcmp0 (status, "connecting") == 0)
+    note = CLARIFY_BACKEND_NOTE_WORKSPACE_CONNECTING;
+  else if (g_strcmp0 (status, "disconnected") == 0)
+    note = CLARIFY_BACKEND_NOTE_WORKSPACE_DISCONNECTED;
   else
-    what = status;
+    note = CLARIFY_BACKEND_NOTE_WORKSPACE_ERROR;
 
-  if (reason != NULL)
-    /* Translators: 1: a workspace id, 2: its state, 3: why */
-    message = g_strdup_printf (_("Workspace %s: %s (%s)"), instance, what, reason);
+  /* An unknown status is news too: its own word stands in for a reason. */
+  if (note == CLARIFY_BACKEND_NOTE_WORKSPACE_ERROR && reason == NULL && g_strcmp0 (status, "error") != 0)
+    reason = status;
+
+  if (note == CLARIFY_BACKEND_NOTE_NONE)
+    clarify_backend_set_state (CLARIFY_BACKEND (self), CLARIFY_CONNECTION_STATE_CONNECTED, note, NULL, NULL);
   else
-    /* Translators: 1: a workspace id, 2: its state */
-    message = g_strdup_printf (_("Workspace %s: %s"), instance, what);
-
-  clarify_backend_set_state (CLARIFY_BACKEND (self), CLARIFY_CONNECTION_STATE_CONNECTED, message);
+    clarify_backend_set_state (CLARIFY_BACKEND (self), CLARIFY_CONNECTION_STATE_CONNECTED, note,
+                               instance != NULL ? instance : "?", reason);
 }
 
 static void
@@ -529,12 +515,12 @@ handle_payload (ClarifyCodenomadBackend *self,
 }
 
 static void
-on_sse_event (ClarifySseClient        *client,
-              const char              *type,
-              const char              *data,
-              const char              *id,
-              ClarifyCodenomadBackend *self)
+clarify_codenomad_backend_event (ClarifyStreamBackend *backend,
+                                 const char           *type,
+                                 const char           *data,
+                                 const char           *id)
 {
+  ClarifyCodenomadBackend *self = CLARIFY_CODENOMAD_BACKEND (backend);
   g_autoptr(JsonNode) node = NULL;
   g_autoptr(GError) error = NULL;
   JsonObject *object;
@@ -555,9 +541,9 @@ on_sse_event (ClarifySseClient        *client,
 }
 
 static void
-on_sse_connected (ClarifySseClient        *client,
-                  ClarifyCodenomadBackend *self)
+clarify_codenomad_backend_connected (ClarifyStreamBackend *backend)
 {
+  ClarifyCodenomadBackend *self = CLARIFY_CODENOMAD_BACKEND (backend);
   self->relogged_since_connect = FALSE;
   begin_round (self);
 }
@@ -576,11 +562,10 @@ stream_relogin_cb (GObject      *object,
 }
 
 static void
-on_sse_state_changed (ClarifySseClient        *client,
-                      GParamSpec              *pspec,
-                      ClarifyCodenomadBackend *self)
+clarify_codenomad_backend_stream_state (ClarifyStreamBackend   *backend,
+                                        ClarifyConnectionState  state)
 {
-  ClarifyConnectionState state = clarify_sse_client_get_state (client);
+  ClarifyCodenomadBackend *self = CLARIFY_CODENOMAD_BACKEND (backend);
 
   /* A dropped stream may be an expired session: log in again, once, before
    * the client's next attempt. */
@@ -609,7 +594,7 @@ start_login_cb (GObject      *object,
   g_clear_object (&self->start_cancellable);
   /* Even after a failed login: the stream reports the state, and retries. */
   self->relogged_since_connect = TRUE;
-  clarify_sse_client_start (self->sse_client);
+  clarify_stream_backend_connect (CLARIFY_STREAM_BACKEND (self));
 }
 
 static void
@@ -622,11 +607,12 @@ clarify_codenomad_backend_start (ClarifyBackend *backend)
       if (self->start_cancellable != NULL)
         return;
       self->start_cancellable = g_cancellable_new ();
-      clarify_backend_set_state (backend, CLARIFY_CONNECTION_STATE_CONNECTING, _("Logging in…"));
+      clarify_backend_set_state (backend, CLARIFY_CONNECTION_STATE_CONNECTING,
+                                 CLARIFY_BACKEND_NOTE_LOGGING_IN, NULL, NULL);
       login_async (self, self->start_cancellable, start_login_cb, NULL);
     }
   else
-    clarify_sse_client_start (self->sse_client);
+    clarify_stream_backend_connect (CLARIFY_STREAM_BACKEND (self));
 }
 
 static void
@@ -636,9 +622,8 @@ clarify_codenomad_backend_stop (ClarifyBackend *backend)
 
   g_cancellable_cancel (self->start_cancellable);
   g_clear_object (&self->start_cancellable);
-  clarify_sse_client_stop (self->sse_client);
   clarify_opencode_round_cancel (&self->round);
-  clarify_backend_set_state (backend, CLARIFY_CONNECTION_STATE_IDLE, NULL);
+  CLARIFY_BACKEND_CLASS (clarify_codenomad_backend_parent_class)->stop (backend);
 }
 
 static void
@@ -752,17 +737,10 @@ clarify_codenomad_backend_constructed (GObject *object)
   client = g_uri_escape_string (self->client_id, NULL, FALSE);
   conn = g_uri_escape_string (self->connection_id, NULL, FALSE);
   url = g_strdup_printf ("%s/api/events?clientId=%s&connectionId=%s", self->base_url, client, conn);
-  self->sse_client = clarify_sse_client_new (self->stream_session, url);
+  self->sse_client = clarify_stream_backend_open (CLARIFY_STREAM_BACKEND (self), self->stream_session, url);
   clarify_sse_client_set_stall_timeout (self->sse_client,
                                         clarify_opencode_stall_limit_ms (connection, DEFAULT_STALL_LIMIT_S));
 
-  g_signal_connect_object (self->sse_client, "event",
-                           G_CALLBACK (on_sse_event), self, G_CONNECT_DEFAULT);
-  g_signal_connect_object (self->sse_client, "connected",
-                           G_CALLBACK (on_sse_connected), self, G_CONNECT_DEFAULT);
-  clarify_backend_follow_sse_client (CLARIFY_BACKEND (self), self->sse_client);
-  g_signal_connect_object (self->sse_client, "notify::state",
-                           G_CALLBACK (on_sse_state_changed), self, G_CONNECT_DEFAULT);
 }
 
 static void
@@ -772,7 +750,8 @@ clarify_codenomad_backend_dispose (GObject *object)
 
   g_cancellable_cancel (self->start_cancellable);
   g_clear_object (&self->start_cancellable);
-  clarify_backend_clear_sse_client (CLARIFY_BACKEND (self), &self->sse_client);
+  clarify_stream_backend_close (CLARIFY_STREAM_BACKEND (self));
+  self->sse_client = NULL;
   clarify_opencode_round_cancel (&self->round);
   clarify_http_clear_session (&self->api_session);
   clarify_http_clear_session (&self->stream_session);
@@ -801,6 +780,7 @@ clarify_codenomad_backend_class_init (ClarifyCodenomadBackendClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
   ClarifyBackendClass *backend_class = CLARIFY_BACKEND_CLASS (klass);
+  ClarifyStreamBackendClass *stream_class = CLARIFY_STREAM_BACKEND_CLASS (klass);
 
   object_class->constructed = clarify_codenomad_backend_constructed;
   object_class->dispose = clarify_codenomad_backend_dispose;
@@ -809,6 +789,10 @@ clarify_codenomad_backend_class_init (ClarifyCodenomadBackendClass *klass)
   backend_class->start = clarify_codenomad_backend_start;
   backend_class->stop = clarify_codenomad_backend_stop;
   backend_class->deliver_async = clarify_codenomad_backend_deliver_async;
+
+  stream_class->event = clarify_codenomad_backend_event;
+  stream_class->connected = clarify_codenomad_backend_connected;
+  stream_class->stream_state = clarify_codenomad_backend_stream_state;
 
   signals[RESYNCED] =
     g_signal_new ("resynced",

@@ -17,13 +17,12 @@
  */
 #pragma once
 
-#include "clarify-backend.h"
-#include "clarify-sse-client.h"
+#include "clarify-stream-backend.h"
 
 G_BEGIN_DECLS
 
 #define CLARIFY_TYPE_CODENOMAD_BACKEND (clarify_codenomad_backend_get_type ())
-G_DECLARE_FINAL_TYPE (ClarifyCodenomadBackend, clarify_codenomad_backend, CLARIFY, CODENOMAD_BACKEND, ClarifyBackend)
+G_DECLARE_FINAL_TYPE (ClarifyCodenomadBackend, clarify_codenomad_backend, CLARIFY, CODENOMAD_BACKEND, ClarifyStreamBackend)
 
 ClarifyBackend   *clarify_codenomad_backend_new               (ClarifyConnection       *connection);
 ClarifySseClient *clarify_codenomad_backend_get_sse_client    (ClarifyCodenomadBackend *self);

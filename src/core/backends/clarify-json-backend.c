@@ -19,15 +19,15 @@
 
 struct _ClarifyJsonBackend
 {
-  ClarifyBackend    parent_instance;
+  ClarifyStreamBackend  parent_instance;
 
-  SoupSession      *session;         /* answers: they time out */
-  SoupSession      *stream_session;  /* the event stream: stall detection instead */
-  ClarifySseClient *sse_client;
-  char             *authorization;
+  SoupSession          *session;         /* answers: they time out */
+  SoupSession          *stream_session;  /* the event stream: stall detection instead */
+  ClarifySseClient     *sse_client;      /* owned by the parent */
+  char                 *authorization;
 };
 
-G_DEFINE_FINAL_TYPE (ClarifyJsonBackend, clarify_json_backend, CLARIFY_TYPE_BACKEND)
+G_DEFINE_FINAL_TYPE (ClarifyJsonBackend, clarify_json_backend, CLARIFY_TYPE_STREAM_BACKEND)
 
 enum {
   CONFIRMED,
@@ -104,12 +104,13 @@ clarify_json_backend_handle_withdraw (ClarifyJsonBackend *self,
 }
 
 static void
-on_sse_event (ClarifySseClient   *client,
-              const char         *type,
-              const char         *data,
-              const char         *id,
-              ClarifyJsonBackend *self)
+clarify_json_backend_event (ClarifyStreamBackend *backend,
+                            const char           *type,
+                            const char           *data,
+                            const char           *id)
 {
+  ClarifyJsonBackend *self = CLARIFY_JSON_BACKEND (backend);
+
   if (g_strcmp0 (type, "request") == 0)
     clarify_json_backend_handle_request (self, data);
   else if (g_strcmp0 (type, "withdraw") == 0)
@@ -119,29 +120,13 @@ on_sse_event (ClarifySseClient   *client,
 }
 
 static void
-on_sse_connected (ClarifySseClient   *client,
-                  ClarifyJsonBackend *self)
+clarify_json_backend_connected (ClarifyStreamBackend *backend)
 {
+  ClarifyJsonBackend *self = CLARIFY_JSON_BACKEND (backend);
+
   /* Nothing to fetch: the agent re-sends what is pending on every new
    * stream, and clarify_backend_add_request() drops what we already have. */
   g_debug ("Connection “%s”: stream open", clarify_json_backend_get_name (self));
-}
-
-static void
-clarify_json_backend_start (ClarifyBackend *backend)
-{
-  ClarifyJsonBackend *self = CLARIFY_JSON_BACKEND (backend);
-
-  clarify_sse_client_start (self->sse_client);
-}
-
-static void
-clarify_json_backend_stop (ClarifyBackend *backend)
-{
-  ClarifyJsonBackend *self = CLARIFY_JSON_BACKEND (backend);
-
-  clarify_sse_client_stop (self->sse_client);
-  clarify_backend_set_state (backend, CLARIFY_CONNECTION_STATE_IDLE, NULL);
 }
 
 /* POST <stream URL minus its last segment>/requests/<id>/response */
@@ -279,7 +264,8 @@ clarify_json_backend_constructed (GObject *object)
   soup_session_add_feature (self->session, SOUP_SESSION_FEATURE (jar));
   soup_session_add_feature (self->stream_session, SOUP_SESSION_FEATURE (jar));
 
-  self->sse_client = clarify_sse_client_new (self->stream_session, clarify_connection_get_url (connection));
+  self->sse_client = clarify_stream_backend_open (CLARIFY_STREAM_BACKEND (self), self->stream_session,
+                                                  clarify_connection_get_url (connection));
 
   token = clarify_connection_get_option (connection, "token");
   if (token != NULL && *token != '\0')
@@ -287,12 +273,6 @@ clarify_json_backend_constructed (GObject *object)
       self->authorization = g_strconcat ("Bearer ", token, NULL);
       clarify_sse_client_set_header (self->sse_client, "Authorization", self->authorization);
     }
-
-  g_signal_connect_object (self->sse_client, "event",
-                           G_CALLBACK (on_sse_event), self, G_CONNECT_DEFAULT);
-  g_signal_connect_object (self->sse_client, "connected",
-                           G_CALLBACK (on_sse_connected), self, G_CONNECT_DEFAULT);
-  clarify_backend_follow_sse_client (CLARIFY_BACKEND (self), self->sse_client);
 }
 
 static void
@@ -300,7 +280,8 @@ clarify_json_backend_dispose (GObject *object)
 {
   ClarifyJsonBackend *self = CLARIFY_JSON_BACKEND (object);
 
-  clarify_backend_clear_sse_client (CLARIFY_BACKEND (self), &self->sse_client);
+  clarify_stream_backend_close (CLARIFY_STREAM_BACKEND (self));
+  self->sse_client = NULL;
   clarify_http_clear_session (&self->session);
   clarify_http_clear_session (&self->stream_session);
 
@@ -322,14 +303,16 @@ clarify_json_backend_class_init (ClarifyJsonBackendClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
   ClarifyBackendClass *backend_class = CLARIFY_BACKEND_CLASS (klass);
+  ClarifyStreamBackendClass *stream_class = CLARIFY_STREAM_BACKEND_CLASS (klass);
 
   object_class->constructed = clarify_json_backend_constructed;
   object_class->dispose = clarify_json_backend_dispose;
   object_class->finalize = clarify_json_backend_finalize;
 
-  backend_class->start = clarify_json_backend_start;
-  backend_class->stop = clarify_json_backend_stop;
   backend_class->deliver_async = clarify_json_backend_deliver_async;
+
+  stream_class->event = clarify_json_backend_event;
+  stream_class->connected = clarify_json_backend_connected;
 
   /**
    * ClarifyJsonBackend::confirmed:

@@ -10,13 +10,12 @@
  */
 #pragma once
 
-#include "clarify-backend.h"
-#include "clarify-sse-client.h"
+#include "clarify-stream-backend.h"
 
 G_BEGIN_DECLS
 
 #define CLARIFY_TYPE_JSON_BACKEND (clarify_json_backend_get_type ())
-G_DECLARE_FINAL_TYPE (ClarifyJsonBackend, clarify_json_backend, CLARIFY, JSON_BACKEND, ClarifyBackend)
+G_DECLARE_FINAL_TYPE (ClarifyJsonBackend, clarify_json_backend, CLARIFY, JSON_BACKEND, ClarifyStreamBackend)
 
 /* The stream client, e.g. for tests to shorten its backoff. */
 ClarifySseClient *clarify_json_backend_get_sse_client (ClarifyJsonBackend *self);

@@ -21,7 +21,7 @@
 
 struct _ClarifyOpencodeBackend
 {
-  ClarifyBackend          parent_instance;
+  ClarifyStreamBackend    parent_instance;
 
   SoupSession            *stream_session;
   SoupSession            *api_session;
@@ -40,7 +40,7 @@ struct _ClarifyOpencodeBackend
   guint                   probing : 1;
 };
 
-G_DEFINE_FINAL_TYPE (ClarifyOpencodeBackend, clarify_opencode_backend, CLARIFY_TYPE_BACKEND)
+G_DEFINE_FINAL_TYPE (ClarifyOpencodeBackend, clarify_opencode_backend, CLARIFY_TYPE_STREAM_BACKEND)
 
 enum {
   RESYNCED,
@@ -378,19 +378,19 @@ handle_frame (ClarifyOpencodeBackend *self,
 }
 
 static void
-on_sse_event (ClarifySseClient       *client,
-              const char             *type,
-              const char             *data,
-              const char             *id,
-              ClarifyOpencodeBackend *self)
+clarify_opencode_backend_event (ClarifyStreamBackend *backend,
+                                const char           *type,
+                                const char           *data,
+                                const char           *id)
 {
+  ClarifyOpencodeBackend *self = CLARIFY_OPENCODE_BACKEND (backend);
   handle_frame (self, data);
 }
 
 static void
-on_sse_connected (ClarifySseClient       *client,
-                  ClarifyOpencodeBackend *self)
+clarify_opencode_backend_connected (ClarifyStreamBackend *backend)
 {
+  ClarifyOpencodeBackend *self = CLARIFY_OPENCODE_BACKEND (backend);
   /* The stream has no replay: whatever happened while we were away is only
    * in the listings. */
   begin_round (self);
@@ -448,39 +448,27 @@ probe_global_stream (ClarifyOpencodeBackend *self)
                            probe_cb, g_object_ref (self));
 }
 
-/* Runs after clarify_backend_follow_sse_client()'s handler. */
 static void
-on_sse_state_changed (ClarifySseClient       *client,
-                      GParamSpec             *pspec,
-                      ClarifyOpencodeBackend *self)
+clarify_opencode_backend_stream_state (ClarifyStreamBackend   *backend,
+                                       ClarifyConnectionState  state)
 {
-  ClarifyConnectionState state = clarify_sse_client_get_state (client);
+  ClarifyOpencodeBackend *self = CLARIFY_OPENCODE_BACKEND (backend);
 
   if (state == CLARIFY_CONNECTION_STATE_RECONNECTING || state == CLARIFY_CONNECTION_STATE_FAILED)
     probe_global_stream (self);
   else if (state == CLARIFY_CONNECTION_STATE_CONNECTED && self->fallback)
-    clarify_backend_set_state (CLARIFY_BACKEND (self), state,
-                               _("Connected (one directory only: the server is older)"));
+    clarify_backend_set_state (CLARIFY_BACKEND (self), state, CLARIFY_BACKEND_NOTE_ONE_DIRECTORY, NULL, NULL);
 }
 
 /* Backend */
-
-static void
-clarify_opencode_backend_start (ClarifyBackend *backend)
-{
-  ClarifyOpencodeBackend *self = CLARIFY_OPENCODE_BACKEND (backend);
-
-  clarify_sse_client_start (self->sse_client);
-}
 
 static void
 clarify_opencode_backend_stop (ClarifyBackend *backend)
 {
   ClarifyOpencodeBackend *self = CLARIFY_OPENCODE_BACKEND (backend);
 
-  clarify_sse_client_stop (self->sse_client);
   clarify_opencode_round_cancel (&self->round);
-  clarify_backend_set_state (backend, CLARIFY_CONNECTION_STATE_IDLE, NULL);
+  CLARIFY_BACKEND_CLASS (clarify_opencode_backend_parent_class)->stop (backend);
 }
 
 static void
@@ -574,19 +562,12 @@ clarify_opencode_backend_constructed (GObject *object)
   self->api_session = clarify_opencode_session_new (API_TIMEOUT_S);
 
   url = stream_url (self);
-  self->sse_client = clarify_sse_client_new (self->stream_session, url);
+  self->sse_client = clarify_stream_backend_open (CLARIFY_STREAM_BACKEND (self), self->stream_session, url);
   clarify_sse_client_set_stall_timeout (self->sse_client,
                                         clarify_opencode_stall_limit_ms (connection, DEFAULT_STALL_LIMIT_S));
   if (self->authorization != NULL)
     clarify_sse_client_set_header (self->sse_client, "Authorization", self->authorization);
 
-  g_signal_connect_object (self->sse_client, "event",
-                           G_CALLBACK (on_sse_event), self, G_CONNECT_DEFAULT);
-  g_signal_connect_object (self->sse_client, "connected",
-                           G_CALLBACK (on_sse_connected), self, G_CONNECT_DEFAULT);
-  clarify_backend_follow_sse_client (CLARIFY_BACKEND (self), self->sse_client);
-  g_signal_connect_object (self->sse_client, "notify::state",
-                           G_CALLBACK (on_sse_state_changed), self, G_CONNECT_DEFAULT);
 }
 
 static void
@@ -594,7 +575,8 @@ clarify_opencode_backend_dispose (GObject *object)
 {
   ClarifyOpencodeBackend *self = CLARIFY_OPENCODE_BACKEND (object);
 
-  clarify_backend_clear_sse_client (CLARIFY_BACKEND (self), &self->sse_client);
+  clarify_stream_backend_close (CLARIFY_STREAM_BACKEND (self));
+  self->sse_client = NULL;
   clarify_opencode_round_cancel (&self->round);
   clarify_http_clear_session (&self->api_session);
   clarify_http_clear_session (&self->stream_session);
@@ -622,14 +604,18 @@ clarify_opencode_backend_class_init (ClarifyOpencodeBackendClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
   ClarifyBackendClass *backend_class = CLARIFY_BACKEND_CLASS (klass);
+  ClarifyStreamBackendClass *stream_class = CLARIFY_STREAM_BACKEND_CLASS (klass);
 
   object_class->constructed = clarify_opencode_backend_constructed;
   object_class->dispose = clarify_opencode_backend_dispose;
   object_class->finalize = clarify_opencode_backend_finalize;
 
-  backend_class->start = clarify_opencode_backend_start;
   backend_class->stop = clarify_opencode_backend_stop;
   backend_class->deliver_async = clarify_opencode_backend_deliver_async;
+
+  stream_class->event = clarify_opencode_backend_event;
+  stream_class->connected = clarify_opencode_backend_connected;
+  stream_class->stream_state = clarify_opencode_backend_stream_state;
 
   signals[RESYNCED] =
     g_signal_new ("resynced",

@@ -14,13 +14,12 @@
  */
 #pragma once
 
-#include "clarify-backend.h"
-#include "clarify-sse-client.h"
+#include "clarify-stream-backend.h"
 
 G_BEGIN_DECLS
 
 #define CLARIFY_TYPE_OPENCODE_BACKEND (clarify_opencode_backend_get_type ())
-G_DECLARE_FINAL_TYPE (ClarifyOpencodeBackend, clarify_opencode_backend, CLARIFY, OPENCODE_BACKEND, ClarifyBackend)
+G_DECLARE_FINAL_TYPE (ClarifyOpencodeBackend, clarify_opencode_backend, CLARIFY, OPENCODE_BACKEND, ClarifyStreamBackend)
 
 ClarifyBackend   *clarify_opencode_backend_new            (ClarifyConnection      *connection);
 /* The stream client, e.g. for tests to shorten its backoff. */

@@ -176,14 +176,13 @@ clarify_dbus_backend_start (ClarifyBackend *backend)
   if (!g_dbus_interface_skeleton_export (G_DBUS_INTERFACE_SKELETON (self->skeleton), self->bus,
                                          self->object_path, &error))
     {
-      g_autofree char *message = g_strdup_printf (_("Cannot offer the D-Bus API: %s"), error->message);
-
-      g_message ("%s", message);
-      clarify_backend_set_state (backend, CLARIFY_CONNECTION_STATE_FAILED, message);
+      g_message ("Cannot offer the D-Bus API: %s", error->message);
+      clarify_backend_set_state (backend, CLARIFY_CONNECTION_STATE_FAILED,
+                                 CLARIFY_BACKEND_NOTE_CANNOT_EXPORT, NULL, error->message);
       return;
     }
 
-  clarify_backend_set_state (backend, CLARIFY_CONNECTION_STATE_CONNECTED, NULL);
+  clarify_backend_set_state (backend, CLARIFY_CONNECTION_STATE_CONNECTED, CLARIFY_BACKEND_NOTE_NONE, NULL, NULL);
 }
 
 static void
@@ -195,7 +194,7 @@ clarify_dbus_backend_stop (ClarifyBackend *backend)
 
   unexport (self);
 
-  clarify_backend_set_state (backend, CLARIFY_CONNECTION_STATE_IDLE, NULL);
+  clarify_backend_set_state (backend, CLARIFY_CONNECTION_STATE_IDLE, CLARIFY_BACKEND_NOTE_NONE, NULL, NULL);
 }
 
 static void

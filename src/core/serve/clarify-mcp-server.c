@@ -561,7 +561,7 @@ clarify_mcp_server_start (ClarifyBackend *backend)
 {
   ClarifyMcpServer *self = CLARIFY_MCP_SERVER (backend);
   g_autoptr(GError) error = NULL;
-  g_autofree char *message = NULL;
+  g_autofree char *address = NULL;
   GSList *uris;
   guint wanted_port;
 
@@ -577,8 +577,8 @@ clarify_mcp_server_start (ClarifyBackend *backend)
   wanted_port = clarify_mcp_server_get_wanted_port (self, &error);
   if (wanted_port == G_MAXUINT)
     {
-      message = g_strdup_printf (_("Invalid MCP address: %s"), error->message);
-      clarify_backend_set_state (backend, CLARIFY_CONNECTION_STATE_FAILED, message);
+      clarify_backend_set_state (backend, CLARIFY_CONNECTION_STATE_FAILED,
+                                 CLARIFY_BACKEND_NOTE_BAD_ADDRESS, NULL, error->message);
       return;
     }
 
@@ -586,9 +586,9 @@ clarify_mcp_server_start (ClarifyBackend *backend)
   self->token = clarify_mcp_server_ensure_token (&error);
   if (self->token == NULL)
     {
-      message = g_strdup_printf (_("Cannot create the MCP access token: %s"), error->message);
-      g_message ("%s", message);
-      clarify_backend_set_state (backend, CLARIFY_CONNECTION_STATE_FAILED, message);
+      g_message ("Cannot create the MCP access token: %s", error->message);
+      clarify_backend_set_state (backend, CLARIFY_CONNECTION_STATE_FAILED,
+                                 CLARIFY_BACKEND_NOTE_NO_TOKEN, NULL, error->message);
       return;
     }
 
@@ -599,10 +599,10 @@ clarify_mcp_server_start (ClarifyBackend *backend)
   if (!soup_server_listen_local (self->server, wanted_port, SOUP_SERVER_LISTEN_IPV4_ONLY, &error))
     {
       g_clear_object (&self->server);
-      message = g_strdup_printf (_("Cannot listen on 127.0.0.1:%u for MCP clients: %s"),
-                                 wanted_port, error->message);
-      g_message ("%s", message);
-      clarify_backend_set_state (backend, CLARIFY_CONNECTION_STATE_FAILED, message);
+      address = g_strdup_printf ("127.0.0.1:%u", wanted_port);
+      g_message ("Cannot listen on %s for MCP clients: %s", address, error->message);
+      clarify_backend_set_state (backend, CLARIFY_CONNECTION_STATE_FAILED,
+                                 CLARIFY_BACKEND_NOTE_CANNOT_LISTEN, address, error->message);
       return;
     }
 
@@ -610,7 +610,7 @@ clarify_mcp_server_start (ClarifyBackend *backend)
   self->port = uris != NULL ? (guint) g_uri_get_port (uris->data) : wanted_port;
   g_slist_free_full (uris, (GDestroyNotify) g_uri_unref);
 
-  clarify_backend_set_state (backend, CLARIFY_CONNECTION_STATE_CONNECTED, _("Listening"));
+  clarify_backend_set_state (backend, CLARIFY_CONNECTION_STATE_CONNECTED, CLARIFY_BACKEND_NOTE_LISTENING, NULL, NULL);
 }
 
 static void
@@ -636,7 +636,7 @@ clarify_mcp_server_stop (ClarifyBackend *backend)
   CLARIFY_BACKEND_CLASS (clarify_mcp_server_parent_class)->stop (backend);
   clarify_mcp_server_drain (self);
 
-  clarify_backend_set_state (backend, CLARIFY_CONNECTION_STATE_IDLE, NULL);
+  clarify_backend_set_state (backend, CLARIFY_CONNECTION_STATE_IDLE, CLARIFY_BACKEND_NOTE_NONE, NULL, NULL);
 }
 
 static void

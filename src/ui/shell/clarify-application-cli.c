@@ -10,6 +10,7 @@
 #include <glib/gi18n.h>
 
 #include "clarify-application-private.h"
+#include "clarify-backend-state.h"
 #include "clarify-backend-registry.h"
 
 static const GOptionEntry option_entries[] = {
@@ -67,7 +68,7 @@ print_connections (ClarifyApplication      *self,
       g_autoptr(ClarifyBackend) backend = g_list_model_get_item (clarify_inbox_get_backends (self->inbox), i);
       g_autofree char *spec = clarify_connection_to_spec (clarify_backend_get_connection (backend));
       ClarifyConnectionState connection_state = clarify_backend_get_state (backend);
-      const char *message = clarify_backend_get_state_message (backend);
+      g_autofree char *message = clarify_backend_state_describe (backend);
       const char *state;
 
       switch (connection_state)

@@ -7,6 +7,7 @@
 #include <glib/gi18n.h>
 
 #include "clarify-backend-registry.h"
+#include "clarify-backend-state.h"
 #include "clarify-connection-row.h"
 
 struct _ClarifyConnectionRow
@@ -75,12 +76,12 @@ static void
 update_state (ClarifyConnectionRow *self)
 {
   const char *icon_name, *css_class, *text;
-  const char *message;
+  g_autofree char *message = NULL;
 
   describe_state (clarify_backend_get_state (self->backend), &icon_name, &css_class, &text);
 
-  /* The backend's message says more ("Reconnecting in 4 s"). */
-  message = clarify_backend_get_state_message (self->backend);
+  /* The note says more ("Reconnecting in 4 s…"). */
+  message = clarify_backend_state_describe (self->backend);
   if (message != NULL && *message != '\0')
     text = message;
 
@@ -122,7 +123,7 @@ setup_backend (ClarifyConnectionRow *self)
   g_signal_connect_object (self->backend, "notify::state",
                            G_CALLBACK (backend_state_changed_cb), self,
                            G_CONNECT_SWAPPED);
-  g_signal_connect_object (self->backend, "notify::state-message",
+  g_signal_connect_object (self->backend, "notify::note",
                            G_CALLBACK (backend_state_changed_cb), self,
                            G_CONNECT_SWAPPED);
   update_state (self);
