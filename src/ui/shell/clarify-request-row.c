@@ -35,6 +35,15 @@ update_time_left (ClarifyRequestRow *self)
   gint64 left_s;
   g_autofree char *text = NULL;
 
+  /* Answered: the row stays until the agent has the answer. */
+  if (clarify_request_get_state (self->request) == CLARIFY_REQUEST_SENDING)
+    {
+      gtk_label_set_text (self->time_left_label, _("Sending…"));
+      gtk_widget_set_visible (GTK_WIDGET (self->time_left_label), TRUE);
+      return FALSE;
+    }
+
+  gtk_widget_set_visible (GTK_WIDGET (self->time_left_label), deadline != 0);
   if (deadline == 0)
     return FALSE;
 
@@ -84,6 +93,16 @@ clarify_request_row_unmap (GtkWidget *widget)
 }
 
 static void
+state_changed_cb (ClarifyRequestRow *self)
+{
+  /* Back to pending after the agent refused the answer: say why. */
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self), clarify_request_get_state_reason (self->request));
+
+  if (update_time_left (self) && self->tick_id == 0 && gtk_widget_get_mapped (GTK_WIDGET (self)))
+    self->tick_id = g_timeout_add_seconds (1, tick_cb, self);
+}
+
+static void
 setup_request (ClarifyRequestRow *self)
 {
   const char *connection = clarify_request_get_connection_name (self->request);
@@ -118,9 +137,8 @@ setup_request (ClarifyRequestRow *self)
   adw_action_row_set_subtitle (ADW_ACTION_ROW (self), subtitle->str);
   g_string_free (subtitle, TRUE);
 
-  gtk_widget_set_visible (GTK_WIDGET (self->time_left_label),
-                          clarify_request_get_timeout_ms (self->request) > 0);
   update_time_left (self);
+  g_signal_connect_object (self->request, "notify::state", G_CALLBACK (state_changed_cb), self, G_CONNECT_SWAPPED);
 
   gtk_actionable_set_action_name (GTK_ACTIONABLE (self), "app.open-request");
   gtk_actionable_set_action_target (GTK_ACTIONABLE (self), "s", key);
@@ -241,7 +259,8 @@ clarify_request_row_get_time_left (ClarifyRequestRow *self)
 {
   g_return_val_if_fail (CLARIFY_IS_REQUEST_ROW (self), NULL);
 
-  if (clarify_request_get_timeout_ms (self->request) == 0)
+  if (clarify_request_get_timeout_ms (self->request) == 0 ||
+      clarify_request_get_state (self->request) != CLARIFY_REQUEST_PENDING)
     return NULL;
 
   return gtk_label_get_text (self->time_left_label);
