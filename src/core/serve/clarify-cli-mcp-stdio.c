@@ -1,0 +1,225 @@
+/* clarify-cli-mcp-stdio.c: `clarify mcp-stdio`, MCP on stdin/stdout
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <gio/gunixinputstream.h>
+#include <gio/gunixoutputstream.h>
+#include <glib/gi18n.h>
+#include <stdio.h>
+
+#include "clarify-cli.h"
+#include "clarify-cli-private.h"
+#include "clarify-json.h"
+#include "clarify-mcp-protocol.h"
+
+typedef struct
+{
+  GMainLoop          *loop;
+  ClarifyDbusApi     *app;
+  GError             *app_error;
+  ClarifyMcpProtocol *protocol;
+  GDataInputStream   *input;
+  GOutputStream      *output;
+  GCancellable       *cancellable;
+  guint               n_pending;
+  gboolean            input_closed;
+} Stdio;
+
+static void
+stdio_ask_done_cb (GObject      *object,
+                   GAsyncResult *result,
+                   gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  g_autoptr(ClarifyResponse) response = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *response_json = NULL;
+
+  response_json = clarify_cli_ask_app_finish (object, result, &error);
+  if (response_json == NULL)
+    {
+      g_dbus_error_strip_remote_error (error);
+      g_task_return_error (task, g_steal_pointer (&error));
+      return;
+    }
+
+  response = clarify_response_new_from_data (response_json, -1, &error);
+  if (response == NULL)
+    g_task_return_error (task, g_steal_pointer (&error));
+  else
+    g_task_return_pointer (task, g_steal_pointer (&response), g_object_unref);
+}
+
+static void
+stdio_ask (ClarifyRequest      *request,
+           GCancellable        *cancellable,
+           GAsyncReadyCallback  callback,
+           gpointer             callback_data,
+           gpointer             user_data)
+{
+  Stdio *stdio = user_data;
+  g_autoptr(GTask) task = g_task_new (NULL, cancellable, callback, callback_data);
+  g_autoptr(JsonNode) node = NULL;
+  g_autofree char *request_json = NULL;
+
+  if (stdio->app == NULL)
+    {
+      g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_NOT_CONNECTED,
+                               "no session bus: %s", stdio->app_error->message);
+      return;
+    }
+
+  node = clarify_request_to_json (request);
+  request_json = json_to_string (node, FALSE);
+  clarify_cli_ask_app_async (stdio->app, request_json, cancellable, stdio_ask_done_cb, g_steal_pointer (&task));
+}
+
+static ClarifyResponse *
+stdio_ask_finish (GAsyncResult  *result,
+                  gpointer       user_data,
+                  GError       **error)
+{
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+static void
+stdio_maybe_quit (Stdio *stdio)
+{
+  if (stdio->input_closed && stdio->n_pending == 0)
+    g_main_loop_quit (stdio->loop);
+}
+
+static void
+stdio_reply_cb (GObject      *object,
+                GAsyncResult *result,
+                gpointer      user_data)
+{
+  Stdio *stdio = user_data;
+  g_autofree char *reply = NULL;
+  g_autoptr(GError) error = NULL;
+
+  reply = clarify_mcp_protocol_handle_finish (CLARIFY_MCP_PROTOCOL (object), result, NULL);
+  stdio->n_pending--;
+
+  if (reply != NULL && !stdio->input_closed)
+    {
+      g_autofree char *line = g_strconcat (reply, "\n", NULL);
+
+      /* One message per line; JSON text from json-glib has no raw newlines. */
+      if (!g_output_stream_write_all (stdio->output, line, strlen (line), NULL, NULL, &error) ||
+          !g_output_stream_flush (stdio->output, NULL, &error))
+        {
+          g_printerr ("clarify mcp-stdio: cannot write: %s\n", error->message);
+          stdio->input_closed = TRUE;
+        }
+    }
+
+  stdio_maybe_quit (stdio);
+}
+
+static void stdio_read_next (Stdio *stdio);
+
+static void
+stdio_line_cb (GObject      *object,
+               GAsyncResult *result,
+               gpointer      user_data)
+{
+  Stdio *stdio = user_data;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *line = NULL;
+  gsize length = 0;
+
+  line = g_data_input_stream_read_line_finish_utf8 (G_DATA_INPUT_STREAM (object), result, &length, &error);
+  if (line == NULL)
+    {
+      if (error != NULL)
+        g_printerr ("clarify mcp-stdio: cannot read: %s\n", error->message);
+
+      /* The host closed our stdin: it is gone, and so are its questions.
+       * Leaving the bus withdraws their dialogs. */
+      stdio->input_closed = TRUE;
+      g_cancellable_cancel (stdio->cancellable);
+      g_main_loop_quit (stdio->loop);
+      return;
+    }
+
+  g_strstrip (line);
+  if (*line != '\0')
+    {
+      stdio->n_pending++;
+      clarify_mcp_protocol_handle_async (stdio->protocol, NULL, line, strlen (line),
+                                         stdio->cancellable, stdio_reply_cb, stdio);
+    }
+
+  stdio_read_next (stdio);
+}
+
+static void
+stdio_read_next (Stdio *stdio)
+{
+  g_data_input_stream_read_line_async (stdio->input, G_PRIORITY_DEFAULT, NULL, stdio_line_cb, stdio);
+}
+
+/* stdout carries the protocol: every log line goes to stderr. */
+static GLogWriterOutput
+stderr_log_writer (GLogLevelFlags   log_level,
+                   const GLogField *fields,
+                   gsize            n_fields,
+                   gpointer         user_data)
+{
+  g_autofree char *text = NULL;
+
+  if (!(log_level & (G_LOG_LEVEL_ERROR | G_LOG_LEVEL_CRITICAL | G_LOG_LEVEL_WARNING | G_LOG_LEVEL_MESSAGE)) &&
+      g_log_writer_default_would_drop (log_level, NULL))
+    return G_LOG_WRITER_HANDLED;
+
+  text = g_log_writer_format_fields (log_level, fields, n_fields, FALSE);
+  fprintf (stderr, "%s\n", text);
+  fflush (stderr);
+
+  return G_LOG_WRITER_HANDLED;
+}
+
+int
+clarify_cli_run_mcp_stdio (int    argc,
+                           char **argv)
+{
+  g_autoptr(GInputStream) stdin_stream = NULL;
+  Stdio stdio = { 0 };
+
+  if (argc > 1)
+    {
+      g_printerr (_("Usage: clarify mcp-stdio\n"
+                    "An MCP server on standard input and output (one JSON-RPC message per line)\n"
+                    "that asks through the running Clarify.\n"));
+      return g_strv_contains ((const char * const *) argv, "--help") ? 0 : CLARIFY_CLI_EXIT_BAD_ARGS;
+    }
+
+  g_log_set_writer_func (stderr_log_writer, NULL, NULL);
+
+  stdio.loop = g_main_loop_new (NULL, FALSE);
+  stdio.app = clarify_cli_app_proxy_new (&stdio.app_error);
+  if (stdio.app == NULL)
+    g_printerr ("clarify mcp-stdio: no session bus, ask_user will fail: %s\n", stdio.app_error->message);
+  stdio.protocol = clarify_mcp_protocol_new (stdio_ask, stdio_ask_finish, &stdio);
+  stdio.cancellable = g_cancellable_new ();
+  stdin_stream = g_unix_input_stream_new (0, FALSE);
+  stdio.input = g_data_input_stream_new (stdin_stream);
+  g_data_input_stream_set_newline_type (stdio.input, G_DATA_STREAM_NEWLINE_TYPE_ANY);
+  stdio.output = g_unix_output_stream_new (1, FALSE);
+
+  stdio_read_next (&stdio);
+  g_main_loop_run (stdio.loop);
+
+  g_clear_object (&stdio.input);
+  g_clear_object (&stdio.output);
+  g_clear_object (&stdio.protocol);
+  g_clear_object (&stdio.cancellable);
+  g_clear_object (&stdio.app);
+  g_clear_error (&stdio.app_error);
+  g_clear_pointer (&stdio.loop, g_main_loop_unref);
+
+  return 0;
+}

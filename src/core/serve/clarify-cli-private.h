@@ -1,0 +1,33 @@
+/* clarify-cli-private.h: what the commands of clarify-cli.h share
+ *
+ * Each command with more than a screenful of code has its own file;
+ * clarify_cli_handle() in clarify-cli.c dispatches to them.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <gio/gio.h>
+
+#include "clarify-dbus-api.h"
+
+G_BEGIN_DECLS
+
+/* The running app over D-Bus, the one way the commands reach it. */
+ClarifyDbusApi *clarify_cli_app_proxy_new  (GError              **error);
+void            clarify_cli_ask_app_async  (ClarifyDbusApi       *app,
+                                            const char           *request_json,
+                                            GCancellable         *cancellable,
+                                            GAsyncReadyCallback   callback,
+                                            gpointer              user_data);
+char           *clarify_cli_ask_app_finish (GObject              *proxy,
+                                            GAsyncResult         *result,
+                                            GError              **error);
+
+/* The commands, with argv[0] the command's own name. */
+int             clarify_cli_run_ask        (int                   argc,
+                                            char                **argv);
+int             clarify_cli_run_mcp_stdio  (int                   argc,
+                                            char                **argv);
+
+G_END_DECLS
