@@ -215,6 +215,15 @@ clarify_test_inbox_assert (ClarifyTestInboxWatch *watch,
   clarify_test_inbox_assert_consistent (inbox);
 }
 
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (ClarifyTestInboxWatch, clarify_test_inbox_watch_clear)
+
+/* For clarify_test_loop_until(): an answer was refused. */
+static inline gboolean
+clarify_test_inbox_has_refused (gpointer data)
+{
+  return ((ClarifyTestInboxWatch *) data)->refused->len > 0;
+}
+
 typedef struct
 {
   ClarifyRequest      *request;
