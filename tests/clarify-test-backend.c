@@ -11,13 +11,24 @@ struct _ClarifyTestBackend
 {
   ClarifyBackend   parent_instance;
 
-  ClarifyResponse *response;
+  GPtrArray       *delivered;   /* ClarifyResponse */
+  GQueue           held;        /* GTask, oldest first */
   ClarifyError     fail_code;
   guint            fail_times;
   guint            n_attempts;
+  guint            n_finished;
+  gboolean         hold;
 };
 
 G_DEFINE_FINAL_TYPE (ClarifyTestBackend, clarify_test_backend, CLARIFY_TYPE_BACKEND)
+
+/* The caller of one delivery: the test's own callback runs first, so that
+ * n_finished counts only results the caller has seen. */
+typedef struct
+{
+  GAsyncReadyCallback callback;
+  gpointer            user_data;
+} Caller;
 
 static void
 clarify_test_backend_start (ClarifyBackend *backend)
@@ -32,6 +43,36 @@ clarify_test_backend_stop (ClarifyBackend *backend)
 }
 
 static void
+delivery_finished_cb (GObject      *source,
+                      GAsyncResult *result,
+                      gpointer      user_data)
+{
+  Caller *caller = user_data;
+
+  if (caller->callback != NULL)
+    caller->callback (source, result, caller->user_data);
+  CLARIFY_TEST_BACKEND (source)->n_finished++;
+  g_free (caller);
+}
+
+static void
+complete (ClarifyTestBackend *self,
+          GTask              *task)
+{
+  ClarifyResponse *response = g_task_get_task_data (task);
+
+  if (self->fail_times > 0)
+    {
+      self->fail_times--;
+      g_task_return_new_error (task, CLARIFY_ERROR, self->fail_code, "Refused by the test (%d)", self->fail_code);
+      return;
+    }
+
+  g_ptr_array_add (self->delivered, g_object_ref (response));
+  g_task_return_boolean (task, TRUE);
+}
+
+static void
 clarify_test_backend_deliver_async (ClarifyBackend      *backend,
                                     ClarifyRequest      *request,
                                     ClarifyResponse     *response,
@@ -40,24 +81,28 @@ clarify_test_backend_deliver_async (ClarifyBackend      *backend,
                                     gpointer             user_data)
 {
   ClarifyTestBackend *self = CLARIFY_TEST_BACKEND (backend);
-  g_autoptr(GTask) task = g_task_new (backend, cancellable, callback, user_data);
+  Caller *caller = g_new0 (Caller, 1);
+  g_autoptr(GTask) task = NULL;
+
+  caller->callback = callback;
+  caller->user_data = user_data;
+  task = g_task_new (backend, cancellable, delivery_finished_cb, caller);
+  g_task_set_task_data (task, g_object_ref (response), g_object_unref);
 
   self->n_attempts++;
-  if (self->fail_times > 0)
-    {
-      self->fail_times--;
-      g_task_return_new_error (task, CLARIFY_ERROR, self->fail_code, "Refused by the test (%d)", self->fail_code);
-      return;
-    }
-
-  g_set_object (&self->response, response);
-  g_task_return_boolean (task, TRUE);
+  if (self->hold)
+    g_queue_push_tail (&self->held, g_steal_pointer (&task));
+  else
+    complete (self, task);
 }
 
 static void
 clarify_test_backend_finalize (GObject *object)
 {
-  g_clear_object (&CLARIFY_TEST_BACKEND (object)->response);
+  ClarifyTestBackend *self = CLARIFY_TEST_BACKEND (object);
+
+  /* A held task keeps the backend alive: none is left here. */
+  g_clear_pointer (&self->delivered, g_ptr_array_unref);
 
   G_OBJECT_CLASS (clarify_test_backend_parent_class)->finalize (object);
 }
@@ -76,6 +121,8 @@ clarify_test_backend_class_init (ClarifyTestBackendClass *klass)
 static void
 clarify_test_backend_init (ClarifyTestBackend *self)
 {
+  self->delivered = g_ptr_array_new_with_free_func (g_object_unref);
+  g_queue_init (&self->held);
 }
 
 ClarifyBackend *
@@ -98,11 +145,63 @@ clarify_test_backend_fail_next (ClarifyTestBackend *self,
 ClarifyResponse *
 clarify_test_backend_get_response (ClarifyTestBackend *self)
 {
-  return self->response;
+  if (self->delivered->len == 0)
+    return NULL;
+
+  return g_ptr_array_index (self->delivered, self->delivered->len - 1);
 }
 
 guint
 clarify_test_backend_get_n_attempts (ClarifyTestBackend *self)
 {
   return self->n_attempts;
+}
+
+void
+clarify_test_backend_set_hold (ClarifyTestBackend *self,
+                               gboolean            hold)
+{
+  self->hold = hold;
+}
+
+guint
+clarify_test_backend_get_n_held (ClarifyTestBackend *self)
+{
+  return g_queue_get_length (&self->held);
+}
+
+void
+clarify_test_backend_release (ClarifyTestBackend *self)
+{
+  g_autoptr(GTask) task = g_queue_pop_head (&self->held);
+
+  g_assert_nonnull (task);
+  complete (self, task);
+}
+
+guint
+clarify_test_backend_get_n_finished (ClarifyTestBackend *self)
+{
+  return self->n_finished;
+}
+
+GPtrArray *
+clarify_test_backend_get_delivered (ClarifyTestBackend *self)
+{
+  return self->delivered;
+}
+
+guint
+clarify_test_backend_count_delivered (ClarifyTestBackend *self,
+                                      const char         *request_id)
+{
+  guint n = 0;
+
+  for (guint i = 0; i < self->delivered->len; i++)
+    {
+      if (g_strcmp0 (clarify_response_get_request_id (g_ptr_array_index (self->delivered, i)), request_id) == 0)
+        n++;
+    }
+
+  return n;
 }

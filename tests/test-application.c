@@ -15,6 +15,7 @@
 #include <libsoup/soup.h>
 
 #include "clarify-test-dbus.h"
+#include "clarify-test-inbox.h"
 #include "clarify-test-gtk-utils.h"
 #include "clarify-test-log.h"
 
@@ -705,6 +706,113 @@ test_expired_on_arrival (void)
   clarify_application_remove_backend (app, backend);
 }
 
+static gboolean
+no_dialog_of (gpointer data)
+{
+  return find_dialog (data) == NULL;
+}
+
+/* Everything agrees on @request, the window's list too: it has a row while
+ * the inbox holds the request. */
+static void
+assert_window_agrees (ClarifyTestInboxWatch *watch,
+                      ClarifyBackend        *backend,
+                      ClarifyRequest        *request,
+                      ClarifyRequestState    state,
+                      ClarifyRequestEnd      end,
+                      const char            *reason)
+{
+  clarify_test_inbox_assert (watch, backend, request, state, end, reason);
+  if (state == CLARIFY_REQUEST_DONE)
+    g_assert_null (find_request_row (clarify_request_get_id (request)));
+  else
+    g_assert_nonnull (find_request_row (clarify_request_get_id (request)));
+}
+
+/* The agent refuses the first answer: the question is pending again, in the
+ * list and the tray's count, its dialog comes back, and the second answer
+ * is delivered once. Then withdrawn and timed out: the row goes with it. */
+static void
+test_request_ends (void)
+{
+  g_autoptr(ClarifyBackend) backend = clarify_test_backend_new ("Strict");
+  ClarifyTestBackend *agent = CLARIFY_TEST_BACKEND (backend);
+  g_autoptr(ClarifyRequest) refused = new_test_request ("strict-1");
+  g_autoptr(ClarifyRequest) withdrawn = new_test_request ("strict-2");
+  g_autoptr(ClarifyRequest) timed_out = NULL;
+  g_auto(ClarifyTestInboxWatch) watch = { 0, };
+  g_autofree char *reason = g_strdup_printf ("Refused by the test (%d)", CLARIFY_ERROR_REJECTED);
+  g_autofree char *shot = NULL;
+  g_autofree char *answer = NULL;
+  ClarifyInbox *inbox;
+  ClarifyRequestDialog *dialog;
+
+  ensure_app ();
+  g_assert_null (clarify_application_get_demo_agent (app));
+  inbox = clarify_application_get_inbox (app);
+  clarify_test_inbox_watch_init (&watch, inbox);
+  g_application_activate (G_APPLICATION (app));
+  clarify_test_present_and_wait (GTK_WINDOW (find_main_window ()));
+
+  clarify_application_add_backend (app, backend);
+  clarify_test_backend_fail_next (agent, CLARIFY_ERROR_REJECTED, 1);
+  g_assert_true (clarify_backend_add_request (backend, refused));
+  assert_window_agrees (&watch, backend, refused, CLARIFY_REQUEST_PENDING, CLARIFY_REQUEST_END_NONE, NULL);
+  g_assert_cmpuint (clarify_inbox_get_n_pending (inbox), ==, 1);
+
+  dialog = wait_for_dialog ("strict-1");
+  type_text (dialog, 0, "release");
+  click_submit (dialog);
+  assert_window_agrees (&watch, backend, refused, CLARIFY_REQUEST_SENDING, CLARIFY_REQUEST_END_NONE, NULL);
+  g_assert_cmpuint (clarify_inbox_get_n_pending (inbox), ==, 0);
+
+  g_assert_true (clarify_test_wait_until (clarify_test_inbox_has_refused, &watch, WAIT_MS));
+  assert_window_agrees (&watch, backend, refused, CLARIFY_REQUEST_PENDING, CLARIFY_REQUEST_END_NONE, reason);
+  g_assert_cmpuint (clarify_inbox_get_n_pending (inbox), ==, 1);
+  g_assert_null (clarify_test_backend_get_response (agent));
+
+  /* The question comes back to be answered again. */
+  dialog = wait_for_dialog ("strict-1");
+  clarify_test_present_and_wait (GTK_WINDOW (find_main_window ()));
+  shot = clarify_test_save_screenshot (GTK_WIDGET (find_main_window ()), "main-window-refused-en");
+  g_assert_nonnull (shot);
+  dialog = wait_for_dialog ("strict-1");
+  type_text (dialog, 0, "main");
+  click_submit (dialog);
+  clarify_test_inbox_wait_state (refused, CLARIFY_REQUEST_DONE, WAIT_MS);
+  assert_window_agrees (&watch, backend, refused, CLARIFY_REQUEST_DONE, CLARIFY_REQUEST_END_ANSWERED, NULL);
+  g_assert_cmpuint (clarify_test_backend_count_delivered (agent, "strict-1"), ==, 1);
+  g_assert_cmpuint (clarify_test_backend_get_n_attempts (agent), ==, 2);
+  answer = response_json (clarify_test_backend_get_response (agent));
+  g_assert_cmpstr (answer, ==,
+                   "{\"id\":\"strict-1\",\"outcome\":\"answered\","
+                   "\"answers\":[{\"question_id\":\"branch\",\"values\":[\"main\"]}]}");
+  g_assert_cmpuint (clarify_inbox_get_n_pending (inbox), ==, 0);
+
+  /* Withdrawn by the agent: its dialog says why and goes. */
+  g_assert_true (clarify_backend_add_request (backend, withdrawn));
+  wait_for_dialog ("strict-2");
+  clarify_backend_withdraw_request (backend, "strict-2", "The agent moved on");
+  assert_window_agrees (&watch, backend, withdrawn,
+                        CLARIFY_REQUEST_DONE, CLARIFY_REQUEST_END_WITHDRAWN, "The agent moved on");
+  g_assert_cmpuint (clarify_inbox_get_n_pending (inbox), ==, 0);
+  g_assert_true (clarify_test_wait_until (no_dialog_of, "strict-2", WAIT_MS));
+
+  /* Timed out; its countdown starts when it is made. */
+  timed_out = new_test_request ("strict-3");
+  clarify_request_set_timeout_ms (timed_out, 500);
+  g_assert_true (clarify_backend_add_request (backend, timed_out));
+  assert_window_agrees (&watch, backend, timed_out, CLARIFY_REQUEST_PENDING, CLARIFY_REQUEST_END_NONE, NULL);
+  clarify_test_inbox_wait_state (timed_out, CLARIFY_REQUEST_DONE, WAIT_MS);
+  assert_window_agrees (&watch, backend, timed_out, CLARIFY_REQUEST_DONE, CLARIFY_REQUEST_END_TIMED_OUT, NULL);
+  g_assert_cmpuint (clarify_test_backend_count_delivered (agent, "strict-3"), ==, 1);
+  g_assert_cmpuint (clarify_test_backend_count_delivered (agent, "strict-2"), ==, 0);
+  g_assert_cmpuint (clarify_inbox_get_n_pending (inbox), ==, 0);
+  g_assert_true (clarify_test_wait_until (no_dialog_of, "strict-3", WAIT_MS));
+
+  clarify_application_remove_backend (app, backend);
+}
+
 /* A request with a time limit that waits behind the dialog being answered
  * still ends at its deadline: the agent (or `clarify ask --timeout`) hears
  * "timed_out" then, not whenever the user gets to the first dialog. */
@@ -966,6 +1074,7 @@ main (int   argc,
   g_test_add_func ("/application/parse-connect-spec", test_parse_connect_spec);
   g_test_add_func ("/application/empty-window", test_empty_window);
   g_test_add_func ("/application/expired-on-arrival", test_expired_on_arrival);
+  g_test_add_func ("/application/request-ends", test_request_ends);
   g_test_add_func ("/application/demo", test_demo);
   g_test_add_func ("/application/mcp-endpoint", test_mcp_endpoint);
   g_test_add_func ("/application/second-request-waits", test_second_request_waits);

@@ -14,6 +14,7 @@
 #include "clarify-secret.h"
 #include "clarify-opencode-backend.h"
 
+#include "clarify-test-inbox.h"
 #include "clarify-test-log.h"
 #include "clarify-test-opencode.h"
 
@@ -429,6 +430,47 @@ test_reply_errors (Fixture       *fixture,
   g_assert_cmpuint (clarify_test_server_get_n_requests (fixture->server, "POST", "/question/" QUESTION_ID "/reply"), ==, 3);
 }
 
+/* Through the inbox: the server refuses the first reply (400), the question
+ * is pending again with the reason, and the second reply is taken, once. */
+static void
+test_reply_refused (Fixture       *fixture,
+                    gconstpointer  data)
+{
+  g_autofree char *payload = question_payload ();
+  g_autoptr(ClarifyResponse) response = clarify_response_new (QUESTION_ID, CLARIFY_OUTCOME_ANSWERED);
+  const char *database[] = { "PostgreSQL", NULL };
+  const char *reply = "/question/" QUESTION_ID "/reply";
+  g_auto(ClarifyTestInboxWatch) inbox_watch = { 0, };
+  ClarifyInbox *inbox;
+  ClarifyRequest *request;
+
+  clarify_test_server_add_json (fixture->server, "POST", reply, 400, "application/json",
+                                "{\"name\":\"BadRequest\",\"data\":{\"message\":\"Expected array\",\"kind\":\"Payload\"}}");
+  clarify_test_server_add_json (fixture->server, "POST", reply, 200, "application/json", "true");
+  connect_and_resync (fixture);
+  inbox = clarify_backend_get_inbox (fixture->backend);
+  clarify_test_inbox_watch_init (&inbox_watch, inbox);
+  send_global (fixture, payload);
+  request = clarify_test_watch_wait_request (&fixture->watch, 1);
+  clarify_test_inbox_assert (&inbox_watch, fixture->backend, request,
+                             CLARIFY_REQUEST_PENDING, CLARIFY_REQUEST_END_NONE, NULL);
+  clarify_response_add_answer (response, "q1", database, NULL, FALSE);
+
+  clarify_inbox_answer (inbox, request, response);
+  g_assert_true (clarify_test_loop_until (clarify_test_inbox_has_refused, &inbox_watch, WAIT_MS));
+  clarify_test_inbox_assert (&inbox_watch, fixture->backend, request,
+                             CLARIFY_REQUEST_PENDING, CLARIFY_REQUEST_END_NONE, "HTTP 400 Bad Request");
+  g_assert_cmpuint (clarify_inbox_get_n_pending (inbox), ==, 1);
+
+  clarify_inbox_answer (inbox, request, response);
+  clarify_test_inbox_wait_state (request, CLARIFY_REQUEST_DONE, WAIT_MS);
+  clarify_test_inbox_assert (&inbox_watch, fixture->backend, request,
+                             CLARIFY_REQUEST_DONE, CLARIFY_REQUEST_END_ANSWERED, NULL);
+  g_assert_cmpuint (inbox_watch.refused->len, ==, 1);
+  g_assert_cmpuint (clarify_outbox_get_n_pending (clarify_inbox_get_outbox (inbox)), ==, 0);
+  g_assert_cmpuint (clarify_test_server_get_n_requests (fixture->server, "POST", reply), ==, 2);
+}
+
 /* Kill the stream while a question is pending: the reconnect lists it again,
  * it is shown once, and the answer reaches the server once. A request that
  * vanished from the listing meanwhile is withdrawn. */
@@ -721,6 +763,7 @@ main (int   argc,
   ADD ("session/aborted", test_aborted_session, NULL);
   ADD ("session/status-idle", test_session_status_idle, NULL);
   ADD ("reply/errors", test_reply_errors, NULL);
+  ADD ("reply/refused", test_reply_refused, NULL);
   ADD ("resync", test_resync, NULL);
   ADD ("directories", test_directories, NULL);
   ADD ("stream/heartbeats", test_heartbeats, NULL);
