@@ -651,7 +651,7 @@ test_withdrawn_while_queued (void)
   g_assert_true (clarify_test_wait_until (notification_shown, key, WAIT_MS));
 
   /* The agent takes it back before the user got to it. */
-  clarify_backend_withdraw_request (backend, "t-2", NULL);
+  clarify_backend_withdraw_request (backend, "t-2", CLARIFY_END_REASON_AGENT_WITHDREW, NULL);
   g_assert_cmpuint (clarify_application_get_n_queued (app), ==, 0);
   g_assert_null (find_dialog ("t-2"));
   g_assert_true (clarify_test_wait_until (notification_removed, key, WAIT_MS));

@@ -10,6 +10,7 @@
 #include "clarify-countdown.h"
 #include "clarify-date-input.h"
 #include "clarify-date-range-input.h"
+#include "clarify-end-reason.h"
 #include "clarify-input.h"
 #include "clarify-json.h"
 #include "clarify-number-input.h"
@@ -1354,8 +1355,10 @@ test_withdrawn (gconstpointer data)
   bottom = GTK_STACK (find_by_id (&run, "bottom_stack"));
   g_assert_cmpstr (gtk_stack_get_visible_child_name (bottom), ==, "actions");
 
-  clarify_request_withdraw (request, T ("The question was answered in the terminal.",
-                                        "Die Frage wurde im Terminal beantwortet."));
+  /* The agent's own words are shown as they came. */
+  clarify_request_withdraw (request, CLARIFY_END_REASON_AGENT_WITHDREW,
+                            T ("The question was answered in the terminal.",
+                               "Die Frage wurde im Terminal beantwortet."));
   g_assert_true (clarify_request_dialog_get_withdrawn (run.dialog));
   g_assert_cmpstr (gtk_stack_get_visible_child_name (bottom), ==, "notice");
   g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (find_by_id (&run, "notice_label"))), ==,
@@ -1373,6 +1376,25 @@ test_withdrawn (gconstpointer data)
   run_clear (&run);
 }
 
+/* A code from the core becomes a sentence in the user's language. */
+static void
+test_withdrawn_reason (gconstpointer data)
+{
+  g_autoptr(ClarifyRequest) request = NULL;
+  Run run = { 0 };
+
+  request = start_request (&run, data, build_confirm);
+
+  clarify_request_withdraw (request, CLARIFY_END_REASON_CALLER_LEFT, NULL);
+  g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (find_by_id (&run, "notice_label"))), ==,
+                   T ("The agent stopped waiting for an answer", "Der Agent wartet nicht mehr auf eine Antwort"));
+  shot (&run, "withdrawn-reason");
+
+  g_assert_true (clarify_test_wait_until (run_is_destroyed, &run, 20000));
+  g_assert_cmpuint (run.n_responses, ==, 0);
+  run_clear (&run);
+}
+
 static void
 test_withdrawn_close_button (void)
 {
@@ -1381,9 +1403,9 @@ test_withdrawn_close_button (void)
 
   request = start_request (&run, "en", build_confirm);
 
-  clarify_request_withdraw (request, NULL);
+  clarify_request_withdraw (request, CLARIFY_END_REASON_ANSWERED_ELSEWHERE, NULL);
   g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (find_by_id (&run, "notice_label"))), ==,
-                   OUR ("This question was answered elsewhere."));
+                   "This question was answered elsewhere.");
   g_assert_true (focus_is_inside (&run, find_by_id (&run, "notice_close_button")));
   press_id (&run, "notice_close_button");
   g_assert_true (run_is_destroyed (&run));
@@ -1401,7 +1423,7 @@ test_withdrawn_before_shown (void)
   request = new_request ("r1", NULL, NULL);
   build_confirm (request);
   clarify_request_set_timeout_ms (request, 60 * 1000);
-  clarify_request_withdraw (request, "gone");
+  clarify_request_withdraw (request, CLARIFY_END_REASON_SESSION_ENDED, NULL);
   run_create (&run, request);
 
   g_assert_true (clarify_test_wait_until (run_is_destroyed, &run, 5000));
@@ -1893,6 +1915,7 @@ main (int   argc,
   g_test_add_func ("/dialog/timeout/already-passed", test_timeout_already_passed);
   g_test_add_func ("/dialog/timeout/while-hidden", test_timeout_while_hidden);
   add_language_test ("/dialog/withdrawn", test_withdrawn);
+  add_language_test ("/dialog/withdrawn/reason", test_withdrawn_reason);
   g_test_add_func ("/dialog/withdrawn/close-button", test_withdrawn_close_button);
   g_test_add_func ("/dialog/withdrawn/before-shown", test_withdrawn_before_shown);
   g_test_add_data_func ("/dialog/chips-or-list/single", GINT_TO_POINTER (FALSE), test_chips_or_list);
