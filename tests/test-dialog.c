@@ -1395,6 +1395,60 @@ test_withdrawn_reason (gconstpointer data)
   run_clear (&run);
 }
 
+/* Every code has a sentence of its own, and German for it. */
+static void
+test_end_reason_describe (void)
+{
+  g_autoptr(GEnumClass) reasons = g_type_class_ref (CLARIFY_TYPE_END_REASON);
+  g_autoptr(GHashTable) seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+
+  for (guint i = 0; i < reasons->n_values; i++)
+    {
+      ClarifyEndReason reason = reasons->values[i].value;
+      g_autofree char *en = NULL;
+      g_autofree char *de = NULL;
+
+      set_language ("en");
+      en = clarify_end_reason_describe (reason, NULL);
+      set_language ("de");
+      de = clarify_end_reason_describe (reason, NULL);
+
+      if (reason == CLARIFY_END_REASON_NONE)
+        {
+          g_assert_null (en);
+          g_assert_null (de);
+          continue;
+        }
+      g_assert_nonnull (en);
+      g_assert_nonnull (de);
+      g_assert_cmpstr (de, !=, en);
+      g_assert_true (g_hash_table_add (seen, g_steal_pointer (&en)));
+    }
+}
+
+/* Details fill in where they belong; the agent's own words stand alone. */
+static void
+test_end_reason_detail (gconstpointer data)
+{
+  g_autofree char *refused = NULL;
+  g_autofree char *failed = NULL;
+  g_autofree char *agent = NULL;
+  g_autofree char *plain = NULL;
+
+  set_language (data);
+
+  refused = clarify_end_reason_describe (CLARIFY_END_REASON_ANSWER_REFUSED, "HTTP 400 Bad Request");
+  g_assert_cmpstr (refused, ==, T ("The agent refused the answer: HTTP 400 Bad Request",
+                                   "Der Agent hat die Antwort abgelehnt: HTTP 400 Bad Request"));
+  failed = clarify_end_reason_describe (CLARIFY_END_REASON_DELIVERY_FAILED, "HTTP 500 Internal Server Error");
+  g_assert_cmpstr (failed, ==, T ("The answer could not be delivered: HTTP 500 Internal Server Error",
+                                  "Die Antwort konnte nicht zugestellt werden: HTTP 500 Internal Server Error"));
+  agent = clarify_end_reason_describe (CLARIFY_END_REASON_AGENT_WITHDREW, "Answered in the terminal");
+  g_assert_cmpstr (agent, ==, "Answered in the terminal");
+  plain = clarify_end_reason_describe (CLARIFY_END_REASON_AGENT_WITHDREW, "");
+  g_assert_cmpstr (plain, ==, T ("The agent withdrew this question.", "Der Agent hat diese Frage zurückgezogen."));
+}
+
 static void
 test_withdrawn_close_button (void)
 {
@@ -1916,6 +1970,8 @@ main (int   argc,
   g_test_add_func ("/dialog/timeout/while-hidden", test_timeout_while_hidden);
   add_language_test ("/dialog/withdrawn", test_withdrawn);
   add_language_test ("/dialog/withdrawn/reason", test_withdrawn_reason);
+  g_test_add_func ("/dialog/end-reason/describe", test_end_reason_describe);
+  add_language_test ("/dialog/end-reason/detail", test_end_reason_detail);
   g_test_add_func ("/dialog/withdrawn/close-button", test_withdrawn_close_button);
   g_test_add_func ("/dialog/withdrawn/before-shown", test_withdrawn_before_shown);
   g_test_add_data_func ("/dialog/chips-or-list/single", GINT_TO_POINTER (FALSE), test_chips_or_list);
