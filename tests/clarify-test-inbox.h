@@ -81,7 +81,8 @@ clarify_test_inbox_on_refused (ClarifyInbox          *inbox,
                                ClarifyTestInboxWatch *watch)
 {
   g_assert_cmpint (clarify_request_get_state (request), ==, CLARIFY_REQUEST_PENDING);
-  g_assert_cmpstr (clarify_request_get_state_reason (request), ==, error->message);
+  g_assert_cmpint (clarify_request_get_end_reason (request), ==, CLARIFY_END_REASON_ANSWER_REFUSED);
+  g_assert_cmpstr (clarify_request_get_end_detail (request), ==, error->message);
   g_ptr_array_add (watch->refused, g_object_ref (request));
 }
 
@@ -171,15 +172,16 @@ clarify_test_inbox_assert_consistent (ClarifyInbox *inbox)
   g_assert_cmpuint (n_in_views, <=, n_items);
 }
 
-/* @request of @backend is in @state with @end and @reason, and everything
- * that shows it agrees. */
+/* @request of @backend is in @state with @end, @reason and @detail, and
+ * everything that shows it agrees. */
 static inline void
 clarify_test_inbox_assert (ClarifyTestInboxWatch *watch,
                            ClarifyBackend        *backend,
                            ClarifyRequest        *request,
                            ClarifyRequestState    state,
                            ClarifyRequestEnd      end,
-                           const char            *reason)
+                           ClarifyEndReason       reason,
+                           const char            *detail)
 {
   ClarifyInbox *inbox = watch->inbox;
   gboolean done = state == CLARIFY_REQUEST_DONE;
@@ -188,7 +190,8 @@ clarify_test_inbox_assert (ClarifyTestInboxWatch *watch,
 
   g_assert_cmpint (clarify_request_get_state (request), ==, state);
   g_assert_cmpint (clarify_request_get_end (request), ==, end);
-  g_assert_cmpstr (clarify_request_get_state_reason (request), ==, reason);
+  g_assert_cmpint (clarify_request_get_end_reason (request), ==, reason);
+  g_assert_cmpstr (clarify_request_get_end_detail (request), ==, detail);
 
   g_assert_cmpuint (clarify_test_inbox_count_in_model (G_LIST_MODEL (inbox), request), ==, in_list);
   g_assert_cmpuint (clarify_test_inbox_count_in_model (clarify_backend_get_requests (backend), request), ==, in_list);

@@ -171,7 +171,8 @@ typedef struct
 
 static inline void
 clarify_test_watch_on_withdrawn (ClarifyRequest   *request,
-                                 const char       *reason,
+                                 ClarifyEndReason  reason,
+                                 const char       *detail,
                                  ClarifyTestWatch *watch)
 {
   watch->withdrawn++;

@@ -653,7 +653,7 @@ test_withdrawn_while_queued (void)
   g_assert_true (clarify_test_wait_until (notification_shown, key, WAIT_MS));
 
   /* The agent takes it back before the user got to it. */
-  clarify_backend_withdraw_request (backend, "t-2", NULL);
+  clarify_backend_withdraw_request (backend, "t-2", CLARIFY_END_REASON_AGENT_WITHDREW, NULL);
   g_assert_cmpuint (clarify_application_get_n_queued (app), ==, 0);
   g_assert_null (find_dialog ("t-2"));
   g_assert_true (clarify_test_wait_until (notification_removed, key, WAIT_MS));
@@ -720,9 +720,10 @@ assert_window_agrees (ClarifyTestInboxWatch *watch,
                       ClarifyRequest        *request,
                       ClarifyRequestState    state,
                       ClarifyRequestEnd      end,
-                      const char            *reason)
+                      ClarifyEndReason       reason,
+                      const char            *detail)
 {
-  clarify_test_inbox_assert (watch, backend, request, state, end, reason);
+  clarify_test_inbox_assert (watch, backend, request, state, end, reason, detail);
   if (state == CLARIFY_REQUEST_DONE)
     g_assert_null (find_request_row (clarify_request_get_id (request)));
   else
@@ -757,17 +758,17 @@ test_request_ends (void)
   clarify_application_add_backend (app, backend);
   clarify_test_backend_fail_next (agent, CLARIFY_ERROR_REJECTED, 1);
   g_assert_true (clarify_backend_add_request (backend, refused));
-  assert_window_agrees (&watch, backend, refused, CLARIFY_REQUEST_PENDING, CLARIFY_REQUEST_END_NONE, NULL);
+  assert_window_agrees (&watch, backend, refused, CLARIFY_REQUEST_PENDING, CLARIFY_REQUEST_END_NONE, CLARIFY_END_REASON_NONE, NULL);
   g_assert_cmpuint (clarify_inbox_get_n_pending (inbox), ==, 1);
 
   dialog = wait_for_dialog ("strict-1");
   type_text (dialog, 0, "release");
   click_submit (dialog);
-  assert_window_agrees (&watch, backend, refused, CLARIFY_REQUEST_SENDING, CLARIFY_REQUEST_END_NONE, NULL);
+  assert_window_agrees (&watch, backend, refused, CLARIFY_REQUEST_SENDING, CLARIFY_REQUEST_END_NONE, CLARIFY_END_REASON_NONE, NULL);
   g_assert_cmpuint (clarify_inbox_get_n_pending (inbox), ==, 0);
 
   g_assert_true (clarify_test_wait_until (clarify_test_inbox_has_refused, &watch, WAIT_MS));
-  assert_window_agrees (&watch, backend, refused, CLARIFY_REQUEST_PENDING, CLARIFY_REQUEST_END_NONE, reason);
+  assert_window_agrees (&watch, backend, refused, CLARIFY_REQUEST_PENDING, CLARIFY_REQUEST_END_NONE, CLARIFY_END_REASON_ANSWER_REFUSED, reason);
   g_assert_cmpuint (clarify_inbox_get_n_pending (inbox), ==, 1);
   g_assert_null (clarify_test_backend_get_response (agent));
 
@@ -780,7 +781,7 @@ test_request_ends (void)
   type_text (dialog, 0, "main");
   click_submit (dialog);
   clarify_test_inbox_wait_state (refused, CLARIFY_REQUEST_DONE, WAIT_MS);
-  assert_window_agrees (&watch, backend, refused, CLARIFY_REQUEST_DONE, CLARIFY_REQUEST_END_ANSWERED, NULL);
+  assert_window_agrees (&watch, backend, refused, CLARIFY_REQUEST_DONE, CLARIFY_REQUEST_END_ANSWERED, CLARIFY_END_REASON_NONE, NULL);
   g_assert_cmpuint (clarify_test_backend_count_delivered (agent, "strict-1"), ==, 1);
   g_assert_cmpuint (clarify_test_backend_get_n_attempts (agent), ==, 2);
   answer = response_json (clarify_test_backend_get_response (agent));
@@ -792,9 +793,9 @@ test_request_ends (void)
   /* Withdrawn by the agent: its dialog says why and goes. */
   g_assert_true (clarify_backend_add_request (backend, withdrawn));
   wait_for_dialog ("strict-2");
-  clarify_backend_withdraw_request (backend, "strict-2", "The agent moved on");
+  clarify_backend_withdraw_request (backend, "strict-2", CLARIFY_END_REASON_AGENT_WITHDREW, "The agent moved on");
   assert_window_agrees (&watch, backend, withdrawn,
-                        CLARIFY_REQUEST_DONE, CLARIFY_REQUEST_END_WITHDRAWN, "The agent moved on");
+                        CLARIFY_REQUEST_DONE, CLARIFY_REQUEST_END_WITHDRAWN, CLARIFY_END_REASON_AGENT_WITHDREW, "The agent moved on");
   g_assert_cmpuint (clarify_inbox_get_n_pending (inbox), ==, 0);
   g_assert_true (clarify_test_wait_until (no_dialog_of, "strict-2", WAIT_MS));
 
@@ -802,9 +803,9 @@ test_request_ends (void)
   timed_out = new_test_request ("strict-3");
   clarify_request_set_timeout_ms (timed_out, 500);
   g_assert_true (clarify_backend_add_request (backend, timed_out));
-  assert_window_agrees (&watch, backend, timed_out, CLARIFY_REQUEST_PENDING, CLARIFY_REQUEST_END_NONE, NULL);
+  assert_window_agrees (&watch, backend, timed_out, CLARIFY_REQUEST_PENDING, CLARIFY_REQUEST_END_NONE, CLARIFY_END_REASON_NONE, NULL);
   clarify_test_inbox_wait_state (timed_out, CLARIFY_REQUEST_DONE, WAIT_MS);
-  assert_window_agrees (&watch, backend, timed_out, CLARIFY_REQUEST_DONE, CLARIFY_REQUEST_END_TIMED_OUT, NULL);
+  assert_window_agrees (&watch, backend, timed_out, CLARIFY_REQUEST_DONE, CLARIFY_REQUEST_END_TIMED_OUT, CLARIFY_END_REASON_TIME_RAN_OUT, NULL);
   g_assert_cmpuint (clarify_test_backend_count_delivered (agent, "strict-3"), ==, 1);
   g_assert_cmpuint (clarify_test_backend_count_delivered (agent, "strict-2"), ==, 0);
   g_assert_cmpuint (clarify_inbox_get_n_pending (inbox), ==, 0);

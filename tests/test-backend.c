@@ -71,6 +71,15 @@ count_signal (gpointer  instance,
 }
 
 static void
+count_withdrawn (ClarifyRequest   *request,
+                 ClarifyEndReason  reason,
+                 const char       *detail,
+                 guint            *counter)
+{
+  (*counter)++;
+}
+
+static void
 test_base_dedup (void)
 {
   g_autoptr(ClarifyConnection) connection = clarify_connection_new ("laptop", "clarify", "http://127.0.0.1:1/events");
@@ -126,21 +135,25 @@ test_base_withdraw (void)
 
   clarify_backend_add_request (CLARIFY_BACKEND (backend), request);
   clarify_backend_add_request (CLARIFY_BACKEND (backend), answered);
-  g_signal_connect (request, "withdrawn", G_CALLBACK (count_signal), &n_withdrawn);
-  g_signal_connect (answered, "withdrawn", G_CALLBACK (count_signal), &n_answered_withdrawn);
+  g_signal_connect (request, "withdrawn", G_CALLBACK (count_withdrawn), &n_withdrawn);
+  g_signal_connect (answered, "withdrawn", G_CALLBACK (count_withdrawn), &n_answered_withdrawn);
 
-  clarify_backend_withdraw_request (CLARIFY_BACKEND (backend), "r1", "Answered in the terminal");
+  clarify_backend_withdraw_request (CLARIFY_BACKEND (backend), "r1",
+                                    CLARIFY_END_REASON_AGENT_WITHDREW, "Answered in the terminal");
   g_assert_cmpuint (n_withdrawn, ==, 1);
   g_assert_true (clarify_request_is_withdrawn (request));
-  g_assert_cmpstr (clarify_request_get_withdraw_reason (request), ==, "Answered in the terminal");
+  g_assert_cmpint (clarify_request_get_end (request), ==, CLARIFY_REQUEST_END_WITHDRAWN);
+  g_assert_cmpint (clarify_request_get_end_reason (request), ==, CLARIFY_END_REASON_AGENT_WITHDREW);
+  g_assert_cmpstr (clarify_request_get_end_detail (request), ==, "Answered in the terminal");
   g_assert_null (clarify_backend_lookup_request (CLARIFY_BACKEND (backend), "r1"));
   g_assert_cmpuint (g_list_model_get_n_items (requests), ==, 1);
 
   /* Twice, or for an unknown id: nothing happens. */
-  clarify_backend_withdraw_request (CLARIFY_BACKEND (backend), "r1", "again");
-  clarify_backend_withdraw_request (CLARIFY_BACKEND (backend), "nope", "again");
+  clarify_backend_withdraw_request (CLARIFY_BACKEND (backend), "r1", CLARIFY_END_REASON_SESSION_ENDED, "again");
+  clarify_backend_withdraw_request (CLARIFY_BACKEND (backend), "nope", CLARIFY_END_REASON_SESSION_ENDED, "again");
   g_assert_cmpuint (n_withdrawn, ==, 1);
-  g_assert_cmpstr (clarify_request_get_withdraw_reason (request), ==, "Answered in the terminal");
+  g_assert_cmpint (clarify_request_get_end_reason (request), ==, CLARIFY_END_REASON_AGENT_WITHDREW);
+  g_assert_cmpstr (clarify_request_get_end_detail (request), ==, "Answered in the terminal");
 
   /* Forgetting an answered request removes it without a withdrawal. */
   clarify_backend_forget_request (CLARIFY_BACKEND (backend), "r2");
@@ -402,10 +415,11 @@ test_json_withdraw_event (JsonFixture   *fixture,
   g_assert_true (clarify_test_loop_until (is_withdrawn, r2, WAIT_MS));
 
   g_assert_true (clarify_request_is_withdrawn (r1));
-  g_assert_cmpstr (clarify_request_get_withdraw_reason (r1), ==, "Answered in the terminal");
-  /* Without a reason the user still gets a sentence. */
-  g_assert_nonnull (clarify_request_get_withdraw_reason (r2));
-  g_assert_cmpstr (clarify_request_get_withdraw_reason (r2), !=, "");
+  g_assert_cmpint (clarify_request_get_end_reason (r1), ==, CLARIFY_END_REASON_AGENT_WITHDREW);
+  g_assert_cmpstr (clarify_request_get_end_detail (r1), ==, "Answered in the terminal");
+  /* Without words of its own the UI says what the code means. */
+  g_assert_cmpint (clarify_request_get_end_reason (r2), ==, CLARIFY_END_REASON_AGENT_WITHDREW);
+  g_assert_null (clarify_request_get_end_detail (r2));
   g_assert_cmpuint (g_list_model_get_n_items (clarify_backend_get_requests (fixture->backend)), ==, 0);
 }
 

@@ -173,7 +173,7 @@ test_reject_and_answered_elsewhere (Fixture       *fixture,
   /* Answered in CodeNomad's own UI: the echo withdraws ours. */
   clarify_test_server_sse_send (fixture->server, "/api/events", echo_frame, -1);
   g_assert_true (clarify_test_loop_until (clarify_test_request_withdrawn, request, WAIT_MS));
-  g_assert_cmpstr (clarify_request_get_withdraw_reason (request), ==, "Answered elsewhere");
+  g_assert_cmpint (clarify_request_get_end_reason (request), ==, CLARIFY_END_REASON_ANSWERED_ELSEWHERE);
 
   /* Dismissing it anyway: the server no longer has it. */
   g_assert_false (clarify_test_watch_respond (&fixture->watch, request, dismiss, &error));

@@ -10,6 +10,7 @@
 #include "clarify-countdown.h"
 #include "clarify-date-input.h"
 #include "clarify-date-range-input.h"
+#include "clarify-end-reason.h"
 #include "clarify-input.h"
 #include "clarify-json.h"
 #include "clarify-number-input.h"
@@ -1354,8 +1355,10 @@ test_withdrawn (gconstpointer data)
   bottom = GTK_STACK (find_by_id (&run, "bottom_stack"));
   g_assert_cmpstr (gtk_stack_get_visible_child_name (bottom), ==, "actions");
 
-  clarify_request_withdraw (request, T ("The question was answered in the terminal.",
-                                        "Die Frage wurde im Terminal beantwortet."));
+  /* The agent's own words are shown as they came. */
+  clarify_request_withdraw (request, CLARIFY_END_REASON_AGENT_WITHDREW,
+                            T ("The question was answered in the terminal.",
+                               "Die Frage wurde im Terminal beantwortet."));
   g_assert_true (clarify_request_dialog_get_withdrawn (run.dialog));
   g_assert_cmpstr (gtk_stack_get_visible_child_name (bottom), ==, "notice");
   g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (find_by_id (&run, "notice_label"))), ==,
@@ -1373,6 +1376,79 @@ test_withdrawn (gconstpointer data)
   run_clear (&run);
 }
 
+/* A code from the core becomes a sentence in the user's language. */
+static void
+test_withdrawn_reason (gconstpointer data)
+{
+  g_autoptr(ClarifyRequest) request = NULL;
+  Run run = { 0 };
+
+  request = start_request (&run, data, build_confirm);
+
+  clarify_request_withdraw (request, CLARIFY_END_REASON_CALLER_LEFT, NULL);
+  g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (find_by_id (&run, "notice_label"))), ==,
+                   T ("The agent stopped waiting for an answer", "Der Agent wartet nicht mehr auf eine Antwort"));
+  shot (&run, "withdrawn-reason");
+
+  g_assert_true (clarify_test_wait_until (run_is_destroyed, &run, 20000));
+  g_assert_cmpuint (run.n_responses, ==, 0);
+  run_clear (&run);
+}
+
+/* Every code has a sentence of its own, and German for it. */
+static void
+test_end_reason_describe (void)
+{
+  g_autoptr(GEnumClass) reasons = g_type_class_ref (CLARIFY_TYPE_END_REASON);
+  g_autoptr(GHashTable) seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+
+  for (guint i = 0; i < reasons->n_values; i++)
+    {
+      ClarifyEndReason reason = reasons->values[i].value;
+      g_autofree char *en = NULL;
+      g_autofree char *de = NULL;
+
+      set_language ("en");
+      en = clarify_end_reason_describe (reason, NULL);
+      set_language ("de");
+      de = clarify_end_reason_describe (reason, NULL);
+
+      if (reason == CLARIFY_END_REASON_NONE)
+        {
+          g_assert_null (en);
+          g_assert_null (de);
+          continue;
+        }
+      g_assert_nonnull (en);
+      g_assert_nonnull (de);
+      g_assert_cmpstr (de, !=, en);
+      g_assert_true (g_hash_table_add (seen, g_steal_pointer (&en)));
+    }
+}
+
+/* Details fill in where they belong; the agent's own words stand alone. */
+static void
+test_end_reason_detail (gconstpointer data)
+{
+  g_autofree char *refused = NULL;
+  g_autofree char *failed = NULL;
+  g_autofree char *agent = NULL;
+  g_autofree char *plain = NULL;
+
+  set_language (data);
+
+  refused = clarify_end_reason_describe (CLARIFY_END_REASON_ANSWER_REFUSED, "HTTP 400 Bad Request");
+  g_assert_cmpstr (refused, ==, T ("The agent refused the answer: HTTP 400 Bad Request",
+                                   "Der Agent hat die Antwort abgelehnt: HTTP 400 Bad Request"));
+  failed = clarify_end_reason_describe (CLARIFY_END_REASON_DELIVERY_FAILED, "HTTP 500 Internal Server Error");
+  g_assert_cmpstr (failed, ==, T ("The answer could not be delivered: HTTP 500 Internal Server Error",
+                                  "Die Antwort konnte nicht zugestellt werden: HTTP 500 Internal Server Error"));
+  agent = clarify_end_reason_describe (CLARIFY_END_REASON_AGENT_WITHDREW, "Answered in the terminal");
+  g_assert_cmpstr (agent, ==, "Answered in the terminal");
+  plain = clarify_end_reason_describe (CLARIFY_END_REASON_AGENT_WITHDREW, "");
+  g_assert_cmpstr (plain, ==, T ("The agent withdrew this question.", "Der Agent hat diese Frage zurückgezogen."));
+}
+
 static void
 test_withdrawn_close_button (void)
 {
@@ -1381,9 +1457,9 @@ test_withdrawn_close_button (void)
 
   request = start_request (&run, "en", build_confirm);
 
-  clarify_request_withdraw (request, NULL);
+  clarify_request_withdraw (request, CLARIFY_END_REASON_ANSWERED_ELSEWHERE, NULL);
   g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (find_by_id (&run, "notice_label"))), ==,
-                   OUR ("This question was answered elsewhere."));
+                   "This question was answered elsewhere.");
   g_assert_true (focus_is_inside (&run, find_by_id (&run, "notice_close_button")));
   press_id (&run, "notice_close_button");
   g_assert_true (run_is_destroyed (&run));
@@ -1401,7 +1477,7 @@ test_withdrawn_before_shown (void)
   request = new_request ("r1", NULL, NULL);
   build_confirm (request);
   clarify_request_set_timeout_ms (request, 60 * 1000);
-  clarify_request_withdraw (request, "gone");
+  clarify_request_withdraw (request, CLARIFY_END_REASON_SESSION_ENDED, NULL);
   run_create (&run, request);
 
   g_assert_true (clarify_test_wait_until (run_is_destroyed, &run, 5000));
@@ -1893,6 +1969,9 @@ main (int   argc,
   g_test_add_func ("/dialog/timeout/already-passed", test_timeout_already_passed);
   g_test_add_func ("/dialog/timeout/while-hidden", test_timeout_while_hidden);
   add_language_test ("/dialog/withdrawn", test_withdrawn);
+  add_language_test ("/dialog/withdrawn/reason", test_withdrawn_reason);
+  g_test_add_func ("/dialog/end-reason/describe", test_end_reason_describe);
+  add_language_test ("/dialog/end-reason/detail", test_end_reason_detail);
   g_test_add_func ("/dialog/withdrawn/close-button", test_withdrawn_close_button);
   g_test_add_func ("/dialog/withdrawn/before-shown", test_withdrawn_before_shown);
   g_test_add_data_func ("/dialog/chips-or-list/single", GINT_TO_POINTER (FALSE), test_chips_or_list);

@@ -77,7 +77,7 @@ add_request (Fixture        *f,
 
   g_assert_true (clarify_backend_add_request (backend, request));
   clarify_test_inbox_assert (&f->watch, backend, request,
-                             CLARIFY_REQUEST_PENDING, CLARIFY_REQUEST_END_NONE, NULL);
+                             CLARIFY_REQUEST_PENDING, CLARIFY_REQUEST_END_NONE, CLARIFY_END_REASON_NONE, NULL);
 
   return request;
 }
@@ -92,7 +92,7 @@ answer (Fixture        *f,
 
   clarify_inbox_answer (f->inbox, request, response);
   clarify_test_inbox_assert (&f->watch, clarify_inbox_get_backend_of (f->inbox, request), request,
-                             CLARIFY_REQUEST_SENDING, CLARIFY_REQUEST_END_NONE, NULL);
+                             CLARIFY_REQUEST_SENDING, CLARIFY_REQUEST_END_NONE, CLARIFY_END_REASON_NONE, NULL);
 }
 
 typedef struct
@@ -168,7 +168,7 @@ test_user_ends (Fixture       *f,
   answer (f, request, user_end->outcome);
   clarify_test_inbox_wait_state (request, CLARIFY_REQUEST_DONE, WAIT_MS);
 
-  clarify_test_inbox_assert (&f->watch, f->backend, request, CLARIFY_REQUEST_DONE, user_end->end, NULL);
+  clarify_test_inbox_assert (&f->watch, f->backend, request, CLARIFY_REQUEST_DONE, user_end->end, CLARIFY_END_REASON_NONE, NULL);
   assert_delivered_once (f, request, user_end->outcome);
   g_assert_cmpuint (clarify_test_backend_get_n_attempts (f->agent), ==, 1);
   /* The user ended it: nothing withdrew it from under a dialog. */
@@ -187,11 +187,11 @@ test_timed_out (Fixture       *f,
   clarify_test_inbox_wait_state (request, CLARIFY_REQUEST_DONE, WAIT_MS);
 
   clarify_test_inbox_assert (&f->watch, f->backend, request,
-                             CLARIFY_REQUEST_DONE, CLARIFY_REQUEST_END_TIMED_OUT, NULL);
+                             CLARIFY_REQUEST_DONE, CLARIFY_REQUEST_END_TIMED_OUT, CLARIFY_END_REASON_TIME_RAN_OUT, NULL);
   assert_delivered_once (f, request, CLARIFY_OUTCOME_TIMED_OUT);
   /* A dialog still asking closes with the reason. */
   g_assert_true (clarify_request_is_withdrawn (request));
-  g_assert_cmpstr (clarify_request_get_withdraw_reason (request), ==, "The time to answer ran out");
+  g_assert_cmpint (clarify_request_get_end_reason (request), ==, CLARIFY_END_REASON_TIME_RAN_OUT);
   g_assert_false (clarify_inbox_has_timer (f->inbox));
 }
 
@@ -219,23 +219,23 @@ test_timed_out_answer_in_flight (Fixture       *f,
   g_assert_true (clarify_test_loop_until (deadline_passed, taken, WAIT_MS));
   g_assert_true (clarify_test_loop_until (deadline_passed, refused, WAIT_MS));
   clarify_test_inbox_assert (&f->watch, f->backend, taken,
-                             CLARIFY_REQUEST_SENDING, CLARIFY_REQUEST_END_NONE, NULL);
+                             CLARIFY_REQUEST_SENDING, CLARIFY_REQUEST_END_NONE, CLARIFY_END_REASON_NONE, NULL);
   clarify_test_inbox_assert (&f->watch, f->backend, refused,
-                             CLARIFY_REQUEST_SENDING, CLARIFY_REQUEST_END_NONE, NULL);
+                             CLARIFY_REQUEST_SENDING, CLARIFY_REQUEST_END_NONE, CLARIFY_END_REASON_NONE, NULL);
   g_assert_cmpuint (clarify_test_backend_get_n_held (f->agent), ==, 2);
 
   clarify_test_backend_set_hold (f->agent, FALSE);
   clarify_test_backend_release (f->agent);
   clarify_test_inbox_wait_state (taken, CLARIFY_REQUEST_DONE, WAIT_MS);
   clarify_test_inbox_assert (&f->watch, f->backend, taken,
-                             CLARIFY_REQUEST_DONE, CLARIFY_REQUEST_END_ANSWERED, NULL);
+                             CLARIFY_REQUEST_DONE, CLARIFY_REQUEST_END_ANSWERED, CLARIFY_END_REASON_NONE, NULL);
   assert_delivered_once (f, taken, CLARIFY_OUTCOME_ANSWERED);
 
   clarify_test_backend_fail_next (f->agent, CLARIFY_ERROR_REJECTED, 1);
   clarify_test_backend_release (f->agent);
   clarify_test_inbox_wait_state (refused, CLARIFY_REQUEST_DONE, WAIT_MS);
   clarify_test_inbox_assert (&f->watch, f->backend, refused,
-                             CLARIFY_REQUEST_DONE, CLARIFY_REQUEST_END_TIMED_OUT, NULL);
+                             CLARIFY_REQUEST_DONE, CLARIFY_REQUEST_END_TIMED_OUT, CLARIFY_END_REASON_TIME_RAN_OUT, NULL);
   g_assert_cmpuint (f->watch.refused->len, ==, 1);
   assert_delivered_once (f, refused, CLARIFY_OUTCOME_TIMED_OUT);
   g_assert_cmpuint (clarify_test_backend_get_n_attempts (f->agent), ==, 3);
@@ -250,17 +250,17 @@ test_withdrawn_pending (Fixture       *f,
 {
   g_autoptr(ClarifyRequest) request = add_request (f, f->backend, "r1", 60000);
 
-  clarify_backend_withdraw_request (f->backend, "r1", "No longer needed");
+  clarify_backend_withdraw_request (f->backend, "r1", CLARIFY_END_REASON_AGENT_WITHDREW, "No longer needed");
 
   clarify_test_inbox_assert (&f->watch, f->backend, request,
-                             CLARIFY_REQUEST_DONE, CLARIFY_REQUEST_END_WITHDRAWN, "No longer needed");
+                             CLARIFY_REQUEST_DONE, CLARIFY_REQUEST_END_WITHDRAWN, CLARIFY_END_REASON_AGENT_WITHDREW, "No longer needed");
   g_assert_true (clarify_request_is_withdrawn (request));
   g_assert_cmpuint (clarify_test_backend_get_n_attempts (f->agent), ==, 0);
   g_assert_false (clarify_inbox_has_timer (f->inbox));
   /* Once is enough: a second withdrawal finds nothing. */
-  clarify_backend_withdraw_request (f->backend, "r1", "Again");
+  clarify_backend_withdraw_request (f->backend, "r1", CLARIFY_END_REASON_AGENT_WITHDREW, "Again");
   clarify_test_inbox_assert (&f->watch, f->backend, request,
-                             CLARIFY_REQUEST_DONE, CLARIFY_REQUEST_END_WITHDRAWN, "No longer needed");
+                             CLARIFY_REQUEST_DONE, CLARIFY_REQUEST_END_WITHDRAWN, CLARIFY_END_REASON_AGENT_WITHDREW, "No longer needed");
 }
 
 /* The answer failed once (TRANSIENT) and waits for its retry: withdrawing
@@ -277,13 +277,13 @@ test_withdrawn_awaiting_retry (Fixture       *f,
   answer (f, request, CLARIFY_OUTCOME_ANSWERED);
   wait_finished (f, 1);
   clarify_test_inbox_assert (&f->watch, f->backend, request,
-                             CLARIFY_REQUEST_SENDING, CLARIFY_REQUEST_END_NONE, NULL);
+                             CLARIFY_REQUEST_SENDING, CLARIFY_REQUEST_END_NONE, CLARIFY_END_REASON_NONE, NULL);
   g_assert_cmpuint (clarify_outbox_get_n_pending (outbox), ==, 1);
 
-  clarify_backend_withdraw_request (f->backend, "r1", "No longer needed");
+  clarify_backend_withdraw_request (f->backend, "r1", CLARIFY_END_REASON_AGENT_WITHDREW, "No longer needed");
 
   clarify_test_inbox_assert (&f->watch, f->backend, request,
-                             CLARIFY_REQUEST_DONE, CLARIFY_REQUEST_END_WITHDRAWN, "No longer needed");
+                             CLARIFY_REQUEST_DONE, CLARIFY_REQUEST_END_WITHDRAWN, CLARIFY_END_REASON_AGENT_WITHDREW, "No longer needed");
   g_assert_cmpuint (clarify_outbox_get_n_pending (outbox), ==, 0);
   g_assert_cmpuint (clarify_test_backend_get_n_attempts (f->agent), ==, 1);
   g_assert_cmpuint (clarify_test_backend_count_delivered (f->agent, "r1"), ==, 0);
@@ -295,12 +295,12 @@ typedef struct
 {
   ClarifyError      code;     /* 0: the answer is taken */
   ClarifyRequestEnd end;
-  const char       *reason;
+  ClarifyEndReason  reason;
 } InFlightEnd;
 
-static const InFlightEnd in_flight_taken = { 0, CLARIFY_REQUEST_END_ANSWERED, NULL };
+static const InFlightEnd in_flight_taken = { 0, CLARIFY_REQUEST_END_ANSWERED, CLARIFY_END_REASON_NONE };
 static const InFlightEnd in_flight_gone = { CLARIFY_ERROR_GONE, CLARIFY_REQUEST_END_ANSWERED_ELSEWHERE,
-                                            "Already answered elsewhere" };
+                                            CLARIFY_END_REASON_ANSWERED_ELSEWHERE };
 
 static void
 test_withdrawn_in_flight (Fixture       *f,
@@ -311,9 +311,9 @@ test_withdrawn_in_flight (Fixture       *f,
 
   clarify_test_backend_set_hold (f->agent, TRUE);
   answer (f, request, CLARIFY_OUTCOME_ANSWERED);
-  clarify_backend_withdraw_request (f->backend, "r1", "No longer needed");
+  clarify_backend_withdraw_request (f->backend, "r1", CLARIFY_END_REASON_AGENT_WITHDREW, "No longer needed");
   clarify_test_inbox_assert (&f->watch, f->backend, request,
-                             CLARIFY_REQUEST_SENDING, CLARIFY_REQUEST_END_NONE, NULL);
+                             CLARIFY_REQUEST_SENDING, CLARIFY_REQUEST_END_NONE, CLARIFY_END_REASON_NONE, NULL);
 
   if (in_flight->code != 0)
     clarify_test_backend_fail_next (f->agent, in_flight->code, 1);
@@ -321,7 +321,7 @@ test_withdrawn_in_flight (Fixture       *f,
   clarify_test_inbox_wait_state (request, CLARIFY_REQUEST_DONE, WAIT_MS);
 
   clarify_test_inbox_assert (&f->watch, f->backend, request,
-                             CLARIFY_REQUEST_DONE, in_flight->end, in_flight->reason);
+                             CLARIFY_REQUEST_DONE, in_flight->end, in_flight->reason, NULL);
   g_assert_cmpuint (clarify_test_backend_get_n_attempts (f->agent), ==, 1);
   g_assert_cmpuint (clarify_test_backend_count_delivered (f->agent, "r1"), ==, in_flight->code == 0 ? 1 : 0);
 }
@@ -332,12 +332,13 @@ typedef struct
 {
   ClarifyError      code;
   ClarifyRequestEnd end;
-  const char       *reason;   /* NULL: the backend's own message */
+  ClarifyEndReason  reason;   /* DELIVERY_FAILED comes with the backend's own message */
 } FinalFailure;
 
 static const FinalFailure gone = { CLARIFY_ERROR_GONE, CLARIFY_REQUEST_END_ANSWERED_ELSEWHERE,
-                                   "Already answered elsewhere" };
-static const FinalFailure protocol = { CLARIFY_ERROR_PROTOCOL, CLARIFY_REQUEST_END_FAILED, NULL };
+                                   CLARIFY_END_REASON_ANSWERED_ELSEWHERE };
+static const FinalFailure protocol = { CLARIFY_ERROR_PROTOCOL, CLARIFY_REQUEST_END_FAILED,
+                                       CLARIFY_END_REASON_DELIVERY_FAILED };
 
 static void
 test_final_failure (Fixture       *f,
@@ -352,7 +353,7 @@ test_final_failure (Fixture       *f,
   clarify_test_inbox_wait_state (request, CLARIFY_REQUEST_DONE, WAIT_MS);
 
   clarify_test_inbox_assert (&f->watch, f->backend, request, CLARIFY_REQUEST_DONE,
-                             failure->end, failure->reason ? failure->reason : message);
+                             failure->end, failure->reason, failure->reason == CLARIFY_END_REASON_DELIVERY_FAILED ? message : NULL);
   g_assert_cmpuint (clarify_test_backend_get_n_attempts (f->agent), ==, 1);
   g_assert_cmpuint (clarify_test_backend_count_delivered (f->agent, "r1"), ==, 0);
   g_assert_cmpuint (f->watch.refused->len, ==, 0);
@@ -375,7 +376,8 @@ test_refused (Fixture       *f,
   g_assert_true (clarify_test_loop_until (refused_reached, &wait, WAIT_MS));
 
   clarify_test_inbox_assert (&f->watch, f->backend, request,
-                             CLARIFY_REQUEST_PENDING, CLARIFY_REQUEST_END_NONE, reason);
+                             CLARIFY_REQUEST_PENDING, CLARIFY_REQUEST_END_NONE,
+                             CLARIFY_END_REASON_ANSWER_REFUSED, reason);
   g_assert_true (g_ptr_array_index (f->watch.refused, 0) == request);
   g_assert_false (clarify_request_is_withdrawn (request));
   /* Its deadline counts again. */
@@ -385,7 +387,7 @@ test_refused (Fixture       *f,
   answer (f, request, CLARIFY_OUTCOME_ANSWERED);
   clarify_test_inbox_wait_state (request, CLARIFY_REQUEST_DONE, WAIT_MS);
   clarify_test_inbox_assert (&f->watch, f->backend, request,
-                             CLARIFY_REQUEST_DONE, CLARIFY_REQUEST_END_ANSWERED, NULL);
+                             CLARIFY_REQUEST_DONE, CLARIFY_REQUEST_END_ANSWERED, CLARIFY_END_REASON_NONE, NULL);
   assert_delivered_once (f, request, CLARIFY_OUTCOME_ANSWERED);
   g_assert_cmpuint (clarify_test_backend_get_n_attempts (f->agent), ==, 2);
   g_assert_cmpuint (f->watch.refused->len, ==, 1);
@@ -402,7 +404,7 @@ test_backend_removed_pending (Fixture       *f,
   clarify_inbox_remove_backend (f->inbox, f->backend);
 
   clarify_test_inbox_assert (&f->watch, f->backend, request, CLARIFY_REQUEST_DONE,
-                             CLARIFY_REQUEST_END_WITHDRAWN, "The connection was removed");
+                             CLARIFY_REQUEST_END_WITHDRAWN, CLARIFY_END_REASON_CONNECTION_REMOVED, NULL);
   g_assert_true (clarify_request_is_withdrawn (request));
   g_assert_false (clarify_inbox_has_timer (f->inbox));
   g_assert_cmpuint (clarify_test_backend_get_n_attempts (f->agent), ==, 0);
@@ -415,19 +417,20 @@ static void
 test_backend_removed_sending (Fixture       *f,
                               gconstpointer  data)
 {
-  const char *reason = "The connection was removed before the answer was delivered";
   g_autoptr(ClarifyRequest) request = add_request (f, f->backend, "r1", 0);
 
   clarify_test_backend_set_hold (f->agent, TRUE);
   answer (f, request, CLARIFY_OUTCOME_ANSWERED);
   clarify_inbox_remove_backend (f->inbox, f->backend);
   clarify_test_inbox_assert (&f->watch, f->backend, request,
-                             CLARIFY_REQUEST_DONE, CLARIFY_REQUEST_END_FAILED, reason);
+                             CLARIFY_REQUEST_DONE, CLARIFY_REQUEST_END_FAILED,
+                             CLARIFY_END_REASON_REMOVED_BEFORE_DELIVERY, NULL);
 
   clarify_test_backend_release (f->agent);
   wait_finished (f, 1);
   clarify_test_inbox_assert (&f->watch, f->backend, request,
-                             CLARIFY_REQUEST_DONE, CLARIFY_REQUEST_END_FAILED, reason);
+                             CLARIFY_REQUEST_DONE, CLARIFY_REQUEST_END_FAILED,
+                             CLARIFY_END_REASON_REMOVED_BEFORE_DELIVERY, NULL);
   g_assert_cmpuint (clarify_test_backend_get_n_attempts (f->agent), ==, 1);
 }
 
@@ -446,20 +449,20 @@ test_same_id_two_backends (Fixture       *f,
   mine = add_request (f, f->backend, "same", 0);
   theirs = add_request (f, other, "same", 0);
   clarify_test_inbox_assert (&f->watch, f->backend, mine,
-                             CLARIFY_REQUEST_PENDING, CLARIFY_REQUEST_END_NONE, NULL);
+                             CLARIFY_REQUEST_PENDING, CLARIFY_REQUEST_END_NONE, CLARIFY_END_REASON_NONE, NULL);
   g_assert_cmpuint (clarify_inbox_get_n_pending (f->inbox), ==, 2);
 
   answer (f, mine, CLARIFY_OUTCOME_ANSWERED);
   clarify_test_inbox_wait_state (mine, CLARIFY_REQUEST_DONE, WAIT_MS);
   clarify_test_inbox_assert (&f->watch, f->backend, mine,
-                             CLARIFY_REQUEST_DONE, CLARIFY_REQUEST_END_ANSWERED, NULL);
+                             CLARIFY_REQUEST_DONE, CLARIFY_REQUEST_END_ANSWERED, CLARIFY_END_REASON_NONE, NULL);
   clarify_test_inbox_assert (&f->watch, other, theirs,
-                             CLARIFY_REQUEST_PENDING, CLARIFY_REQUEST_END_NONE, NULL);
+                             CLARIFY_REQUEST_PENDING, CLARIFY_REQUEST_END_NONE, CLARIFY_END_REASON_NONE, NULL);
   g_assert_cmpuint (clarify_test_backend_get_n_attempts (CLARIFY_TEST_BACKEND (other)), ==, 0);
 
-  clarify_backend_withdraw_request (other, "same", NULL);
+  clarify_backend_withdraw_request (other, "same", CLARIFY_END_REASON_AGENT_WITHDREW, NULL);
   clarify_test_inbox_assert (&f->watch, other, theirs,
-                             CLARIFY_REQUEST_DONE, CLARIFY_REQUEST_END_WITHDRAWN, NULL);
+                             CLARIFY_REQUEST_DONE, CLARIFY_REQUEST_END_WITHDRAWN, CLARIFY_END_REASON_AGENT_WITHDREW, NULL);
   assert_delivered_once (f, mine, CLARIFY_OUTCOME_ANSWERED);
   clarify_inbox_remove_backend (f->inbox, other);
 }
@@ -477,21 +480,21 @@ test_readd_ignored (Fixture       *f,
   g_assert_false (clarify_backend_add_request (f->backend, again));
   g_assert_cmpuint (clarify_test_inbox_count_in_model (G_LIST_MODEL (f->inbox), again), ==, 0);
   clarify_test_inbox_assert (&f->watch, f->backend, request,
-                             CLARIFY_REQUEST_PENDING, CLARIFY_REQUEST_END_NONE, NULL);
+                             CLARIFY_REQUEST_PENDING, CLARIFY_REQUEST_END_NONE, CLARIFY_END_REASON_NONE, NULL);
 
   clarify_test_backend_set_hold (f->agent, TRUE);
   answer (f, request, CLARIFY_OUTCOME_ANSWERED);
   g_assert_false (clarify_backend_add_request (f->backend, while_sending));
   g_assert_cmpuint (clarify_test_inbox_count_in_model (G_LIST_MODEL (f->inbox), while_sending), ==, 0);
   clarify_test_inbox_assert (&f->watch, f->backend, request,
-                             CLARIFY_REQUEST_SENDING, CLARIFY_REQUEST_END_NONE, NULL);
+                             CLARIFY_REQUEST_SENDING, CLARIFY_REQUEST_END_NONE, CLARIFY_END_REASON_NONE, NULL);
   g_assert_cmpuint (f->watch.added->len, ==, 1);
 
   clarify_test_backend_set_hold (f->agent, FALSE);
   clarify_test_backend_release (f->agent);
   clarify_test_inbox_wait_state (request, CLARIFY_REQUEST_DONE, WAIT_MS);
   clarify_test_inbox_assert (&f->watch, f->backend, request,
-                             CLARIFY_REQUEST_DONE, CLARIFY_REQUEST_END_ANSWERED, NULL);
+                             CLARIFY_REQUEST_DONE, CLARIFY_REQUEST_END_ANSWERED, CLARIFY_END_REASON_NONE, NULL);
   assert_delivered_once (f, request, CLARIFY_OUTCOME_ANSWERED);
 }
 
@@ -510,7 +513,7 @@ test_expired_on_arrival (Fixture       *f,
 
   clarify_test_inbox_wait_state (request, CLARIFY_REQUEST_DONE, WAIT_MS);
   clarify_test_inbox_assert (&f->watch, f->backend, request,
-                             CLARIFY_REQUEST_DONE, CLARIFY_REQUEST_END_TIMED_OUT, NULL);
+                             CLARIFY_REQUEST_DONE, CLARIFY_REQUEST_END_TIMED_OUT, CLARIFY_END_REASON_TIME_RAN_OUT, NULL);
   assert_delivered_once (f, request, CLARIFY_OUTCOME_TIMED_OUT);
   g_assert_false (clarify_inbox_has_timer (f->inbox));
 }
@@ -650,7 +653,7 @@ test_timer_order (Fixture       *f,
   g_assert_cmpuint (clarify_inbox_get_n_pending (f->inbox), ==, N_UNTIMED);
   for (guint i = 0; i < untimed->len; i++)
     clarify_test_inbox_assert (&f->watch, f->backend, untimed->pdata[i],
-                               CLARIFY_REQUEST_PENDING, CLARIFY_REQUEST_END_NONE, NULL);
+                               CLARIFY_REQUEST_PENDING, CLARIFY_REQUEST_END_NONE, CLARIFY_END_REASON_NONE, NULL);
 }
 
 int

@@ -194,13 +194,15 @@ test_question (void)
 }
 
 static void
-on_withdrawn (ClarifyRequest *request,
-              const char     *reason,
-              GPtrArray      *reasons)
+on_withdrawn (ClarifyRequest   *request,
+              ClarifyEndReason  reason,
+              const char       *detail,
+              GArray           *reasons)
 {
-  g_ptr_array_add (reasons, g_strdup (reason));
+  g_array_append_val (reasons, reason);
+  g_assert_cmpstr (detail, ==, "in the terminal");
   /* A handler that withdraws again must not cause a second emission. */
-  clarify_request_withdraw (request, "again");
+  clarify_request_withdraw (request, CLARIFY_END_REASON_SESSION_ENDED, "again");
 }
 
 static void
@@ -208,7 +210,7 @@ test_request (void)
 {
   g_autoptr(ClarifyRequest) request = NULL;
   g_autoptr(ClarifyQuestion) q1 = clarify_question_new ("q1", CLARIFY_QUESTION_KIND_TEXT, "Name?");
-  g_autoptr(GPtrArray) reasons = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GArray) reasons = g_array_new (FALSE, FALSE, sizeof (ClarifyEndReason));
   gint64 before = g_get_monotonic_time ();
   guint withdrawn_notified = 0;
   gboolean withdrawn = FALSE;
@@ -247,12 +249,14 @@ test_request (void)
   g_signal_connect (request, "withdrawn", G_CALLBACK (on_withdrawn), reasons);
   g_signal_connect (request, "notify::withdrawn", G_CALLBACK (count_notify), &withdrawn_notified);
   g_assert_false (clarify_request_is_withdrawn (request));
-  clarify_request_withdraw (request, "Answered elsewhere");
-  clarify_request_withdraw (request, "Session ended");
+  g_assert_cmpint (clarify_request_get_end_reason (request), ==, CLARIFY_END_REASON_NONE);
+  clarify_request_withdraw (request, CLARIFY_END_REASON_ANSWERED_ELSEWHERE, "in the terminal");
+  clarify_request_withdraw (request, CLARIFY_END_REASON_SESSION_ENDED, NULL);
   g_assert_true (clarify_request_is_withdrawn (request));
-  g_assert_cmpstr (clarify_request_get_withdraw_reason (request), ==, "Answered elsewhere");
+  g_assert_cmpint (clarify_request_get_end_reason (request), ==, CLARIFY_END_REASON_ANSWERED_ELSEWHERE);
+  g_assert_cmpstr (clarify_request_get_end_detail (request), ==, "in the terminal");
   g_assert_cmpuint (reasons->len, ==, 1);
-  g_assert_cmpstr (g_ptr_array_index (reasons, 0), ==, "Answered elsewhere");
+  g_assert_cmpint (g_array_index (reasons, ClarifyEndReason, 0), ==, CLARIFY_END_REASON_ANSWERED_ELSEWHERE);
   g_assert_cmpuint (withdrawn_notified, ==, 1);
   g_object_get (request, "withdrawn", &withdrawn, NULL);
   g_assert_true (withdrawn);

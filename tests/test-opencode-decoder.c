@@ -230,7 +230,7 @@ test_replied (void)
   g_assert_cmpint (event.action, ==, CLARIFY_OPENCODE_EVENT_WITHDRAW);
   g_assert_cmpstr (event.type, ==, "question.replied");
   g_assert_cmpstr (event.request_id, ==, QUESTION_ID);
-  g_assert_cmpstr (event.reason, ==, "Answered elsewhere");
+  g_assert_cmpint (event.reason, ==, CLARIFY_END_REASON_ANSWERED_ELSEWHERE);
 
   event = decode (rejected);
   g_assert_cmpint (event.action, ==, CLARIFY_OPENCODE_EVENT_WITHDRAW);
@@ -273,7 +273,7 @@ test_session_ended (void)
 
       g_assert_cmpint (event.action, ==, CLARIFY_OPENCODE_EVENT_SESSION_ENDED);
       g_assert_cmpstr (event.session_id, ==, "ses_1");
-      g_assert_cmpstr (event.reason, ==, "The session ended");
+      g_assert_cmpint (event.reason, ==, CLARIFY_END_REASON_SESSION_ENDED);
     }
 
   for (guint i = 0; i < G_N_ELEMENTS (going_on); i++)

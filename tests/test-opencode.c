@@ -233,7 +233,7 @@ test_answered_elsewhere (Fixture       *fixture,
   request = clarify_test_watch_wait_request (&fixture->watch, 1);
   send_global (fixture, replied);
   g_assert_true (clarify_test_loop_until (clarify_test_request_withdrawn, request, WAIT_MS));
-  g_assert_cmpstr (clarify_request_get_withdraw_reason (request), ==, "Answered elsewhere");
+  g_assert_cmpint (clarify_request_get_end_reason (request), ==, CLARIFY_END_REASON_ANSWERED_ELSEWHERE);
   g_assert_null (clarify_backend_lookup_request (fixture->backend, QUESTION_ID));
 
   /* The notes' question.rejected names another request: point it at a fresh one. */
@@ -365,7 +365,7 @@ test_aborted_session (Fixture       *fixture,
   send_global (fixture, "{\"id\":\"evt_a\",\"type\":\"session.error\",\"properties\":{\"sessionID\":\"ses_dffd799eaffeGncNzFSIPjwM93\",\"error\":{\"name\":\"MessageAbortedError\",\"data\":{\"message\":\"Aborted\"}}}}");
   send_global (fixture, "{\"id\":\"evt_b\",\"type\":\"session.idle\",\"properties\":{\"sessionID\":\"ses_dffd799eaffeGncNzFSIPjwM93\"}}");
   g_assert_true (clarify_test_loop_until (clarify_test_request_withdrawn, request, WAIT_MS));
-  g_assert_cmpstr (clarify_request_get_withdraw_reason (request), ==, "The session ended");
+  g_assert_cmpint (clarify_request_get_end_reason (request), ==, CLARIFY_END_REASON_SESSION_ENDED);
 
   clarify_test_server_sse_close (fixture->server, "/global/event");
   clarify_test_watch_wait_resynced (&fixture->watch, 2);
@@ -453,19 +453,20 @@ test_reply_refused (Fixture       *fixture,
   send_global (fixture, payload);
   request = clarify_test_watch_wait_request (&fixture->watch, 1);
   clarify_test_inbox_assert (&inbox_watch, fixture->backend, request,
-                             CLARIFY_REQUEST_PENDING, CLARIFY_REQUEST_END_NONE, NULL);
+                             CLARIFY_REQUEST_PENDING, CLARIFY_REQUEST_END_NONE, CLARIFY_END_REASON_NONE, NULL);
   clarify_response_add_answer (response, "q1", database, NULL, FALSE);
 
   clarify_inbox_answer (inbox, request, response);
   g_assert_true (clarify_test_loop_until (clarify_test_inbox_has_refused, &inbox_watch, WAIT_MS));
   clarify_test_inbox_assert (&inbox_watch, fixture->backend, request,
-                             CLARIFY_REQUEST_PENDING, CLARIFY_REQUEST_END_NONE, "HTTP 400 Bad Request");
+                             CLARIFY_REQUEST_PENDING, CLARIFY_REQUEST_END_NONE,
+                             CLARIFY_END_REASON_ANSWER_REFUSED, "HTTP 400 Bad Request");
   g_assert_cmpuint (clarify_inbox_get_n_pending (inbox), ==, 1);
 
   clarify_inbox_answer (inbox, request, response);
   clarify_test_inbox_wait_state (request, CLARIFY_REQUEST_DONE, WAIT_MS);
   clarify_test_inbox_assert (&inbox_watch, fixture->backend, request,
-                             CLARIFY_REQUEST_DONE, CLARIFY_REQUEST_END_ANSWERED, NULL);
+                             CLARIFY_REQUEST_DONE, CLARIFY_REQUEST_END_ANSWERED, CLARIFY_END_REASON_NONE, NULL);
   g_assert_cmpuint (inbox_watch.refused->len, ==, 1);
   g_assert_cmpuint (clarify_outbox_get_n_pending (clarify_inbox_get_outbox (inbox)), ==, 0);
   g_assert_cmpuint (clarify_test_server_get_n_requests (fixture->server, "POST", reply), ==, 2);
@@ -513,7 +514,7 @@ test_resync (Fixture       *fixture,
   g_assert_cmpuint (fixture->watch.added->len, ==, 2);
   g_assert_false (clarify_request_is_withdrawn (request));
   g_assert_true (clarify_request_is_withdrawn (gone));
-  g_assert_cmpstr (clarify_request_get_withdraw_reason (gone), ==, "Answered elsewhere");
+  g_assert_cmpint (clarify_request_get_end_reason (gone), ==, CLARIFY_END_REASON_ANSWERED_ELSEWHERE);
 
   clarify_response_add_answer (response, "q1", database, NULL, FALSE);
   clarify_response_add_answer (response, "q2", extras, NULL, FALSE);

@@ -281,7 +281,8 @@ test_rejected_keeps_request (Fixture       *fixture,
   /* The user may answer again, e.g. after fixing the value. */
   g_assert_true (is_pending (fixture));
   g_assert_cmpint (clarify_request_get_state (fixture->request), ==, CLARIFY_REQUEST_PENDING);
-  g_assert_cmpstr (clarify_request_get_state_reason (fixture->request), ==, "scripted failure 3");
+  g_assert_cmpint (clarify_request_get_end_reason (fixture->request), ==, CLARIFY_END_REASON_ANSWER_REFUSED);
+  g_assert_cmpstr (clarify_request_get_end_detail (fixture->request), ==, "scripted failure 3");
   g_assert_cmpuint (clarify_inbox_get_n_pending (fixture->inbox), ==, 1);
 }
 
@@ -324,7 +325,8 @@ test_withdrawn_while_waiting (Fixture       *fixture,
   clarify_inbox_answer (fixture->inbox, fixture->request, fixture->response);
   g_assert_true (clarify_test_loop_until (first_call_done, fixture->backend, 5000));
 
-  clarify_backend_withdraw_request (CLARIFY_BACKEND (fixture->backend), "req-1", "answered in the terminal");
+  clarify_backend_withdraw_request (CLARIFY_BACKEND (fixture->backend), "req-1",
+                                    CLARIFY_END_REASON_AGENT_WITHDREW, "answered in the terminal");
 
   /* The waiting answer is dropped at once, and never posted again. */
   g_assert_cmpuint (clarify_outbox_get_n_pending (fixture->outbox), ==, 0);

@@ -990,7 +990,7 @@ test_app_question (void)
   click (app_name, find_item_id (items, "Show Clarify"));
   g_assert_true (clarify_test_wait_until (main_window_is_shown, NULL, WAIT_MS));
 
-  clarify_backend_withdraw_request (backend, "tray-1", "Answered in the terminal");
+  clarify_backend_withdraw_request (backend, "tray-1", CLARIFY_END_REASON_AGENT_WITHDREW, "Answered in the terminal");
   wait_for_signal (app_name, "NewStatus ('Active',)");
   g_clear_pointer (&status, g_free);
   status = get_item_status (app_name);

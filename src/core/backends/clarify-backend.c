@@ -407,14 +407,16 @@ clarify_backend_add_request (ClarifyBackend *self,
 }
 
 void
-clarify_backend_withdraw_request (ClarifyBackend *self,
-                                  const char     *request_id,
-                                  const char     *reason)
+clarify_backend_withdraw_request (ClarifyBackend   *self,
+                                  const char       *request_id,
+                                  ClarifyEndReason  reason,
+                                  const char       *detail)
 {
   g_return_if_fail (CLARIFY_IS_BACKEND (self));
+  g_return_if_fail (reason != CLARIFY_END_REASON_NONE);
 
   clarify_inbox_withdraw (clarify_backend_get_inbox (self), self, request_id,
-                          CLARIFY_REQUEST_END_WITHDRAWN, reason);
+                          CLARIFY_REQUEST_END_WITHDRAWN, reason, detail);
 }
 
 void
@@ -424,5 +426,5 @@ clarify_backend_forget_request (ClarifyBackend *self,
   g_return_if_fail (CLARIFY_IS_BACKEND (self));
 
   clarify_inbox_withdraw (clarify_backend_get_inbox (self), self, request_id,
-                          CLARIFY_REQUEST_END_ANSWERED, NULL);
+                          CLARIFY_REQUEST_END_ANSWERED, CLARIFY_END_REASON_NONE, NULL);
 }

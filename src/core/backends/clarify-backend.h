@@ -117,10 +117,12 @@ void                    clarify_backend_set_retry_at      (ClarifyBackend      *
 gboolean                clarify_backend_add_request       (ClarifyBackend      *self,
                                                            ClarifyRequest      *request);
 /* The agent no longer asks: the inbox ends the request as withdrawn, unless
- * an answer to it is on its way (its result decides). */
+ * an answer to it is on its way (its result decides). @reason is not NONE;
+ * @detail (nullable) is untranslated data, such as the agent's own words. */
 void                    clarify_backend_withdraw_request  (ClarifyBackend      *self,
                                                            const char          *request_id,
-                                                           const char          *reason);
+                                                           ClarifyEndReason     reason,
+                                                           const char          *detail);
 /* The agent has an answer to the request (ours, or the echo of it): the
  * inbox ends it as answered, without a word to the user. */
 void                    clarify_backend_forget_request    (ClarifyBackend      *self,

@@ -4,8 +4,6 @@
  */
 #include "config.h"
 
-#include <glib/gi18n.h>
-
 #include "clarify-backend-private.h"
 #include "clarify-error.h"
 #include "clarify-inbox.h"
@@ -220,7 +218,8 @@ move (ClarifyInbox        *self,
       Entry               *entry,
       ClarifyRequestState  state,
       ClarifyRequestEnd    end,
-      const char          *reason)
+      ClarifyEndReason     reason,
+      const char          *detail)
 {
   g_autoptr(ClarifyRequest) request = g_object_ref (entry->request);
   ClarifyRequestState old = clarify_request_get_state (request);
@@ -258,10 +257,10 @@ move (ClarifyInbox        *self,
           (end == CLARIFY_REQUEST_END_WITHDRAWN ||
            end == CLARIFY_REQUEST_END_ANSWERED_ELSEWHERE ||
            end == CLARIFY_REQUEST_END_TIMED_OUT))
-        clarify_request_withdraw (request, reason);
+        clarify_request_withdraw (request, reason, detail);
     }
 
-  clarify_request_set_state (request, state, end, reason);
+  clarify_request_set_state (request, state, end, reason, detail);
 
   if (state == CLARIFY_REQUEST_DONE)
     g_signal_emit (self, signals[REQUEST_ENDED], 0, request);
@@ -293,7 +292,7 @@ on_deadline (gpointer user_data)
       response = clarify_response_new (clarify_request_get_id (entry->request),
                                        CLARIFY_OUTCOME_TIMED_OUT);
       /* The agent hears "timed out"; a dialog on screen closes with the reason. */
-      clarify_request_withdraw (entry->request, _("The time to answer ran out"));
+      clarify_request_withdraw (entry->request, CLARIFY_END_REASON_TIME_RAN_OUT, NULL);
       clarify_inbox_answer (self, entry->request, response);
     }
 
@@ -345,10 +344,12 @@ on_delivered (ClarifyOutbox   *outbox,
               ClarifyInbox    *self)
 {
   Entry *entry = g_hash_table_lookup (self->by_request, request);
+  ClarifyRequestEnd end = end_for_outcome (clarify_response_get_outcome (response));
 
   if (entry != NULL)
-    move (self, entry, CLARIFY_REQUEST_DONE,
-          end_for_outcome (clarify_response_get_outcome (response)), NULL);
+    move (self, entry, CLARIFY_REQUEST_DONE, end,
+          end == CLARIFY_REQUEST_END_TIMED_OUT ? CLARIFY_END_REASON_TIME_RAN_OUT : CLARIFY_END_REASON_NONE,
+          NULL);
 }
 
 static void
@@ -367,19 +368,21 @@ on_failed (ClarifyOutbox   *outbox,
   if (g_error_matches (error, CLARIFY_ERROR, CLARIFY_ERROR_GONE))
     {
       move (self, entry, CLARIFY_REQUEST_DONE, CLARIFY_REQUEST_END_ANSWERED_ELSEWHERE,
-            _("Already answered elsewhere"));
+            CLARIFY_END_REASON_ANSWERED_ELSEWHERE, NULL);
     }
   else if (user_answer &&
            (g_error_matches (error, CLARIFY_ERROR, CLARIFY_ERROR_REJECTED) ||
             g_error_matches (error, CLARIFY_ERROR, CLARIFY_ERROR_AUTH)))
     {
       /* The user can answer again once the value or the password is fixed. */
-      move (self, entry, CLARIFY_REQUEST_PENDING, CLARIFY_REQUEST_END_NONE, error->message);
+      move (self, entry, CLARIFY_REQUEST_PENDING, CLARIFY_REQUEST_END_NONE,
+            CLARIFY_END_REASON_ANSWER_REFUSED, error->message);
       g_signal_emit (self, signals[ANSWER_REFUSED], 0, request, error);
     }
   else
     {
-      move (self, entry, CLARIFY_REQUEST_DONE, CLARIFY_REQUEST_END_FAILED, error->message);
+      move (self, entry, CLARIFY_REQUEST_DONE, CLARIFY_REQUEST_END_FAILED,
+            CLARIFY_END_REASON_DELIVERY_FAILED, error->message);
     }
 }
 
@@ -581,10 +584,10 @@ clarify_inbox_remove_backend (ClarifyInbox   *self,
       clarify_outbox_cancel (self->outbox, request);
       if (clarify_request_get_state (request) == CLARIFY_REQUEST_PENDING)
         move (self, entry, CLARIFY_REQUEST_DONE, CLARIFY_REQUEST_END_WITHDRAWN,
-              _("The connection was removed"));
+              CLARIFY_END_REASON_CONNECTION_REMOVED, NULL);
       else
         move (self, entry, CLARIFY_REQUEST_DONE, CLARIFY_REQUEST_END_FAILED,
-              _("The connection was removed before the answer was delivered"));
+              CLARIFY_END_REASON_REMOVED_BEFORE_DELIVERY, NULL);
     }
 
   g_hash_table_remove (self->views, backend);
@@ -702,7 +705,8 @@ clarify_inbox_withdraw (ClarifyInbox      *self,
                         ClarifyBackend    *backend,
                         const char        *request_id,
                         ClarifyRequestEnd  end,
-                        const char        *reason)
+                        ClarifyEndReason   reason,
+                        const char        *detail)
 {
   ClarifyRequest *request;
   Entry *entry;
@@ -721,7 +725,7 @@ clarify_inbox_withdraw (ClarifyInbox      *self,
       !clarify_outbox_cancel (self->outbox, request))
     return;
 
-  move (self, entry, CLARIFY_REQUEST_DONE, end, reason);
+  move (self, entry, CLARIFY_REQUEST_DONE, end, reason, detail);
 }
 
 GListModel *
@@ -753,7 +757,7 @@ clarify_inbox_answer (ClarifyInbox    *self,
       return;
     }
 
-  move (self, entry, CLARIFY_REQUEST_SENDING, CLARIFY_REQUEST_END_NONE, NULL);
+  move (self, entry, CLARIFY_REQUEST_SENDING, CLARIFY_REQUEST_END_NONE, CLARIFY_END_REASON_NONE, NULL);
   clarify_outbox_post (self->outbox, entry->backend, request, response);
 }
 

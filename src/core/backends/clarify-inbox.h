@@ -12,6 +12,9 @@
  *              │                   └──gone / failed──▶ DONE (answered elsewhere, failed)
  *              └──withdraw, deadline, backend removed──▶ DONE (withdrawn, timed out)
  *
+ * Why a request ended, or why its answer was refused, travels as a
+ * ClarifyEndReason (clarify_request_get_end_reason()); the UI words it.
+ *
  * The inbox is a GListModel of the requests that are pending or sending, in
  * arrival order. All deadlines run from one GLib timer, armed for the earliest
  * one and only while a request with a deadline is pending.
@@ -52,7 +55,8 @@ void            clarify_inbox_withdraw           (ClarifyInbox    *self,
                                                   ClarifyBackend  *backend,
                                                   const char      *request_id,
                                                   ClarifyRequestEnd end,
-                                                  const char      *reason);
+                                                  ClarifyEndReason reason,
+                                                  const char      *detail);
 /* The requests of @backend that are pending or sending (a view kept by the inbox). */
 GListModel     *clarify_inbox_get_requests_of    (ClarifyInbox    *self,
                                                   ClarifyBackend  *backend);

@@ -99,8 +99,9 @@ clarify_json_backend_handle_withdraw (ClarifyJsonBackend *self,
       return;
     }
 
+  /* The agent's own words, if any, are data the UI shows as they are. */
   clarify_backend_withdraw_request (CLARIFY_BACKEND (self), id,
-                                    reason ? reason : _("The agent withdrew this question."));
+                                    CLARIFY_END_REASON_AGENT_WITHDREW, reason);
 }
 
 static void

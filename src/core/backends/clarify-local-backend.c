@@ -4,8 +4,6 @@
  */
 #include "config.h"
 
-#include <glib/gi18n.h>
-
 #include "clarify-error.h"
 #include "clarify-local-backend.h"
 
@@ -42,14 +40,14 @@ waiter_free (Waiter *waiter)
 }
 
 /* Ends @request_id's wait: with @response, or with @error. A @withdraw_reason
- * closes the dialog with that notice; without one the dialog has already
+ * closes the dialog with a notice; with NONE the dialog has already
  * answered and the request is merely forgotten. */
 static void
 clarify_local_backend_finish_waiter (ClarifyLocalBackend *self,
                                      const char          *request_id,
                                      ClarifyResponse     *response,
                                      GError              *error,
-                                     const char          *withdraw_reason)
+                                     ClarifyEndReason     withdraw_reason)
 {
   ClarifyLocalBackendPrivate *priv = clarify_local_backend_get_instance_private (self);
   g_autofree char *key = NULL;
@@ -65,8 +63,8 @@ clarify_local_backend_finish_waiter (ClarifyLocalBackend *self,
   task = g_steal_pointer (&waiter->task);
   waiter_free (waiter);
 
-  if (withdraw_reason != NULL)
-    clarify_backend_withdraw_request (CLARIFY_BACKEND (self), key, withdraw_reason);
+  if (withdraw_reason != CLARIFY_END_REASON_NONE)
+    clarify_backend_withdraw_request (CLARIFY_BACKEND (self), key, withdraw_reason, NULL);
   else
     clarify_backend_forget_request (CLARIFY_BACKEND (self), key);
 
@@ -87,7 +85,7 @@ clarify_local_backend_cancelled_idle_cb (gpointer data)
   clarify_local_backend_finish_waiter (waiter->backend, request_id, NULL,
                                        g_error_new_literal (G_IO_ERROR, G_IO_ERROR_CANCELLED,
                                                             "The caller went away"),
-                                       _("The agent stopped waiting for an answer"));
+                                       CLARIFY_END_REASON_CALLER_LEFT);
 
   return G_SOURCE_REMOVE;
 }
@@ -106,7 +104,7 @@ clarify_local_backend_cancelled_cb (GCancellable *cancellable,
 static void
 clarify_local_backend_fail_all (ClarifyLocalBackend *self,
                                 const char          *message,
-                                const char          *withdraw_reason)
+                                ClarifyEndReason     withdraw_reason)
 {
   ClarifyLocalBackendPrivate *priv = clarify_local_backend_get_instance_private (self);
   g_autofree gpointer *ids = NULL;
@@ -128,7 +126,7 @@ clarify_local_backend_stop (ClarifyBackend *backend)
 {
   clarify_local_backend_fail_all (CLARIFY_LOCAL_BACKEND (backend),
                                   "Clarify stopped listening",
-                                  _("Clarify stopped listening for this agent"));
+                                  CLARIFY_END_REASON_STOPPED_LISTENING);
 }
 
 static void
@@ -154,7 +152,7 @@ clarify_local_backend_deliver_async (ClarifyBackend      *backend,
       return;
     }
 
-  clarify_local_backend_finish_waiter (self, request_id, response, NULL, NULL);
+  clarify_local_backend_finish_waiter (self, request_id, response, NULL, CLARIFY_END_REASON_NONE);
   g_task_return_boolean (task, TRUE);
 }
 
@@ -163,7 +161,7 @@ clarify_local_backend_dispose (GObject *object)
 {
   ClarifyLocalBackend *self = CLARIFY_LOCAL_BACKEND (object);
 
-  clarify_local_backend_fail_all (self, "Clarify stopped listening", NULL);
+  clarify_local_backend_fail_all (self, "Clarify stopped listening", CLARIFY_END_REASON_NONE);
 
   G_OBJECT_CLASS (clarify_local_backend_parent_class)->dispose (object);
 }

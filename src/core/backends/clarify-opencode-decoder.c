@@ -347,7 +347,7 @@ decode_session_end (JsonObject           *properties,
 
   decoded->action = CLARIFY_OPENCODE_EVENT_SESSION_ENDED;
   decoded->session_id = session_id;
-  decoded->reason = _("The session ended");
+  decoded->reason = CLARIFY_END_REASON_SESSION_ENDED;
 }
 
 void
@@ -391,7 +391,7 @@ clarify_opencode_event_decode (JsonObject           *event,
 
       decoded->action = CLARIFY_OPENCODE_EVENT_WITHDRAW;
       decoded->request_id = id;
-      decoded->reason = _("Answered elsewhere");
+      decoded->reason = CLARIFY_END_REASON_ANSWERED_ELSEWHERE;
     }
   else if (g_str_equal (type, "session.idle") ||
            g_str_equal (type, "session.error") ||

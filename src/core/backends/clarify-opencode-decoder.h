@@ -75,7 +75,7 @@ typedef enum
 } ClarifyOpencodeEventAction;
 
 /* What one bus event {"id","type","properties"} means for requests. The
- * strings and @properties belong to the event; @reason is for the user. */
+ * strings and @properties belong to the event. */
 typedef struct
 {
   ClarifyOpencodeEventAction  action;
@@ -84,7 +84,7 @@ typedef struct
   JsonObject                 *properties; /* ASKED */
   const char                 *request_id; /* ASKED (NULL when missing), WITHDRAW */
   const char                 *session_id; /* SESSION_ENDED */
-  const char                 *reason;     /* WITHDRAW, SESSION_ENDED */
+  ClarifyEndReason            reason;     /* WITHDRAW, SESSION_ENDED */
 } ClarifyOpencodeEvent;
 
 void            clarify_opencode_event_decode   (JsonObject                  *event,

@@ -4,7 +4,6 @@
  */
 #include "config.h"
 
-#include <glib/gi18n.h>
 #include <string.h>
 
 #include "clarify-error.h"
@@ -50,7 +49,7 @@ clarify_opencode_tracker_is_finished (ClarifyOpencodeTracker *self,
 static void
 finish_request (ClarifyOpencodeTracker *self,
                 const char             *request_id,
-                const char             *reason)
+                ClarifyEndReason        reason)
 {
   ClarifyRequest *request = clarify_backend_lookup_request (self->backend, request_id);
   ClarifyOpencodeRequestInfo *info = request != NULL ? clarify_opencode_request_get_info (request) : NULL;
@@ -64,7 +63,7 @@ finish_request (ClarifyOpencodeTracker *self,
   if (info != NULL && info->answering)
     clarify_backend_forget_request (self->backend, request_id);
   else
-    clarify_backend_withdraw_request (self->backend, request_id, reason);
+    clarify_backend_withdraw_request (self->backend, request_id, reason, NULL);
 }
 
 static void
@@ -111,7 +110,7 @@ in_session (ClarifyOpencodeRequestInfo *info,
 static void
 end_session (ClarifyOpencodeTracker *self,
              const char             *session_id,
-             const char             *reason)
+             ClarifyEndReason        reason)
 {
   g_autoptr(GPtrArray) ids = NULL;
 
@@ -123,7 +122,7 @@ end_session (ClarifyOpencodeTracker *self,
     {
       /* An aborted session leaves its question listed: never show it again. */
       g_hash_table_add (self->finished, g_strdup (ids->pdata[i]));
-      clarify_backend_withdraw_request (self->backend, ids->pdata[i], reason);
+      clarify_backend_withdraw_request (self->backend, ids->pdata[i], reason, NULL);
     }
 }
 
@@ -240,7 +239,7 @@ clarify_opencode_tracker_resync (ClarifyOpencodeTracker     *self,
       /* What arrived after the listing was taken is not missing from it. */
       if (clarify_request_get_received_at (request) >= listed_at)
         continue;
-      finish_request (self, missing->pdata[i], _("Answered elsewhere"));
+      finish_request (self, missing->pdata[i], CLARIFY_END_REASON_ANSWERED_ELSEWHERE);
     }
 }
 

@@ -9,14 +9,17 @@
 G_BEGIN_DECLS
 
 /* Moves @self to @state; @end is CLARIFY_REQUEST_END_NONE unless @state is
- * DONE. @reason (nullable) is shown to the user. */
+ * DONE. @reason and @detail (nullable) replace the end reason. */
 void clarify_request_set_state (ClarifyRequest      *self,
                                 ClarifyRequestState  state,
                                 ClarifyRequestEnd    end,
-                                const char          *reason);
+                                ClarifyEndReason     reason,
+                                const char          *detail);
 
-/* Emits ::withdrawn once; later calls do nothing. */
+/* Sets the end reason and emits ::withdrawn once; later calls do nothing.
+ * @reason is not NONE; @detail (nullable) is data, not a sentence. */
 void clarify_request_withdraw  (ClarifyRequest      *self,
-                                const char          *reason);
+                                ClarifyEndReason     reason,
+                                const char          *detail);
 
 G_END_DECLS

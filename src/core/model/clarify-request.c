@@ -22,10 +22,10 @@ struct _ClarifyRequest
   gint64          received_at;
   gpointer        backend_data;
   GDestroyNotify  backend_data_destroy;
-  char           *withdraw_reason;
-  char           *state_reason;
+  char           *end_detail;
   ClarifyRequestState state;
   ClarifyRequestEnd end;
+  ClarifyEndReason end_reason;
   guint           skippable : 1;
   guint           cancellable : 1;
   guint           withdrawn : 1;
@@ -47,10 +47,10 @@ enum {
   PROP_SKIPPABLE,
   PROP_CANCELLABLE,
   PROP_WITHDRAWN,
-  PROP_WITHDRAW_REASON,
   PROP_STATE,
   PROP_END,
-  PROP_STATE_REASON,
+  PROP_END_REASON,
+  PROP_END_DETAIL,
   N_PROPS
 };
 
@@ -88,8 +88,7 @@ clarify_request_finalize (GObject *object)
   g_clear_pointer (&self->session, g_free);
   g_clear_pointer (&self->title, g_free);
   g_clear_pointer (&self->context, g_free);
-  g_clear_pointer (&self->withdraw_reason, g_free);
-  g_clear_pointer (&self->state_reason, g_free);
+  g_clear_pointer (&self->end_detail, g_free);
   g_clear_pointer (&self->questions, g_ptr_array_unref);
 
   G_OBJECT_CLASS (clarify_request_parent_class)->finalize (object);
@@ -153,10 +152,6 @@ clarify_request_get_property (GObject    *object,
       g_value_set_boolean (value, self->withdrawn);
       break;
 
-    case PROP_WITHDRAW_REASON:
-      g_value_set_string (value, self->withdraw_reason);
-      break;
-
     case PROP_STATE:
       g_value_set_enum (value, self->state);
       break;
@@ -165,8 +160,12 @@ clarify_request_get_property (GObject    *object,
       g_value_set_enum (value, self->end);
       break;
 
-    case PROP_STATE_REASON:
-      g_value_set_string (value, self->state_reason);
+    case PROP_END_REASON:
+      g_value_set_enum (value, self->end_reason);
+      break;
+
+    case PROP_END_DETAIL:
+      g_value_set_string (value, self->end_detail);
       break;
 
     default:
@@ -295,11 +294,6 @@ clarify_request_class_init (ClarifyRequestClass *klass)
                           FALSE,
                           (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
 
-  properties[PROP_WITHDRAW_REASON] =
-    g_param_spec_string ("withdraw-reason", NULL, NULL,
-                         NULL,
-                         (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
-
   properties[PROP_STATE] =
     g_param_spec_enum ("state", NULL, NULL,
                        CLARIFY_TYPE_REQUEST_STATE, CLARIFY_REQUEST_PENDING,
@@ -310,8 +304,13 @@ clarify_request_class_init (ClarifyRequestClass *klass)
                        CLARIFY_TYPE_REQUEST_END, CLARIFY_REQUEST_END_NONE,
                        (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
 
-  properties[PROP_STATE_REASON] =
-    g_param_spec_string ("state-reason", NULL, NULL,
+  properties[PROP_END_REASON] =
+    g_param_spec_enum ("end-reason", NULL, NULL,
+                       CLARIFY_TYPE_END_REASON, CLARIFY_END_REASON_NONE,
+                       (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
+  properties[PROP_END_DETAIL] =
+    g_param_spec_string ("end-detail", NULL, NULL,
                          NULL,
                          (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
 
@@ -319,7 +318,8 @@ clarify_request_class_init (ClarifyRequestClass *klass)
 
   /**
    * ClarifyRequest::withdrawn:
-   * @reason: (nullable): why, for the user
+   * @reason: a #ClarifyEndReason, never NONE
+   * @detail: (nullable): untranslated data that goes with it
    *
    * The backend no longer wants an answer. Emitted at most once.
    */
@@ -330,7 +330,7 @@ clarify_request_class_init (ClarifyRequestClass *klass)
                   0,
                   NULL, NULL,
                   NULL,
-                  G_TYPE_NONE, 1, G_TYPE_STRING);
+                  G_TYPE_NONE, 2, CLARIFY_TYPE_END_REASON, G_TYPE_STRING);
 }
 
 static void
@@ -625,11 +625,28 @@ clarify_request_set_backend_data (ClarifyRequest *self,
     old_destroy (old_data);
 }
 
+/* Notifies on change; the caller freezes notifications around it. */
+static void
+set_end_reason (ClarifyRequest   *self,
+                ClarifyEndReason  reason,
+                const char       *detail)
+{
+  if (self->end_reason != reason)
+    {
+      self->end_reason = reason;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_END_REASON]);
+    }
+
+  set_string (self, &self->end_detail, detail, PROP_END_DETAIL);
+}
+
 void
-clarify_request_withdraw (ClarifyRequest *self,
-                          const char     *reason)
+clarify_request_withdraw (ClarifyRequest   *self,
+                          ClarifyEndReason  reason,
+                          const char       *detail)
 {
   g_return_if_fail (CLARIFY_IS_REQUEST (self));
+  g_return_if_fail (reason != CLARIFY_END_REASON_NONE);
 
   if (self->withdrawn)
     return;
@@ -637,12 +654,14 @@ clarify_request_withdraw (ClarifyRequest *self,
   /* Set before emitting so that handlers see a consistent state, and a
    * handler that withdraws again cannot emit twice. */
   self->withdrawn = TRUE;
-  self->withdraw_reason = g_strdup (reason);
 
   g_object_ref (self);
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_WITHDRAW_REASON]);
+  g_object_freeze_notify (G_OBJECT (self));
+  set_end_reason (self, reason, detail);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_WITHDRAWN]);
-  g_signal_emit (self, signals[WITHDRAWN], 0, reason);
+  g_object_thaw_notify (G_OBJECT (self));
+  /* The request's own copy: a handler may change the caller's. */
+  g_signal_emit (self, signals[WITHDRAWN], 0, reason, self->end_detail);
   g_object_unref (self);
 }
 
@@ -652,14 +671,6 @@ clarify_request_is_withdrawn (ClarifyRequest *self)
   g_return_val_if_fail (CLARIFY_IS_REQUEST (self), FALSE);
 
   return self->withdrawn;
-}
-
-const char *
-clarify_request_get_withdraw_reason (ClarifyRequest *self)
-{
-  g_return_val_if_fail (CLARIFY_IS_REQUEST (self), NULL);
-
-  return self->withdraw_reason;
 }
 
 ClarifyRequestState
@@ -678,31 +689,35 @@ clarify_request_get_end (ClarifyRequest *self)
   return self->end;
 }
 
+ClarifyEndReason
+clarify_request_get_end_reason (ClarifyRequest *self)
+{
+  g_return_val_if_fail (CLARIFY_IS_REQUEST (self), CLARIFY_END_REASON_NONE);
+
+  return self->end_reason;
+}
+
 const char *
-clarify_request_get_state_reason (ClarifyRequest *self)
+clarify_request_get_end_detail (ClarifyRequest *self)
 {
   g_return_val_if_fail (CLARIFY_IS_REQUEST (self), NULL);
 
-  return self->state_reason;
+  return self->end_detail;
 }
 
 void
 clarify_request_set_state (ClarifyRequest      *self,
                            ClarifyRequestState  state,
                            ClarifyRequestEnd    end,
-                           const char          *reason)
+                           ClarifyEndReason     reason,
+                           const char          *detail)
 {
   g_return_if_fail (CLARIFY_IS_REQUEST (self));
   g_return_if_fail ((state == CLARIFY_REQUEST_DONE) == (end != CLARIFY_REQUEST_END_NONE));
 
   g_object_freeze_notify (G_OBJECT (self));
 
-  if (g_strcmp0 (self->state_reason, reason) != 0)
-    {
-      g_free (self->state_reason);
-      self->state_reason = g_strdup (reason);
-      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_STATE_REASON]);
-    }
+  set_end_reason (self, reason, detail);
 
   if (self->end != end)
     {

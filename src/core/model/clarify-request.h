@@ -33,6 +33,23 @@ typedef enum
   CLARIFY_REQUEST_END_FAILED,             /* the answer could not be delivered */
 } ClarifyRequestEnd;
 
+/* Why a request ended without the user's answer, or why the agent refused
+ * that answer. A code, not a sentence: the UI puts it into words. */
+typedef enum
+{
+  CLARIFY_END_REASON_NONE,                    /* nothing to tell the user */
+  CLARIFY_END_REASON_AGENT_WITHDREW,          /* the agent no longer asks */
+  CLARIFY_END_REASON_ANSWERED_ELSEWHERE,      /* someone answered it in another client */
+  CLARIFY_END_REASON_SESSION_ENDED,           /* the agent's session stopped */
+  CLARIFY_END_REASON_CALLER_LEFT,             /* a local caller (MCP, D-Bus) stopped waiting */
+  CLARIFY_END_REASON_STOPPED_LISTENING,       /* Clarify stopped serving local callers */
+  CLARIFY_END_REASON_TIME_RAN_OUT,            /* its deadline passed */
+  CLARIFY_END_REASON_CONNECTION_REMOVED,      /* its connection went while it was pending */
+  CLARIFY_END_REASON_REMOVED_BEFORE_DELIVERY, /* its connection went while the answer was on its way */
+  CLARIFY_END_REASON_ANSWER_REFUSED,          /* the agent refused the answer; pending again */
+  CLARIFY_END_REASON_DELIVERY_FAILED,         /* the answer could not be delivered */
+} ClarifyEndReason;
+
 #define CLARIFY_TYPE_REQUEST (clarify_request_get_type ())
 G_DECLARE_FINAL_TYPE (ClarifyRequest, clarify_request, CLARIFY, REQUEST, GObject)
 
@@ -99,13 +116,15 @@ const char      *clarify_request_get_summary         (ClarifyRequest *self);
 
 ClarifyRequestState clarify_request_get_state       (ClarifyRequest *self);
 ClarifyRequestEnd   clarify_request_get_end         (ClarifyRequest *self);
-/* For the user: why it ended, or why the agent refused the last answer
- * while it is pending again. NULL when there is nothing to say. */
-const char      *clarify_request_get_state_reason    (ClarifyRequest *self);
+/* Why it ended, or why the agent refused the last answer while it is
+ * pending again; NONE when there is nothing to say. */
+ClarifyEndReason    clarify_request_get_end_reason  (ClarifyRequest *self);
+/* Untranslated data that goes with the reason, or NULL: the words an agent
+ * sent with its withdrawal, or the transport's error message. */
+const char         *clarify_request_get_end_detail  (ClarifyRequest *self);
 
 /* TRUE once the request ended without the user's answer (withdrawn, answered
  * elsewhere, timed out): an open dialog shows the reason and closes. */
 gboolean         clarify_request_is_withdrawn        (ClarifyRequest *self);
-const char      *clarify_request_get_withdraw_reason (ClarifyRequest *self);
 
 G_END_DECLS

@@ -23,7 +23,7 @@ GtkToggleButton  *clarify_request_dialog_get_skip_toggle       (ClarifyRequestDi
                                                                 guint                 position);
 gboolean          clarify_request_dialog_is_submit_sensitive   (ClarifyRequestDialog *self);
 ClarifyCountdown *clarify_request_dialog_get_countdown         (ClarifyRequestDialog *self);
-/* The "answered elsewhere" notice is showing. */
+/* The withdrawal notice is showing. */
 gboolean          clarify_request_dialog_get_withdrawn         (ClarifyRequestDialog *self);
 
 G_END_DECLS

@@ -6,6 +6,7 @@
 
 #include <glib/gi18n.h>
 
+#include "clarify-end-reason.h"
 #include "clarify-fit-scroller.h"
 #include "clarify-question-stack.h"
 #include "clarify-request-actions.h"
@@ -15,7 +16,7 @@
 #include "clarify-request-source.h"
 #include "clarify-step-indicator.h"
 
-/* How long the "answered elsewhere" notice stays before the dialog closes. */
+/* How long the withdrawal notice stays before the dialog closes. */
 #define WITHDRAWN_NOTICE_MS 2500
 
 struct _ClarifyRequestDialog
@@ -190,9 +191,11 @@ close_idle_cb (gpointer data)
 
 static void
 request_withdrawn_cb (ClarifyRequestDialog *self,
-                      const char           *reason,
+                      ClarifyEndReason      reason,
+                      const char           *detail,
                       ClarifyRequest       *request)
 {
+  g_autofree char *notice = clarify_end_reason_describe (reason, detail);
   GtkWidget *close_button;
 
   if (self->finished)
@@ -207,10 +210,7 @@ request_withdrawn_cb (ClarifyRequestDialog *self,
   update_actions (self);
 
   /* In place of the buttons, so the window keeps its size. */
-  clarify_request_actions_show_notice (self->actions,
-                                       reason != NULL && reason[0] != '\0'
-                                         ? reason
-                                         : _("This question was answered elsewhere."));
+  clarify_request_actions_show_notice (self->actions, notice != NULL ? notice : "");
   close_button = clarify_request_actions_get_default_widget (self->actions);
   gtk_window_set_default_widget (GTK_WINDOW (self), close_button);
   gtk_widget_grab_focus (close_button);

@@ -17,6 +17,7 @@
 #include "clarify-application-private.h"
 #include "clarify-backend-registry.h"
 #include "clarify-dbus-backend.h"
+#include "clarify-end-reason.h"
 #include "clarify-error.h"
 #include "clarify-mcp-server.h"
 
@@ -157,7 +158,7 @@ outbox_failed_cb (ClarifyOutbox      *outbox,
              error->message);
 
   if (g_error_matches (error, CLARIFY_ERROR, CLARIFY_ERROR_GONE))
-    text = g_strdup (_("Already answered elsewhere"));
+    text = clarify_end_reason_describe (CLARIFY_END_REASON_ANSWERED_ELSEWHERE, NULL);
   else
     /* Translators: the first %s is a connection name, the second an error message */
     text = g_strdup_printf (_("Could not send your answer to %s: %s"),

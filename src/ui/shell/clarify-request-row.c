@@ -6,6 +6,7 @@
 
 #include <glib/gi18n.h>
 
+#include "clarify-end-reason.h"
 #include "clarify-inbox.h"
 #include "clarify-request-row.h"
 
@@ -95,8 +96,13 @@ clarify_request_row_unmap (GtkWidget *widget)
 static void
 state_changed_cb (ClarifyRequestRow *self)
 {
+  g_autofree char *why = NULL;
+
   /* Back to pending after the agent refused the answer: say why. */
-  gtk_widget_set_tooltip_text (GTK_WIDGET (self), clarify_request_get_state_reason (self->request));
+  if (clarify_request_get_end_reason (self->request) != CLARIFY_END_REASON_NONE)
+    why = clarify_end_reason_describe (clarify_request_get_end_reason (self->request),
+                                       clarify_request_get_end_detail (self->request));
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self), why);
 
   if (update_time_left (self) && self->tick_id == 0 && gtk_widget_get_mapped (GTK_WIDGET (self)))
     self->tick_id = g_timeout_add_seconds (1, tick_cb, self);

@@ -1,0 +1,64 @@
+/* clarify-end-reason.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "clarify-end-reason.h"
+
+char *
+clarify_end_reason_describe (ClarifyEndReason  reason,
+                             const char       *detail)
+{
+  gboolean has_detail = detail != NULL && *detail != '\0';
+
+  switch (reason)
+    {
+    case CLARIFY_END_REASON_NONE:
+      return NULL;
+
+    case CLARIFY_END_REASON_AGENT_WITHDREW:
+      /* The agent's own words say it best, in the agent's language. */
+      if (has_detail)
+        return g_strdup (detail);
+      return g_strdup (_("The agent withdrew this question."));
+
+    case CLARIFY_END_REASON_ANSWERED_ELSEWHERE:
+      return g_strdup (_("This question was answered elsewhere."));
+
+    case CLARIFY_END_REASON_SESSION_ENDED:
+      return g_strdup (_("The session ended"));
+
+    case CLARIFY_END_REASON_CALLER_LEFT:
+      return g_strdup (_("The agent stopped waiting for an answer"));
+
+    case CLARIFY_END_REASON_STOPPED_LISTENING:
+      return g_strdup (_("Clarify stopped listening for this agent"));
+
+    case CLARIFY_END_REASON_TIME_RAN_OUT:
+      return g_strdup (_("The time to answer ran out"));
+
+    case CLARIFY_END_REASON_CONNECTION_REMOVED:
+      return g_strdup (_("The connection was removed"));
+
+    case CLARIFY_END_REASON_REMOVED_BEFORE_DELIVERY:
+      return g_strdup (_("The connection was removed before the answer was delivered"));
+
+    case CLARIFY_END_REASON_ANSWER_REFUSED:
+      if (has_detail)
+        /* Translators: %s is the agent's error message, often in English */
+        return g_strdup_printf (_("The agent refused the answer: %s"), detail);
+      return g_strdup (_("The agent refused the answer"));
+
+    case CLARIFY_END_REASON_DELIVERY_FAILED:
+      if (has_detail)
+        /* Translators: %s is an error message, often in English */
+        return g_strdup_printf (_("The answer could not be delivered: %s"), detail);
+      return g_strdup (_("The answer could not be delivered"));
+
+    default:
+      g_return_val_if_reached (NULL);
+    }
+}
