@@ -9,6 +9,7 @@
 #include "clarify-backend-registry.h"
 #include "clarify-error.h"
 
+#include "clarify-ag3ntum-backend.h"
 #include "clarify-codenomad-backend.h"
 #include "clarify-json-backend.h"
 #include "clarify-opencode-backend.h"
@@ -19,6 +20,7 @@ static const ClarifyBackendInfo backends[] = {
   { "clarify", N_("Clarify JSON"), clarify_json_backend_get_type },
   { "opencode", N_("OpenCode"), clarify_opencode_backend_get_type },
   { "codenomad", N_("CodeNomad"), clarify_codenomad_backend_get_type },
+  { "ag3ntum", N_("Ag3ntum"), clarify_ag3ntum_backend_get_type },
 };
 
 const ClarifyBackendInfo *

@@ -10,6 +10,8 @@
  */
 #include "config.h"
 
+#include <string.h>
+
 #include "clarify-sse-client.h"
 #include "clarify-sse-parser.h"
 
@@ -198,7 +200,9 @@ schedule_reconnect (ClarifySseClient       *self,
   g_clear_handle_id (&self->retry_source, g_source_remove);
 
   delay_ms = next_delay_ms (self);
-  g_debug ("SSE %s: %s; reconnecting in %u ms", self->url, reason, delay_ms);
+  /* Without the query: some servers take a token there. */
+  g_debug ("SSE %.*s: %s; reconnecting in %u ms",
+           (int) strcspn (self->url, "?"), self->url, reason, delay_ms);
 
   self->retry_source = g_timeout_add (delay_ms, retry_cb, self);
   g_source_set_name_by_id (self->retry_source, "[clarify] sse reconnect");
