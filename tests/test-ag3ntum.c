@@ -368,7 +368,7 @@ test_answered_elsewhere (Fixture       *fixture,
 
   send_fixture (fixture, EVENTS, NOTES "a6-answered.sse");
   clarify_test_watch_wait_withdrawn (&fixture->watch, 1, WAIT_MS);
-  g_assert_cmpstr (clarify_request_get_withdraw_reason (request), ==, "Answered elsewhere");
+  g_assert_cmpint (clarify_request_get_end_reason (request), ==, CLARIFY_END_REASON_ANSWERED_ELSEWHERE);
 
   g_assert_false (clarify_test_watch_respond (&fixture->watch, request, response, &error));
   g_assert_error (error, CLARIFY_ERROR, CLARIFY_ERROR_GONE);

@@ -83,7 +83,8 @@ withdraw_question (ClarifyAg3ntumBackend *self,
                    const char            *question_id)
 {
   g_hash_table_add (self->finished, g_strdup (question_id));
-  clarify_backend_withdraw_request (CLARIFY_BACKEND (self), question_id, _("Answered elsewhere"));
+  clarify_backend_withdraw_request (CLARIFY_BACKEND (self), question_id,
+                                    CLARIFY_END_REASON_ANSWERED_ELSEWHERE, NULL);
 }
 
 static void
