@@ -122,6 +122,55 @@ clarify_test_wait_until (gboolean (*condition) (gpointer data),
   return clarify_test_loop_until (condition, data, timeout_ms);
 }
 
+typedef struct
+{
+  GtkWidget *widget;
+  gboolean   idle_ran;
+} NaturalHeight;
+
+static gboolean
+idle_ran_cb (gpointer data)
+{
+  NaturalHeight *wait = data;
+
+  wait->idle_ran = TRUE;
+  return G_SOURCE_REMOVE;
+}
+
+static gboolean
+has_natural_height (gpointer data)
+{
+  NaturalHeight *wait = data;
+  int natural;
+
+  if (!wait->idle_ran)
+    return FALSE;
+
+  gtk_widget_measure (wait->widget, GTK_ORIENTATION_VERTICAL, gtk_widget_get_width (wait->widget),
+                      NULL, &natural, NULL, NULL);
+  return gtk_widget_get_height (wait->widget) == natural;
+}
+
+gboolean
+clarify_test_wait_for_natural_height (GtkWidget *widget,
+                                      guint      timeout_ms)
+{
+  NaturalHeight wait = { widget, FALSE };
+  guint idle_id;
+  gboolean reached;
+
+  /* An idle below every priority GTK lays out at runs only once the ones
+   * queued before it are done, the text view's validation among them. */
+  idle_id = g_idle_add_full (G_PRIORITY_DEFAULT_IDLE, idle_ran_cb, &wait, NULL);
+  reached = clarify_test_wait_until (has_natural_height, &wait, timeout_ms);
+  if (!wait.idle_ran)
+    g_source_remove (idle_id);
+  if (reached)
+    gtk_test_widget_wait_for_draw (widget);
+
+  return reached;
+}
+
 void
 clarify_test_spin (guint ms)
 {

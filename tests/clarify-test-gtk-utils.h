@@ -26,6 +26,14 @@ char    *clarify_test_save_screenshot   (GtkWidget   *widget,
 gboolean clarify_test_wait_until        (gboolean   (*condition) (gpointer data),
                                          gpointer     data,
                                          guint        timeout_ms);
+/* Waits until the idle work GTK does after a frame has run (GtkTextView
+ * lays out the lines it does not show yet at GTK_TEXT_VIEW_PRIORITY_VALIDATE),
+ * @widget is allocated the natural height it then asks for (a window that
+ * grows gets its new size from the display server a frame later) and a
+ * frame was drawn with it. For widgets their parents give their natural
+ * height; returns FALSE if that did not happen within @timeout_ms. */
+gboolean clarify_test_wait_for_natural_height (GtkWidget *widget,
+                                               guint      timeout_ms);
 /* Iterates the main context for about @ms milliseconds. */
 void     clarify_test_spin              (guint        ms);
 /* The first descendant of @root whose buildable id or widget name is @name,
