@@ -12,6 +12,7 @@
 #include "clarify-codenomad-backend.h"
 #include "clarify-json-backend.h"
 #include "clarify-opencode-backend.h"
+#include "clarify-phoenix-backend.h"
 
 /* One line per backend; adding a protocol means one file and one line here. */
 static const ClarifyBackendInfo backends[] = {
@@ -19,6 +20,7 @@ static const ClarifyBackendInfo backends[] = {
   { "clarify", N_("Clarify JSON"), clarify_json_backend_get_type },
   { "opencode", N_("OpenCode"), clarify_opencode_backend_get_type },
   { "codenomad", N_("CodeNomad"), clarify_codenomad_backend_get_type },
+  { "phoenix", N_("Phoenix IDE"), clarify_phoenix_backend_get_type },
 };
 
 const ClarifyBackendInfo *
