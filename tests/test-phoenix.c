@@ -85,6 +85,12 @@ fixture_tear_down (Fixture       *fixture,
   g_clear_pointer (&fixture->stream_path, g_free);
 }
 
+static gboolean
+watches_none (gpointer data)
+{
+  return clarify_phoenix_backend_get_n_watched (data) == 0;
+}
+
 static void
 assert_question (ClarifyRequest *request,
                  const char     *tool_use_id)
@@ -180,12 +186,11 @@ test_respond_path (Fixture       *fixture,
   /* What follows the answer, down to agent_done and a ping: no withdrawal. */
   set_listing (fixture, LISTING (CONV, IDLE));
   serve_stream (fixture, FALSE, 9, 17);
-  clarify_test_loop_for (200);
-  g_assert_cmpuint (fixture->watch.withdrawn, ==, 0);
-  g_assert_false (clarify_request_is_withdrawn (request));
   /* Idle after agent_done: the stream is let go, and the ended stream is
    * not reopened while the listing says idle. */
-  g_assert_cmpuint (clarify_phoenix_backend_get_n_watched (CLARIFY_PHOENIX_BACKEND (fixture->backend)), ==, 0);
+  g_assert_true (clarify_test_loop_until (watches_none, fixture->backend, WAIT_MS));
+  g_assert_cmpuint (fixture->watch.withdrawn, ==, 0);
+  g_assert_false (clarify_request_is_withdrawn (request));
   clarify_test_server_raw_close (fixture->server, fixture->stream_path);
   clarify_test_loop_for (300);
   g_assert_cmpuint (clarify_test_server_get_n_requests (fixture->server, "GET", fixture->stream_path), ==, 1);
@@ -237,9 +242,11 @@ test_cancel (Fixture       *fixture,
   g_assert_null (clarify_test_request_get_header (post, "Content-Type"));
 
   /* The decline's echo: "I declined to answer…", llm_requesting, agent_done. */
+  set_listing (fixture, LISTING (CONV, IDLE));
   serve_stream (fixture, FALSE, 26, 32);
-  clarify_test_loop_for (200);
+  g_assert_true (clarify_test_loop_until (watches_none, fixture->backend, WAIT_MS));
   g_assert_cmpuint (fixture->watch.withdrawn, ==, 0);
+  g_assert_cmpuint (fixture->watch.added->len, ==, 1);
 
   g_assert_false (clarify_test_watch_respond (&fixture->watch, request, cancel, &error));
   g_assert_error (error, CLARIFY_ERROR, CLARIFY_ERROR_GONE);
@@ -303,6 +310,41 @@ test_answered_elsewhere (Fixture       *fixture,
   g_assert_true (clarify_request_is_withdrawn (request));
   g_assert_cmpuint (clarify_test_server_get_n_requests (fixture->server, "POST", "/api/conversations/" CONV "/respond"), ==, 0);
   g_assert_cmpuint (clarify_test_server_get_n_requests (fixture->server, "POST", "/api/conversations/" CONV "/cancel"), ==, 0);
+}
+
+/* New conversations come from the listing, polled only while running; one
+ * that leaves the listing (archived, deleted) takes its question along. */
+static void
+test_listing (Fixture       *fixture,
+              gconstpointer  data)
+{
+  ClarifyPhoenixBackend *phoenix;
+  ClarifyRequest *request;
+  guint n_listed;
+
+  set_listing (fixture, "{\"conversations\":[]}");
+  serve_stream (fixture, TRUE, 0, 0);
+  fixture_start (fixture);
+  phoenix = CLARIFY_PHOENIX_BACKEND (fixture->backend);
+
+  g_assert_true (clarify_test_server_wait_for_n_requests (fixture->server, "GET", "/api/conversations", 2, WAIT_MS));
+  g_assert_cmpint (clarify_backend_get_state (fixture->backend), ==, CLARIFY_CONNECTION_STATE_CONNECTED);
+  g_assert_cmpuint (clarify_phoenix_backend_get_n_watched (phoenix), ==, 0);
+
+  set_listing (fixture, LISTING (CONV, "{\"type\":\"awaiting_user_response\"}", "awaiting_approval"));
+  request = clarify_test_watch_wait_request (&fixture->watch, 1);
+  g_assert_cmpuint (clarify_phoenix_backend_get_n_watched (phoenix), ==, 1);
+
+  set_listing (fixture, "{\"conversations\":[]}");
+  clarify_test_watch_wait_withdrawn (&fixture->watch, 1, WAIT_MS);
+  g_assert_true (clarify_request_is_withdrawn (request));
+  g_assert_true (clarify_test_loop_until (watches_none, phoenix, WAIT_MS));
+
+  /* Stopped: no timer, no more listings. */
+  clarify_backend_stop (fixture->backend);
+  n_listed = clarify_test_server_get_n_requests (fixture->server, "GET", "/api/conversations");
+  clarify_test_loop_for (300);
+  g_assert_cmpuint (clarify_test_server_get_n_requests (fixture->server, "GET", "/api/conversations"), ==, n_listed);
 }
 
 static gboolean
@@ -392,6 +434,7 @@ main (int   argc,
   ADD ("cancel", test_cancel, NULL);
   ADD ("init-and-reconnect", test_init_and_reconnect, "sse_init_while_pending.raw");
   ADD ("answered-elsewhere", test_answered_elsewhere, "sse_init_while_pending.raw");
+  ADD ("listing", test_listing, "sse_init_while_pending.raw");
   ADD ("auth/required", test_auth_required, NULL);
   ADD ("auth/bearer", test_bearer, "with-password/sse_init_while_pending.raw");
 
