@@ -42,6 +42,13 @@ struct _Stream
   GSource           *hangup_source;
 };
 
+/* A recorded response replayed verbatim on a connection taken from libsoup. */
+typedef struct
+{
+  GBytes    *head;
+  GPtrArray *connections;  /* GIOStream */
+} RawEndpoint;
+
 typedef struct
 {
   ClarifyTestRequest *request;
@@ -63,6 +70,7 @@ struct _ClarifyTestServer
   gboolean      ready;
   GHashTable   *routes;   /* "METHOD path" → Route */
   GHashTable   *sse;      /* path → SseEndpoint */
+  GHashTable   *raw;      /* path → RawEndpoint */
   GPtrArray    *log;      /* LogEntry */
   GPtrArray    *waiters;  /* GMainContext to wake when something happens */
 };
@@ -111,6 +119,34 @@ sse_endpoint_free (gpointer data)
   g_free (endpoint->content_type);
   g_clear_pointer (&endpoint->greeting, g_bytes_unref);
   g_free (endpoint);
+}
+
+static void
+raw_endpoint_free (gpointer data)
+{
+  RawEndpoint *endpoint = data;
+
+  g_bytes_unref (endpoint->head);
+  g_ptr_array_unref (endpoint->connections);
+  g_free (endpoint);
+}
+
+static void
+raw_close_all (RawEndpoint *endpoint)
+{
+  for (guint i = 0; i < endpoint->connections->len; i++)
+    g_io_stream_close (endpoint->connections->pdata[i], NULL, NULL);
+  g_ptr_array_set_size (endpoint->connections, 0);
+}
+
+static void
+raw_write (GIOStream  *connection,
+           const void *bytes,
+           gsize       len)
+{
+  /* A client that went away is not an error: it reconnects. */
+  g_output_stream_write_all (g_io_stream_get_output_stream (connection), bytes, len, NULL, NULL, NULL);
+  g_output_stream_flush (g_io_stream_get_output_stream (connection), NULL, NULL);
 }
 
 static void
@@ -379,6 +415,7 @@ handle_request (SoupServer        *server,
   ClarifyTestHandlerFunc func = NULL;
   gpointer func_data = NULL;
   SseEndpoint *endpoint;
+  RawEndpoint *raw;
   Route *route;
 
   g_mutex_lock (&self->mutex);
@@ -388,8 +425,18 @@ handle_request (SoupServer        *server,
 
   endpoint = g_hash_table_lookup (self->sse, path);
   route = g_hash_table_lookup (self->routes, key);
+  raw = g_hash_table_lookup (self->raw, path);
 
-  if (endpoint != NULL && g_str_equal (method, "GET"))
+  if (raw != NULL && g_str_equal (method, "GET"))
+    {
+      GIOStream *connection = soup_server_message_steal_connection (msg);
+      gsize len;
+      const void *head = g_bytes_get_data (raw->head, &len);
+
+      raw_write (connection, head, len);
+      g_ptr_array_add (raw->connections, connection);
+    }
+  else if (endpoint != NULL && g_str_equal (method, "GET"))
     {
       open_stream (self, endpoint, msg);
     }
@@ -472,6 +519,7 @@ clarify_test_server_new (void)
   self->loop = g_main_loop_new (self->context, FALSE);
   self->routes = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, route_free);
   self->sse = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, sse_endpoint_free);
+  self->raw = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, raw_endpoint_free);
   self->log = g_ptr_array_new_with_free_func (log_entry_free);
   self->waiters = g_ptr_array_new ();
 
@@ -491,12 +539,16 @@ shutdown_cb (gpointer data)
   ClarifyTestServer *self = data;
   GHashTableIter iter;
   SseEndpoint *endpoint;
+  gpointer raw;
 
   g_mutex_lock (&self->mutex);
   g_hash_table_iter_init (&iter, self->sse);
   while (g_hash_table_iter_next (&iter, NULL, (gpointer *) &endpoint))
     while (endpoint->streams->len > 0)
       stream_end (g_ptr_array_index (endpoint->streams, 0));
+  g_hash_table_iter_init (&iter, self->raw);
+  while (g_hash_table_iter_next (&iter, NULL, &raw))
+    raw_close_all (raw);
   g_mutex_unlock (&self->mutex);
 
   soup_server_disconnect (self->server);
@@ -516,6 +568,7 @@ clarify_test_server_free (ClarifyTestServer *self)
 
   g_hash_table_unref (self->routes);
   g_hash_table_unref (self->sse);
+  g_hash_table_unref (self->raw);
   g_ptr_array_unref (self->log);
   g_ptr_array_unref (self->waiters);
   g_main_loop_unref (self->loop);
@@ -704,13 +757,63 @@ clarify_test_server_get_n_streams (ClarifyTestServer *self,
   SseEndpoint *endpoint;
   guint n = 0;
 
+  RawEndpoint *raw;
+
   g_mutex_lock (&self->mutex);
   endpoint = g_hash_table_lookup (self->sse, path);
   if (endpoint != NULL)
     n = endpoint->streams->len;
+  raw = g_hash_table_lookup (self->raw, path);
+  if (raw != NULL)
+    n += raw->connections->len;
   g_mutex_unlock (&self->mutex);
 
   return n;
+}
+
+void
+clarify_test_server_add_raw (ClarifyTestServer *self,
+                             const char        *path,
+                             const char        *head,
+                             gssize             len)
+{
+  RawEndpoint *endpoint = g_new0 (RawEndpoint, 1);
+
+  endpoint->head = g_bytes_new (head, len < 0 ? strlen (head) : (gsize) len);
+  endpoint->connections = g_ptr_array_new_with_free_func (g_object_unref);
+
+  g_mutex_lock (&self->mutex);
+  g_hash_table_replace (self->raw, g_strdup (path), endpoint);
+  g_mutex_unlock (&self->mutex);
+}
+
+void
+clarify_test_server_raw_send (ClarifyTestServer *self,
+                              const char        *path,
+                              const char        *bytes,
+                              gssize             len)
+{
+  RawEndpoint *endpoint;
+
+  g_mutex_lock (&self->mutex);
+  endpoint = g_hash_table_lookup (self->raw, path);
+  for (guint i = 0; endpoint != NULL && i < endpoint->connections->len; i++)
+    raw_write (endpoint->connections->pdata[i], bytes, len < 0 ? strlen (bytes) : (gsize) len);
+  g_mutex_unlock (&self->mutex);
+}
+
+void
+clarify_test_server_raw_close (ClarifyTestServer *self,
+                               const char        *path)
+{
+  RawEndpoint *endpoint;
+
+  g_mutex_lock (&self->mutex);
+  endpoint = g_hash_table_lookup (self->raw, path);
+  if (endpoint != NULL)
+    raw_close_all (endpoint);
+  wake_waiters (self);
+  g_mutex_unlock (&self->mutex);
 }
 
 typedef struct

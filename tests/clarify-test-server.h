@@ -102,6 +102,23 @@ void                clarify_test_server_sse_send        (ClarifyTestServer  *sel
 void                clarify_test_server_sse_close       (ClarifyTestServer  *self,
                                                          const char         *path);
 
+/* GET @path takes the connection over from libsoup and writes @head to it
+ * verbatim: a recorded HTTP response (status line, headers, chunk framing and
+ * all) replayed byte for byte. The connection stays open and counts as one of
+ * @path's streams until raw_close(). @len -1: NUL-terminated. */
+void                clarify_test_server_add_raw         (ClarifyTestServer  *self,
+                                                         const char         *path,
+                                                         const char         *head,
+                                                         gssize              len);
+/* Writes @bytes verbatim to every connection of the raw @path. */
+void                clarify_test_server_raw_send        (ClarifyTestServer  *self,
+                                                         const char         *path,
+                                                         const char         *bytes,
+                                                         gssize              len);
+/* Closes every connection of the raw @path (the client sees the end). */
+void                clarify_test_server_raw_close       (ClarifyTestServer  *self,
+                                                         const char         *path);
+
 /* Requests for @method (NULL: any) and @path (query ignored) received so far. */
 guint               clarify_test_server_get_n_requests  (ClarifyTestServer  *self,
                                                          const char         *method,

@@ -13,6 +13,7 @@
 #include "clarify-codenomad-backend.h"
 #include "clarify-json-backend.h"
 #include "clarify-opencode-backend.h"
+#include "clarify-phoenix-backend.h"
 
 /* One line per backend; adding a protocol means one file and one line here. */
 static const ClarifyBackendInfo backends[] = {
@@ -21,6 +22,7 @@ static const ClarifyBackendInfo backends[] = {
   { "opencode", N_("OpenCode"), clarify_opencode_backend_get_type },
   { "codenomad", N_("CodeNomad"), clarify_codenomad_backend_get_type },
   { "ag3ntum", N_("Ag3ntum"), clarify_ag3ntum_backend_get_type },
+  { "phoenix", N_("Phoenix IDE"), clarify_phoenix_backend_get_type },
 };
 
 const ClarifyBackendInfo *
