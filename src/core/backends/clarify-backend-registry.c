@@ -10,6 +10,7 @@
 #include "clarify-error.h"
 
 #include "clarify-codenomad-backend.h"
+#include "clarify-ihub-backend.h"
 #include "clarify-json-backend.h"
 #include "clarify-opencode-backend.h"
 
@@ -19,6 +20,7 @@ static const ClarifyBackendInfo backends[] = {
   { "clarify", N_("Clarify JSON"), clarify_json_backend_get_type },
   { "opencode", N_("OpenCode"), clarify_opencode_backend_get_type },
   { "codenomad", N_("CodeNomad"), clarify_codenomad_backend_get_type },
+  { "ihub", N_("iHub Apps"), clarify_ihub_backend_get_type },
 };
 
 const ClarifyBackendInfo *
