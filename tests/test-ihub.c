@@ -355,6 +355,222 @@ test_confirm (Fixture       *fixture,
             "You answered: yes");
 }
 
+
+/* Refused tool calls and the 11th question: the text still streams, the
+ * turn ends with a code, and the chat takes the next message. */
+static void
+run_refused (Fixture        *fixture,
+             const char     *name,
+             ClarifyIhubEnd  expected,
+             const char     *detail_start)
+{
+  g_autofree char *chat_id = NULL;
+  g_autofree char *fixture_name = g_strconcat (CAPTURED, name, ".sse", NULL);
+  g_autofree char *stream = clarify_test_load_fixture (fixture_name);
+  const char *id_start = strstr (stream, "\"chatId\":\"") + strlen ("\"chatId\":\"");
+
+  g_autofree char *text = g_strconcat ("ask:", name, NULL);
+
+  chat_id = g_strndup (id_start, strcspn (id_start, "\""));
+  fixture_start (fixture, chat_id);
+  g_assert_true (clarify_ihub_chat_send (fixture->chat, text));
+  replay_turn (fixture, chat_id, name, 1);
+  wait_turn (fixture, 1);
+  g_assert_cmpint (fixture->end, ==, expected);
+  g_assert_true (g_str_has_prefix (fixture->end_detail, detail_start));
+  g_assert_cmpuint (fixture->n_errors, ==, 2);
+  g_assert_cmpuint (fixture->requests->len, ==, 0);
+  g_assert_true (g_str_has_prefix (fixture->text->str, "The ask_user tool returned: {"));
+  g_assert_cmpint (clarify_ihub_chat_get_state (fixture->chat), ==, CLARIFY_IHUB_CHAT_IDLE);
+  g_assert_cmpstr (clarify_ihub_chat_get_message (fixture->chat, 1, NULL), ==, fixture->text->str);
+}
+
+static void
+test_refused (Fixture       *fixture,
+              gconstpointer  data)
+{
+  const char *name = data;
+
+  if (g_str_equal (name, "limit.11"))
+    run_refused (fixture, name, CLARIFY_IHUB_END_LIMIT_REACHED, "Maximum clarification limit (10)");
+  else
+    run_refused (fixture, name, CLARIFY_IHUB_END_INVALID_QUESTION, "Invalid clarification request:");
+}
+
+/* Two ask_user calls in one turn: iHub asks the first only. */
+static void
+test_double (Fixture       *fixture,
+             gconstpointer  data)
+{
+  ClarifyRequest *request;
+
+  fixture_start (fixture, "chat-selftest-double");
+  request = ask (fixture, "chat-selftest-double", "double", "ask:double");
+  g_assert_cmpstr (clarify_question_get_text (clarify_request_get_question (request, 0)), ==, "First question?");
+}
+
+static void
+test_server_closes (Fixture       *fixture,
+                    gconstpointer  data)
+{
+  g_autofree char *path = path_of ("chat-closed");
+
+  fixture_start (fixture, "chat-closed");
+  clarify_test_server_add_sse (fixture->server, path);
+  clarify_test_server_set_sse_greeting (fixture->server, path,
+                                        "event: connected\ndata: {\"event\":\"connected\",\"chatId\":\"chat-closed\"}\n\n");
+  clarify_test_server_add_json (fixture->server, "POST", path, 200, "application/json", "{}");
+  g_assert_true (clarify_ihub_chat_send (fixture->chat, "hello"));
+  g_assert_true (clarify_test_server_wait_for_n_requests (fixture->server, "POST", path, 1, WAIT_MS));
+  clarify_test_server_sse_send (fixture->server, path,
+                                "event: error\ndata: {\"event\":\"error\",\"chatId\":\"chat-closed\",\"message\":\"No API key\"}\n\n", -1);
+  wait_turn (fixture, 1);
+  g_assert_cmpint (fixture->end, ==, CLARIFY_IHUB_END_SERVER_ERROR);
+  g_assert_cmpstr (fixture->end_detail, ==, "No API key");
+
+  /* Still usable: the next turn's stream is closed by the server. */
+  g_assert_true (clarify_ihub_chat_send (fixture->chat, "again"));
+  g_assert_true (clarify_test_server_wait_for_n_requests (fixture->server, "POST", path, 2, WAIT_MS));
+  g_assert_true (clarify_test_server_wait_for_n_streams (fixture->server, path, 1, WAIT_MS));
+  clarify_test_server_sse_close (fixture->server, path);
+  wait_turn (fixture, 2);
+  g_assert_cmpint (fixture->end, ==, CLARIFY_IHUB_END_STREAM_CLOSED);
+  g_assert_cmpint (clarify_ihub_chat_get_state (fixture->chat), ==, CLARIFY_IHUB_CHAT_IDLE);
+}
+
+static void
+test_silence (Fixture       *fixture,
+              gconstpointer  data)
+{
+  g_autofree char *path = path_of ("chat-silent");
+
+  clarify_connection_set_option (fixture->connection, "stall-limit", "0.3");
+  fixture_start (fixture, "chat-silent");
+  clarify_test_server_add_sse (fixture->server, path);
+  g_assert_true (clarify_ihub_chat_send (fixture->chat, "hello"));
+  wait_turn (fixture, 1);
+  g_assert_cmpint (fixture->end, ==, CLARIFY_IHUB_END_CONNECTION_LOST);
+  g_assert_cmpuint (clarify_ihub_chat_get_n_messages (fixture->chat), ==, 0);
+}
+
+static void
+test_login (Fixture       *fixture,
+            gconstpointer  data)
+{
+  g_autofree char *path = path_of ("chat-selftest-login");
+  g_autoptr(ClarifyTestRequest) login = NULL;
+  g_autoptr(ClarifyTestRequest) get = NULL;
+  g_autoptr(GError) error = NULL;
+
+  g_setenv ("CLARIFY_SECRET_STORE", "file", TRUE);
+  g_assert_true (clarify_secret_store ("connection:corp", "test", "s3cret", &error));
+  clarify_connection_set_option (fixture->connection, "username", "user");
+  clarify_test_server_add_reply (fixture->server, "POST", "/api/auth/local/login", 200, "application/json",
+                                 "{\"success\":true,\"user\":{\"id\":\"user\"},\"expiresIn\":28800}",
+                                 (const char *[]) { "Set-Cookie: authToken=jwt-1; Path=/; HttpOnly", NULL });
+  fixture_start (fixture, "chat-selftest-login");
+  ask (fixture, "chat-selftest-login", "login", "ask:date");
+
+  login = clarify_test_server_get_request (fixture->server, "POST", "/api/auth/local/login", 0);
+  g_assert_cmpstr (login->body, ==, "{\"username\":\"user\",\"password\":\"s3cret\"}");
+  get = clarify_test_server_get_request (fixture->server, "GET", path, 0);
+  g_assert_cmpstr (clarify_test_request_get_header (get, "Cookie"), ==, "authToken=jwt-1");
+  g_assert_null (clarify_test_request_get_header (get, "Authorization"));
+
+  /* An expired session: one more login, then a code the UI can word. */
+  clarify_test_server_set_sse_response (fixture->server, path, 401, "application/json");
+  g_assert_true (clarify_ihub_chat_send (fixture->chat, "again"));
+  wait_turn (fixture, 2);
+  g_assert_cmpint (fixture->end, ==, CLARIFY_IHUB_END_LOGIN_REQUIRED);
+  g_assert_cmpuint (clarify_test_server_get_n_requests (fixture->server, "POST", "/api/auth/local/login"), ==, 2);
+
+  clarify_test_server_set_sse_response (fixture->server, path, 403, "application/json");
+  g_assert_true (clarify_ihub_chat_send (fixture->chat, "again"));
+  wait_turn (fixture, 3);
+  g_assert_cmpint (fixture->end, ==, CLARIFY_IHUB_END_ACCESS_DENIED);
+}
+
+static void
+test_bad_password (Fixture       *fixture,
+                   gconstpointer  data)
+{
+  g_auto(GStrv) logged = NULL;
+  g_autoptr(GError) error = NULL;
+
+  g_setenv ("CLARIFY_SECRET_STORE", "file", TRUE);
+  g_assert_true (clarify_secret_store ("connection:corp", "test", "wrong", &error));
+  clarify_connection_set_option (fixture->connection, "username", "user");
+  clarify_test_server_add_json (fixture->server, "POST", "/api/auth/local/login", 401, "application/json",
+                                "{\"error\":\"Invalid credentials\"}");
+  fixture_start (fixture, "chat-bad");
+  clarify_test_log_start ();
+  g_assert_true (clarify_ihub_chat_send (fixture->chat, "hello"));
+  wait_turn (fixture, 1);
+  logged = clarify_test_log_stop ();
+  g_assert_true (g_strv_length (logged) == 1 && strstr (logged[0], "login failed") != NULL);
+  g_assert_cmpint (fixture->end, ==, CLARIFY_IHUB_END_LOGIN_FAILED);
+  g_assert_cmpuint (clarify_test_server_get_n_requests (fixture->server, "GET", NULL), ==, 0);
+}
+
+static void
+test_bearer (Fixture       *fixture,
+             gconstpointer  data)
+{
+  g_autofree char *path = path_of ("chat-selftest-date");
+  g_autoptr(ClarifyTestRequest) get = NULL;
+  g_autoptr(GError) error = NULL;
+
+  g_setenv ("CLARIFY_SECRET_STORE", "file", TRUE);
+  g_assert_true (clarify_secret_store ("connection:corp", "test", "tok-1", &error));
+  clarify_connection_set_option (fixture->connection, "auth", "token");
+  fixture_start (fixture, "chat-selftest-date");
+  ask (fixture, "chat-selftest-date", "date.1", "Please help ask:date");
+  get = clarify_test_server_get_request (fixture->server, "GET", path, 0);
+  g_assert_cmpstr (clarify_test_request_get_header (get, "Authorization"), ==, "Bearer tok-1");
+  g_assert_cmpuint (clarify_test_server_get_n_requests (fixture->server, "POST", "/api/auth/local/login"), ==, 0);
+}
+
+/* Kept on disk (0600, no secrets): a new run answers the old question. */
+static void
+test_kept (Fixture       *fixture,
+           gconstpointer  data)
+{
+  g_autofree char *file = g_build_filename (g_get_user_data_dir (), "clarify", "ihub", "corp",
+                                            "chat-selftest-select.json", NULL);
+  g_autoptr(ClarifyRequest) request = NULL;
+  GStatBuf st;
+
+  fixture_start (fixture, "chat-selftest-select");
+  ask (fixture, "chat-selftest-select", "select.1", "Please help ask:select");
+  g_assert_cmpint (g_stat (file, &st), ==, 0);
+  g_assert_cmpint (st.st_mode & 0777, ==, 0600);
+
+  /* A restart. */
+  g_signal_handlers_disconnect_by_data (fixture->chat, fixture);
+  clarify_backend_stop (fixture->backend);
+  g_clear_object (&fixture->backend);
+  g_ptr_array_set_size (fixture->requests, 0);
+  fixture->n_ended = 0;
+
+  fixture->backend = clarify_ihub_backend_new (fixture->connection);
+  clarify_backend_start (fixture->backend);
+  g_assert_true (clarify_test_loop_until ((gboolean (*) (gpointer)) clarify_inbox_get_n_pending,
+                                          clarify_backend_get_inbox (fixture->backend), WAIT_MS));
+  g_assert_cmpint (clarify_backend_get_state (fixture->backend), ==, CLARIFY_CONNECTION_STATE_CONNECTED);
+  fixture->chat = clarify_ihub_backend_lookup_chat (CLARIFY_IHUB_BACKEND (fixture->backend), "chat-selftest-select");
+  g_assert_nonnull (fixture->chat);
+  g_assert_cmpstr (clarify_ihub_chat_get_model_id (fixture->chat), ==, "fake-llm");
+  g_signal_connect (fixture->chat, "turn-ended", G_CALLBACK (turn_ended_cb), fixture);
+  g_signal_connect (fixture->chat, "text", G_CALLBACK (text_cb), fixture);
+  request = g_object_ref (clarify_ihub_chat_get_clarification (fixture->chat));
+  g_assert_nonnull (request);
+
+  answer (fixture, request, CLARIFY_OUTCOME_ANSWERED, (const char *[]) { "fr", NULL }, NULL);
+  replay_turn (fixture, "chat-selftest-select", "select.2", 2);
+  wait_turn (fixture, 1);
+  g_assert_cmpint (fixture->end, ==, CLARIFY_IHUB_END_COMPLETE);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -370,7 +586,19 @@ main (int   argc,
   ADD ("number", test_number);
   ADD ("date", test_date);
   ADD ("confirm", test_confirm);
+  ADD ("double", test_double);
+  ADD ("error-then-closed", test_server_closes);
+  ADD ("silence", test_silence);
+  ADD ("login", test_login);
+  ADD ("bad-password", test_bad_password);
+  ADD ("bearer", test_bearer);
+  ADD ("kept", test_kept);
 #undef ADD
+  g_test_add ("/ihub/refused/bad25", Fixture, "bad25", fixture_set_up, test_refused, fixture_tear_down);
+  g_test_add ("/ihub/refused/badregex", Fixture, "badregex", fixture_set_up, test_refused, fixture_tear_down);
+  g_test_add ("/ihub/refused/badtype", Fixture, "badtype", fixture_set_up, test_refused, fixture_tear_down);
+  g_test_add ("/ihub/refused/noopts", Fixture, "noopts", fixture_set_up, test_refused, fixture_tear_down);
+  g_test_add ("/ihub/refused/limit", Fixture, "limit.11", fixture_set_up, test_refused, fixture_tear_down);
 
   return g_test_run ();
 }

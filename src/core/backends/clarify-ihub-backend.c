@@ -272,6 +272,7 @@ apps_login_cb (GObject      *object,
   ClarifyIhubBackend *self = CLARIFY_IHUB_BACKEND (object);
   g_autoptr(SoupMessage) message = NULL;
   g_autoptr(GError) error = NULL;
+  GCancellable *cancellable;
 
   if (!clarify_ihub_backend_log_in_finish (self, result, &error))
     {
@@ -279,9 +280,9 @@ apps_login_cb (GObject      *object,
       return;
     }
 
+  cancellable = g_task_get_cancellable (task);
   message = clarify_ihub_backend_new_message (self, SOUP_METHOD_GET, "/api/apps", NULL);
-  clarify_opencode_call_async (self->api_session, message, g_task_get_cancellable (task), apps_cb,
-                               g_steal_pointer (&task));
+  clarify_opencode_call_async (self->api_session, message, cancellable, apps_cb, g_steal_pointer (&task));
 }
 
 void
