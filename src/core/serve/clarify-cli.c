@@ -11,7 +11,9 @@
 #include <termios.h>
 #include <unistd.h>
 
+#include "clarify-chat-cli.h"
 #include "clarify-cli.h"
+#include "clarify-cli-private.h"
 #include "clarify-dbus-api.h"
 #include "clarify-dbus-backend.h"
 #include "clarify-json.h"
@@ -27,8 +29,8 @@
 /* The app's Ask API on the session bus. The proxy loads, watches and
  * starts nothing itself: the call auto-starts, so D-Bus activation
  * launches the app if needed. */
-static ClarifyDbusApi *
-app_proxy_new (GError **error)
+ClarifyDbusApi *
+clarify_cli_app_proxy_new (GError **error)
 {
   return clarify_dbus_api_proxy_new_for_bus_sync (G_BUS_TYPE_SESSION,
                                                   G_DBUS_PROXY_FLAGS_DO_NOT_LOAD_PROPERTIES |
@@ -39,21 +41,21 @@ app_proxy_new (GError **error)
 }
 
 /* No call timeout: the user may take as long as the request allows. */
-static void
-ask_app_async (ClarifyDbusApi      *app,
-               const char          *request_json,
-               GCancellable        *cancellable,
-               GAsyncReadyCallback  callback,
-               gpointer             user_data)
+void
+clarify_cli_ask_app_async (ClarifyDbusApi      *app,
+                           const char          *request_json,
+                           GCancellable        *cancellable,
+                           GAsyncReadyCallback  callback,
+                           gpointer             user_data)
 {
   clarify_dbus_api_call_ask (app, request_json, G_DBUS_CALL_FLAGS_NONE, G_MAXINT,
                              cancellable, callback, user_data);
 }
 
-static char *
-ask_app_finish (GObject       *proxy,
-                GAsyncResult  *result,
-                GError       **error)
+char *
+clarify_cli_ask_app_finish (GObject       *proxy,
+                            GAsyncResult  *result,
+                            GError       **error)
 {
   char *response_json = NULL;
 
@@ -343,7 +345,7 @@ ask_done_cb (GObject      *object,
 {
   AskWait *wait = user_data;
 
-  wait->response_json = ask_app_finish (object, result, &wait->error);
+  wait->response_json = clarify_cli_ask_app_finish (object, result, &wait->error);
   g_main_loop_quit (wait->loop);
 }
 
@@ -426,7 +428,7 @@ run_ask (int    argc,
   if (request_json == NULL)
     goto bad_args;
 
-  app = app_proxy_new (&error);
+  app = clarify_cli_app_proxy_new (&error);
   if (app == NULL)
     {
       g_printerr (_("clarify ask: cannot reach the session bus: %s\n"), error->message);
@@ -436,7 +438,7 @@ run_ask (int    argc,
 
   loop = g_main_loop_new (NULL, FALSE);
   wait.loop = loop;
-  ask_app_async (app, request_json, NULL, ask_done_cb, &wait);
+  clarify_cli_ask_app_async (app, request_json, NULL, ask_done_cb, &wait);
   g_main_loop_run (loop);
 
   if (wait.response_json == NULL)
@@ -526,7 +528,7 @@ stdio_ask_done_cb (GObject      *object,
   g_autoptr(GError) error = NULL;
   g_autofree char *response_json = NULL;
 
-  response_json = ask_app_finish (object, result, &error);
+  response_json = clarify_cli_ask_app_finish (object, result, &error);
   if (response_json == NULL)
     {
       g_dbus_error_strip_remote_error (error);
@@ -562,7 +564,7 @@ stdio_ask (ClarifyRequest      *request,
 
   node = clarify_request_to_json (request);
   request_json = json_to_string (node, FALSE);
-  ask_app_async (stdio->app, request_json, cancellable, stdio_ask_done_cb, g_steal_pointer (&task));
+  clarify_cli_ask_app_async (stdio->app, request_json, cancellable, stdio_ask_done_cb, g_steal_pointer (&task));
 }
 
 static ClarifyResponse *
@@ -689,7 +691,7 @@ run_mcp_stdio (int    argc,
   g_log_set_writer_func (stderr_log_writer, NULL, NULL);
 
   stdio.loop = g_main_loop_new (NULL, FALSE);
-  stdio.app = app_proxy_new (&stdio.app_error);
+  stdio.app = clarify_cli_app_proxy_new (&stdio.app_error);
   if (stdio.app == NULL)
     g_printerr ("clarify mcp-stdio: no session bus, ask_user will fail: %s\n", stdio.app_error->message);
   stdio.protocol = clarify_mcp_protocol_new (stdio_ask, stdio_ask_finish, &stdio);
@@ -863,6 +865,8 @@ clarify_cli_handle (int    argc,
 
   if (g_str_equal (argv[1], "ask"))
     *exit_status = run_ask (argc - 1, argv + 1);
+  else if (g_str_equal (argv[1], "chat"))
+    *exit_status = clarify_chat_cli_run (argc - 1, argv + 1);
   else if (g_str_equal (argv[1], "mcp-stdio"))
     *exit_status = run_mcp_stdio (argc - 1, argv + 1);
   else if (g_str_equal (argv[1], "--mcp-info"))
