@@ -461,37 +461,12 @@ chat_path (ClarifyIhubChat *self,
   return g_strconcat ("/api/apps/", app, "/chat/", chat, tail, NULL);
 }
 
-static char *
-build_body (Turn *turn)
-{
-  ClarifyIhubChat *self = turn->chat;
-  g_autoptr(JsonNode) root = json_node_new (JSON_NODE_OBJECT);
-  JsonObject *body = json_object_new ();
-  JsonArray *messages = json_array_new ();
-
-  for (guint i = 0; i < json_array_get_length (self->messages); i++)
-    json_array_add_element (messages, json_node_copy (json_array_get_element (self->messages, i)));
-  json_array_add_object_element (messages, json_object_ref (turn->message));
-
-  /* The parameters the web client sends on every message, in its order. */
-  json_object_set_array_member (body, "messages", messages);
-  if (self->model_id != NULL)
-    json_object_set_string_member (body, "modelId", self->model_id);
-  json_object_set_string_member (body, "style", "normal");
-  json_object_set_double_member (body, "temperature", 0.7);
-  json_object_set_string_member (body, "outputFormat", "markdown");
-  json_object_set_string_member (body, "language", self->language);
-  if (turn->response != NULL)
-    json_object_set_member (body, "clarificationResponse", json_node_copy (turn->response));
-
-  json_node_take_object (root, body);
-  return clarify_ihub_json_stringify (root);
-}
-
 static void
 turn_post (Turn *turn)
 {
-  g_autofree char *body = build_body (turn);
+  ClarifyIhubChat *self = turn->chat;
+  g_autofree char *body = clarify_ihub_body_new (self->messages, turn->message, self->model_id,
+                                                 self->language, turn->response);
 
   clarify_ihub_stream_post (turn->stream, body);
 }
@@ -519,30 +494,6 @@ turn_start (ClarifyIhubChat *self,
   clarify_ihub_stream_open (turn->stream);
 }
 
-static JsonObject *
-user_message_new (ClarifyIhubChat *self,
-                  const char      *content)
-{
-  JsonObject *message = json_object_new ();
-  g_autofree char *message_id = NULL;
-  guint n_user = 0;
-
-  for (guint i = 0; i < json_array_get_length (self->messages); i++)
-    {
-      JsonObject *object = json_array_get_object_element (self->messages, i);
-
-      if (object != NULL && g_strcmp0 (clarify_json_get_string_member (object, "role"), "user") == 0)
-        n_user++;
-    }
-
-  json_object_set_string_member (message, "role", "user");
-  json_object_set_string_member (message, "content", content);
-  /* Only logged by the server; the recorded client numbered them. */
-  message_id = g_strdup_printf ("msg-%u", n_user + 1);
-  json_object_set_string_member (message, "messageId", message_id);
-  return message;
-}
-
 gboolean
 clarify_ihub_chat_send (ClarifyIhubChat *self,
                         const char      *text)
@@ -555,7 +506,7 @@ clarify_ihub_chat_send (ClarifyIhubChat *self,
 
   /* A new message instead of an answer: the question is moot. */
   forget_clarification (self, TRUE);
-  turn_start (self, user_message_new (self, text), NULL, NULL);
+  turn_start (self, clarify_ihub_user_message_new (self->messages, text), NULL, NULL);
   return TRUE;
 }
 
@@ -569,11 +520,8 @@ clarify_ihub_chat_answer_async (ClarifyIhubChat     *self,
 {
   g_autoptr(GTask) task = g_task_new (self, cancellable, callback, user_data);
   g_autoptr(GError) error = NULL;
-  g_autoptr(JsonNode) value = NULL;
-  g_autofree char *content = NULL;
   JsonObject *message;
-  JsonObject *answer;
-  gboolean skipped = FALSE;
+  JsonNode *answer;
 
   g_task_set_source_tag (task, clarify_ihub_chat_answer_async);
 
@@ -587,22 +535,15 @@ clarify_ihub_chat_answer_async (ClarifyIhubChat     *self,
       g_task_return_new_error (task, CLARIFY_ERROR, CLARIFY_ERROR_TRANSIENT, "a turn is running");
       return;
     }
-  if (!clarify_ihub_encode_answer (request, self->clarification, response, &content, &value, &skipped, &error))
+  message = clarify_ihub_answer_message_new (self->messages, request, self->clarification, response,
+                                            &answer, &error);
+  if (message == NULL)
     {
       g_task_return_error (task, g_steal_pointer (&error));
       return;
     }
 
-  /* On the message and at the top level, as the web client sends it. */
-  answer = json_object_new ();
-  json_object_set_string_member (answer, "questionId", clarify_request_get_id (request));
-  json_object_set_member (answer, "value", g_steal_pointer (&value));
-  json_object_set_boolean_member (answer, "skipped", skipped);
-  message = user_message_new (self, content);
-  json_object_set_object_member (message, "clarificationResponse", json_object_ref (answer));
-
-  turn_start (self, message, json_node_init_object (json_node_alloc (), answer), g_steal_pointer (&task));
-  json_object_unref (answer);
+  turn_start (self, message, answer, g_steal_pointer (&task));
 }
 
 gboolean

@@ -376,3 +376,88 @@ clarify_ihub_encode_answer (ClarifyRequest   *request,
   *skipped = FALSE;
   return TRUE;
 }
+
+/* Messages */
+
+JsonObject *
+clarify_ihub_user_message_new (JsonArray  *history,
+                               const char *content)
+{
+  JsonObject *message = json_object_new ();
+  g_autofree char *message_id = NULL;
+  guint n_user = 0;
+
+  for (guint i = 0; i < json_array_get_length (history); i++)
+    {
+      JsonObject *object = json_array_get_object_element (history, i);
+
+      if (object != NULL && g_strcmp0 (clarify_json_get_string_member (object, "role"), "user") == 0)
+        n_user++;
+    }
+
+  json_object_set_string_member (message, "role", "user");
+  json_object_set_string_member (message, "content", content);
+  /* Only logged by the server; the recorded client numbered them. */
+  message_id = g_strdup_printf ("msg-%u", n_user + 1);
+  json_object_set_string_member (message, "messageId", message_id);
+  return message;
+}
+
+JsonObject *
+clarify_ihub_answer_message_new (JsonArray        *history,
+                                 ClarifyRequest   *request,
+                                 JsonObject       *event,
+                                 ClarifyResponse  *response,
+                                 JsonNode        **answer,
+                                 GError          **error)
+{
+  g_autoptr(JsonNode) value = NULL;
+  g_autofree char *content = NULL;
+  JsonObject *message;
+  JsonObject *object;
+  gboolean skipped = FALSE;
+
+  if (!clarify_ihub_encode_answer (request, event, response, &content, &value, &skipped, error))
+    return NULL;
+
+  /* On the message and at the top level, as the web client sends it. */
+  object = json_object_new ();
+  json_object_set_string_member (object, "questionId", clarify_request_get_id (request));
+  json_object_set_member (object, "value", g_steal_pointer (&value));
+  json_object_set_boolean_member (object, "skipped", skipped);
+  message = clarify_ihub_user_message_new (history, content);
+  json_object_set_object_member (message, "clarificationResponse", json_object_ref (object));
+  *answer = json_node_init_object (json_node_alloc (), object);
+  json_object_unref (object);
+
+  return message;
+}
+
+char *
+clarify_ihub_body_new (JsonArray  *history,
+                       JsonObject *message,
+                       const char *model_id,
+                       const char *language,
+                       JsonNode   *answer)
+{
+  g_autoptr(JsonNode) root = json_node_new (JSON_NODE_OBJECT);
+  JsonObject *body = json_object_new ();
+  JsonArray *messages = json_array_new ();
+
+  for (guint i = 0; i < json_array_get_length (history); i++)
+    json_array_add_element (messages, json_node_copy (json_array_get_element (history, i)));
+  json_array_add_object_element (messages, json_object_ref (message));
+
+  json_object_set_array_member (body, "messages", messages);
+  if (model_id != NULL)
+    json_object_set_string_member (body, "modelId", model_id);
+  json_object_set_string_member (body, "style", "normal");
+  json_object_set_double_member (body, "temperature", 0.7);
+  json_object_set_string_member (body, "outputFormat", "markdown");
+  json_object_set_string_member (body, "language", language);
+  if (answer != NULL)
+    json_object_set_member (body, "clarificationResponse", json_node_copy (answer));
+
+  json_node_take_object (root, body);
+  return clarify_ihub_json_stringify (root);
+}

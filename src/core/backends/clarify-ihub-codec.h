@@ -34,6 +34,25 @@ gboolean        clarify_ihub_encode_answer   (ClarifyRequest   *request,
                                               gboolean         *skipped,
                                               GError          **error);
 
+/* The next user message after @history ({"role","content","messageId"}). */
+JsonObject     *clarify_ihub_user_message_new   (JsonArray        *history,
+                                                 const char       *content);
+/* The user message that answers @request, its `clarificationResponse`
+ * on it and, in @answer, the same for the body's top level. */
+JsonObject     *clarify_ihub_answer_message_new (JsonArray        *history,
+                                                 ClarifyRequest   *request,
+                                                 JsonObject       *event,
+                                                 ClarifyResponse  *response,
+                                                 JsonNode        **answer,
+                                                 GError          **error);
+/* The POST body of a turn: @history, @message, and the parameters the web
+ * client sends with every message, in its order. */
+char           *clarify_ihub_body_new           (JsonArray        *history,
+                                                 JsonObject       *message,
+                                                 const char       *model_id,
+                                                 const char       *language,
+                                                 JsonNode         *answer);
+
 /* @node as JavaScript's JSON.stringify() writes it (the web client's
  * bodies): members in order, 0.7 as 0.7, 42.0 as 42, no escaped '/'. */
 char           *clarify_ihub_json_stringify  (JsonNode         *node);
