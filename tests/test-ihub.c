@@ -378,7 +378,7 @@ run_refused (Fixture        *fixture,
   wait_turn (fixture, 1);
   g_assert_cmpint (fixture->end, ==, expected);
   g_assert_true (g_str_has_prefix (fixture->end_detail, detail_start));
-  g_assert_cmpuint (fixture->n_errors, ==, 2);
+  g_assert_cmpuint (fixture->n_errors, ==, 1);
   g_assert_cmpuint (fixture->requests->len, ==, 0);
   g_assert_true (g_str_has_prefix (fixture->text->str, "The ask_user tool returned: {"));
   g_assert_cmpint (clarify_ihub_chat_get_state (fixture->chat), ==, CLARIFY_IHUB_CHAT_IDLE);

@@ -265,6 +265,7 @@ turn_end (Turn           *turn,
 {
   g_autoptr(ClarifyIhubChat) self = g_object_ref (turn->chat);
   g_autoptr(Turn) owned = g_steal_pointer (&self->turn);
+  gboolean told = FALSE;
 
   g_return_if_fail (owned == turn);
   g_signal_handlers_disconnect_by_data (turn->stream, turn);
@@ -273,8 +274,10 @@ turn_end (Turn           *turn,
   /* A tool call the server refused outlives the text that follows it. */
   if (end == CLARIFY_IHUB_END_COMPLETE && turn->has_tool_error)
     {
+      /* ::error said so when it happened. */
       end = turn->tool_error;
       detail = turn->tool_error_text;
+      told = TRUE;
     }
 
   if (turn->accepted)
@@ -303,7 +306,7 @@ turn_end (Turn           *turn,
 
   save (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_STATE]);
-  if (clarify_ihub_end_is_error (end))
+  if (clarify_ihub_end_is_error (end) && !told)
     g_signal_emit (self, signals[ERROR], 0, end, detail);
   g_signal_emit (self, signals[TURN_ENDED], 0, end, detail);
 }
