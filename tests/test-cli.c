@@ -17,6 +17,7 @@
 
 #include <glib/gstdio.h>
 #include <locale.h>
+#include <string.h>
 
 #include "clarify-cli.h"
 #include "clarify-dbus-backend.h"
@@ -698,6 +699,85 @@ test_set_password (void)
   g_assert_cmpint (run_set_password ("bad name", "x\n", &out_bad), ==, CLARIFY_CLI_EXIT_BAD_ARGS);
 }
 
+/* ---------------------------------------------------------------------- */
+/* clarify chat: a recorded iHub turn, its question shown over D-Bus */
+
+#define IHUB_PATH "/api/apps/translator/chat/chat-selftest-select"
+
+static void
+ihub_serve_turn (ClarifyTestServer *server,
+                 const char        *name,
+                 guint              n_post)
+{
+  g_autofree char *sse_name = g_strconcat ("protocols/ihub-captured/", name, ".sse", NULL);
+  g_autofree char *body_name = g_strconcat ("protocols/ihub-captured/", name, ".sse.body", NULL);
+  g_autofree char *stream = clarify_test_load_fixture (sse_name);
+  g_autofree char *body = clarify_test_load_fixture (body_name);
+  g_autofree char *greeting = NULL;
+  g_autoptr(ClarifyTestRequest) post = NULL;
+  gsize length = (gsize) (strstr (stream, "\n\n") - stream) + 2;
+
+  greeting = g_strndup (stream, length);
+  clarify_test_server_set_sse_greeting (server, IHUB_PATH, greeting);
+  g_assert_true (clarify_test_server_wait_for_n_requests (server, "POST", IHUB_PATH, n_post, WAIT_MS));
+  post = clarify_test_server_get_request (server, "POST", IHUB_PATH, n_post - 1);
+  g_assert_cmpstr (post->body, ==, body);
+  g_assert_true (clarify_test_server_wait_for_n_streams (server, IHUB_PATH, 1, WAIT_MS));
+  clarify_test_server_sse_send (server, IHUB_PATH, stream + length, -1);
+}
+
+static void
+test_chat (Fixture       *fixture,
+           gconstpointer  data)
+{
+  g_autoptr(ClarifyTestServer) server = clarify_test_server_new ();
+  g_autofree char *url = clarify_test_server_get_url (server, "");
+  g_autofree char *spec = g_strconcat ("corp=ihub:", url, NULL);
+  g_autoptr(Run) run = NULL;
+  g_autoptr(ClarifyResponse) response = NULL;
+  g_autofree char *kept = g_build_filename (g_get_user_data_dir (), "clarify", "ihub", "corp",
+                                            "chat-selftest-select.json", NULL);
+  ClarifyRequest *request;
+  ClarifyQuestion *question;
+
+  clarify_test_server_add_json (server, "GET", "/api/apps", 200, "application/json",
+                                "[{\"id\":\"translator\",\"name\":{\"en\":\"Translator\"},\"preferredModel\":\"fake-llm\"}]");
+  clarify_test_server_add_sse (server, IHUB_PATH);
+  clarify_test_server_add_json (server, "POST", IHUB_PATH, 200, "application/json",
+                                "{\"status\":\"streaming\",\"chatId\":\"chat-selftest-select\"}");
+  /* GLib points the children's dirs at /dev/null; the chat keeps its file. */
+  g_setenv ("XDG_DATA_HOME", g_get_user_data_dir (), TRUE);
+  run = start_cli (NULL, "chat", spec, "--app", "translator", "--chat", "chat-selftest-select",
+                   "Please help ask:select", NULL);
+  ihub_serve_turn (server, "select.1", 1);
+
+  request = clarify_test_watch_wait_request_for (&fixture->watch, 1, WAIT_MS);
+  question = clarify_request_get_question (request, 0);
+  g_assert_cmpint (clarify_question_get_kind (question), ==, CLARIFY_QUESTION_KIND_SINGLE);
+  response = clarify_response_new (clarify_request_get_id (request), CLARIFY_OUTCOME_ANSWERED);
+  clarify_response_add_answer (response, clarify_question_get_id (question),
+                               (const char *[]) { "fr", NULL }, NULL, FALSE);
+  clarify_test_watch_answer (&fixture->watch, request, response);
+
+  ihub_serve_turn (server, "select.2", 2);
+  g_assert_cmpint (finish_cli (run), ==, 0);
+  g_assert_cmpstr (run->out, ==, "You answered: fr\n");
+  g_assert_cmpstr (run->err, ==, "");
+  g_assert_true (g_file_test (kept, G_FILE_TEST_IS_REGULAR));
+}
+
+static void
+test_chat_bad_arguments (void)
+{
+  g_autoptr(Run) no_message = start_cli (NULL, "chat", "corp=ihub:http://127.0.0.1:1", "--app", "x", NULL);
+  g_autoptr(Run) no_app = start_cli (NULL, "chat", "corp=ihub:http://127.0.0.1:1", "hello", NULL);
+  g_autoptr(Run) wrong_kind = start_cli (NULL, "chat", "corp=opencode:http://127.0.0.1:1", "--app", "x", "hi", NULL);
+
+  g_assert_cmpint (finish_cli (no_message), ==, CLARIFY_CLI_EXIT_BAD_ARGS);
+  g_assert_cmpint (finish_cli (no_app), ==, CLARIFY_CLI_EXIT_BAD_ARGS);
+  g_assert_cmpint (finish_cli (wrong_kind), ==, CLARIFY_CLI_EXIT_BAD_ARGS);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -748,12 +828,14 @@ main (int   argc,
   ADD ("ask/concurrent-same-id", test_concurrent_same_id);
   ADD ("ask/interrupted", test_interrupted);
   ADD ("mcp-stdio", test_mcp_stdio);
+  ADD ("chat", test_chat);
 #undef ADD
   g_test_add_func ("/cli/ask/bad-arguments", test_bad_arguments);
   g_test_add_func ("/cli/ask/bad-json", test_bad_json);
   g_test_add_func ("/cli/ask/unreachable", test_unreachable);
   g_test_add_func ("/cli/ask/activation", test_activation);
   g_test_add_func ("/cli/set-password", test_set_password);
+  g_test_add_func ("/cli/chat/bad-arguments", test_chat_bad_arguments);
 
   result = g_test_run ();
   /* Only stopped, never finalized: finalizing waits for the shared

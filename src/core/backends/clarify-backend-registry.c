@@ -11,6 +11,7 @@
 
 #include "clarify-ag3ntum-backend.h"
 #include "clarify-codenomad-backend.h"
+#include "clarify-ihub-backend.h"
 #include "clarify-json-backend.h"
 #include "clarify-opencode-backend.h"
 #include "clarify-phoenix-backend.h"
@@ -23,6 +24,7 @@ static const ClarifyBackendInfo backends[] = {
   { "codenomad", N_("CodeNomad"), clarify_codenomad_backend_get_type },
   { "ag3ntum", N_("Ag3ntum"), clarify_ag3ntum_backend_get_type },
   { "phoenix", N_("Phoenix IDE"), clarify_phoenix_backend_get_type },
+  { "ihub", N_("iHub Apps"), clarify_ihub_backend_get_type },
 };
 
 const ClarifyBackendInfo *

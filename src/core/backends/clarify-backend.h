@@ -34,6 +34,8 @@ typedef enum
   CLARIFY_BACKEND_NOTE_NO_TOKEN,
   CLARIFY_BACKEND_NOTE_CANNOT_LISTEN,          /* subject: the address */
   CLARIFY_BACKEND_NOTE_CANNOT_EXPORT,          /* the D-Bus API could not be offered */
+  CLARIFY_BACKEND_NOTE_LOGIN_FAILED,           /* the username, password or token was refused */
+  CLARIFY_BACKEND_NOTE_ACCESS_DENIED,          /* logged in, but not let in */
 } ClarifyBackendNote;
 
 #define CLARIFY_TYPE_BACKEND (clarify_backend_get_type ())

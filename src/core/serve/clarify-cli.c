@@ -9,6 +9,7 @@
 #include <termios.h>
 #include <unistd.h>
 
+#include "clarify-chat-cli.h"
 #include "clarify-cli.h"
 #include "clarify-cli-private.h"
 #include "clarify-dbus-backend.h"
@@ -207,6 +208,8 @@ clarify_cli_handle (int    argc,
 
   if (g_str_equal (argv[1], "ask"))
     *exit_status = clarify_cli_run_ask (argc - 1, argv + 1);
+  else if (g_str_equal (argv[1], "chat"))
+    *exit_status = clarify_chat_cli_run (argc - 1, argv + 1);
   else if (g_str_equal (argv[1], "mcp-stdio"))
     *exit_status = clarify_cli_run_mcp_stdio (argc - 1, argv + 1);
   else if (g_str_equal (argv[1], "--mcp-info"))

@@ -1,6 +1,7 @@
 /* clarify-cli.h: the commands that run before (and without) the GUI
  *
  *   clarify ask …        ask the running app over D-Bus, zenity-like
+ *   clarify chat …       chat with an iHub app, its questions asked over D-Bus
  *   clarify mcp-stdio    an MCP server on stdin/stdout that forwards
  *                        ask_user to the running app over D-Bus
  *   clarify --mcp-info   the MCP endpoint's URL, token and config snippets

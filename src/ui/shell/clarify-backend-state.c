@@ -101,6 +101,12 @@ clarify_backend_state_describe (ClarifyBackend *backend)
     case CLARIFY_BACKEND_NOTE_CANNOT_EXPORT:
       return g_strdup_printf (_("Cannot offer the D-Bus API: %s"), error_text);
 
+    case CLARIFY_BACKEND_NOTE_LOGIN_FAILED:
+      return g_strdup (_("The server refused the username, password or token"));
+
+    case CLARIFY_BACKEND_NOTE_ACCESS_DENIED:
+      return g_strdup (_("The server does not let this account in"));
+
     case CLARIFY_BACKEND_NOTE_NONE:
     default:
       return describe_state (backend);
