@@ -296,11 +296,15 @@ typedef struct
   ClarifyError      code;     /* 0: the answer is taken */
   ClarifyRequestEnd end;
   ClarifyEndReason  reason;
+  const char       *detail;
 } InFlightEnd;
 
-static const InFlightEnd in_flight_taken = { 0, CLARIFY_REQUEST_END_ANSWERED, CLARIFY_END_REASON_NONE };
+static const InFlightEnd in_flight_taken = { 0, CLARIFY_REQUEST_END_ANSWERED, CLARIFY_END_REASON_NONE, NULL };
 static const InFlightEnd in_flight_gone = { CLARIFY_ERROR_GONE, CLARIFY_REQUEST_END_ANSWERED_ELSEWHERE,
-                                            CLARIFY_END_REASON_ANSWERED_ELSEWHERE };
+                                            CLARIFY_END_REASON_ANSWERED_ELSEWHERE, NULL };
+/* Refused after the agent withdrew it: nobody is asked again. */
+static const InFlightEnd in_flight_refused = { CLARIFY_ERROR_REJECTED, CLARIFY_REQUEST_END_WITHDRAWN,
+                                               CLARIFY_END_REASON_AGENT_WITHDREW, "No longer needed" };
 
 static void
 test_withdrawn_in_flight (Fixture       *f,
@@ -321,7 +325,8 @@ test_withdrawn_in_flight (Fixture       *f,
   clarify_test_inbox_wait_state (request, CLARIFY_REQUEST_DONE, WAIT_MS);
 
   clarify_test_inbox_assert (&f->watch, f->backend, request,
-                             CLARIFY_REQUEST_DONE, in_flight->end, in_flight->reason, NULL);
+                             CLARIFY_REQUEST_DONE, in_flight->end, in_flight->reason, in_flight->detail);
+  g_assert_cmpuint (f->watch.refused->len, ==, 0);
   g_assert_cmpuint (clarify_test_backend_get_n_attempts (f->agent), ==, 1);
   g_assert_cmpuint (clarify_test_backend_count_delivered (f->agent, "r1"), ==, in_flight->code == 0 ? 1 : 0);
 }
@@ -675,6 +680,7 @@ main (int   argc,
   ADD ("withdrawn/awaiting-retry", NULL, test_withdrawn_awaiting_retry);
   ADD ("withdrawn/in-flight-taken", &in_flight_taken, test_withdrawn_in_flight);
   ADD ("withdrawn/in-flight-gone", &in_flight_gone, test_withdrawn_in_flight);
+  ADD ("withdrawn/in-flight-refused", &in_flight_refused, test_withdrawn_in_flight);
   ADD ("answered-elsewhere", &gone, test_final_failure);
   ADD ("refused/rejected", GINT_TO_POINTER (CLARIFY_ERROR_REJECTED), test_refused);
   ADD ("refused/auth", GINT_TO_POINTER (CLARIFY_ERROR_AUTH), test_refused);

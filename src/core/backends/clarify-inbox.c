@@ -17,6 +17,11 @@ typedef struct
   char           *key;
   GSequenceIter  *deadline_iter; /* NULL unless pending with a deadline */
   guint64         serial;        /* arrival order, to break deadline ties */
+  /* The agent withdrew it while our answer was in flight: if that answer
+   * is not taken, the request ends this way rather than asking again. */
+  ClarifyRequestEnd withdrawn_end;
+  ClarifyEndReason  withdrawn_reason;
+  char             *withdrawn_detail;
 } Entry;
 
 struct _ClarifyInbox
@@ -98,6 +103,7 @@ clarify_inbox_list_model_init (GListModelInterface *iface)
 static void
 entry_free (Entry *entry)
 {
+  g_clear_pointer (&entry->withdrawn_detail, g_free);
   g_clear_object (&entry->request);
   g_free (entry->key);
   g_free (entry);
@@ -364,6 +370,17 @@ on_failed (ClarifyOutbox   *outbox,
 
   if (entry == NULL)
     return;
+
+  /* Refused or failed after the agent said it no longer asks: it ends as
+   * the agent said, and nobody is asked again. */
+  if (entry->withdrawn_end != CLARIFY_REQUEST_END_NONE &&
+      !g_error_matches (error, CLARIFY_ERROR, CLARIFY_ERROR_GONE))
+    {
+      g_autofree char *detail = g_steal_pointer (&entry->withdrawn_detail);
+
+      move (self, entry, CLARIFY_REQUEST_DONE, entry->withdrawn_end, entry->withdrawn_reason, detail);
+      return;
+    }
 
   if (g_error_matches (error, CLARIFY_ERROR, CLARIFY_ERROR_GONE))
     {
@@ -723,7 +740,13 @@ clarify_inbox_withdraw (ClarifyInbox      *self,
    * the echo of it); one waiting to be retried is no longer wanted. */
   if (clarify_request_get_state (request) == CLARIFY_REQUEST_SENDING &&
       !clarify_outbox_cancel (self->outbox, request))
-    return;
+    {
+      entry->withdrawn_end = end;
+      entry->withdrawn_reason = reason;
+      g_free (entry->withdrawn_detail);
+      entry->withdrawn_detail = g_strdup (detail);
+      return;
+    }
 
   move (self, entry, CLARIFY_REQUEST_DONE, end, reason, detail);
 }
