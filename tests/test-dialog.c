@@ -591,7 +591,8 @@ fill_multi_chips_at (Run  *run,
 {
   ClarifyInput *input = input_at (run, position);
 
-  /* Picked out of order: the answer keeps the agent's order. */
+  /* Picked out of the agent's order: the answer keeps the order of the
+   * picks, as the agents' own clients send it; one unpicked drops out. */
   click_choice (input, T ("Accessibility", "Barrierefreiheit"));
   click_choice (input, T ("Loading state", "Ladezustand"));
   click_choice (input, T ("Dark mode", "Dunkelmodus"));
@@ -757,9 +758,9 @@ static const KindCase kind_cases[] = {
   { "single-list", build_single_list, fill_single_list,
     "{\"id\":\"r1\",\"outcome\":\"answered\",\"answers\":[{\"question_id\":\"city\",\"values\":[\"cgn\"]}]}" },
   { "multi-chips", build_multi_chips, fill_multi_chips,
-    "{\"id\":\"r1\",\"outcome\":\"answered\",\"answers\":[{\"question_id\":\"features\",\"values\":[\"loading\",\"a11y\"]}]}" },
+    "{\"id\":\"r1\",\"outcome\":\"answered\",\"answers\":[{\"question_id\":\"features\",\"values\":[\"a11y\",\"loading\"]}]}" },
   { "multi-list", build_multi_list, fill_multi_list,
-    "{\"id\":\"r1\",\"outcome\":\"answered\",\"answers\":[{\"question_id\":\"features\",\"values\":[\"errors\",\"telemetry\"]}]}" },
+    "{\"id\":\"r1\",\"outcome\":\"answered\",\"answers\":[{\"question_id\":\"features\",\"values\":[\"telemetry\",\"errors\"]}]}" },
   { "other", build_other, fill_other,
     "{\"id\":\"r1\",\"outcome\":\"answered\",\"answers\":[{\"question_id\":\"styling\",\"values\":[],"
     "\"custom_text\":\"vanilla-extract\"}]}" },
@@ -1648,7 +1649,7 @@ test_three_questions (gconstpointer data)
                    "{\"id\":\"r3\",\"outcome\":\"answered\",\"answers\":["
                    "{\"question_id\":\"message\",\"values\":[\"Fix the login timeout on slow networks\"]},"
                    "{\"question_id\":\"city\",\"values\":[\"cgn\"]},"
-                   "{\"question_id\":\"features\",\"values\":[\"loading\",\"a11y\"]}]}");
+                   "{\"question_id\":\"features\",\"values\":[\"a11y\",\"loading\"]}]}");
   run_clear (&run);
 }
 

@@ -9,8 +9,9 @@
 typedef struct
 {
   GListModel *options;
-  /* ClarifyOption* → itself; the options model keeps them alive. */
-  GHashTable *active;
+  /* The active ClarifyOptions in the order they were picked, as the
+   * agents' own clients send them; the options model keeps them alive. */
+  GPtrArray  *active;
   gboolean    multiple;
   gboolean    with_other;
   gboolean    other_active;
@@ -77,7 +78,7 @@ clarify_choice_view_finalize (GObject *object)
   ClarifyChoiceView *self = CLARIFY_CHOICE_VIEW (object);
   ClarifyChoiceViewPrivate *priv = clarify_choice_view_get_instance_private (self);
 
-  g_clear_pointer (&priv->active, g_hash_table_unref);
+  g_clear_pointer (&priv->active, g_ptr_array_unref);
   g_clear_object (&priv->options);
 
   G_OBJECT_CLASS (clarify_choice_view_parent_class)->finalize (object);
@@ -187,7 +188,7 @@ clarify_choice_view_init (ClarifyChoiceView *self)
   ClarifyChoiceViewPrivate *priv = clarify_choice_view_get_instance_private (self);
   GtkLayoutManager *layout = gtk_widget_get_layout_manager (GTK_WIDGET (self));
 
-  priv->active = g_hash_table_new (NULL, NULL);
+  priv->active = g_ptr_array_new ();
 
   gtk_orientable_set_orientation (GTK_ORIENTABLE (layout), GTK_ORIENTATION_VERTICAL);
   gtk_box_layout_set_spacing (GTK_BOX_LAYOUT (layout), 6);
@@ -231,7 +232,7 @@ clarify_choice_view_get_active (ClarifyChoiceView *self,
 
   g_return_val_if_fail (CLARIFY_IS_CHOICE_VIEW (self), FALSE);
 
-  return option != NULL && g_hash_table_contains (priv->active, option);
+  return option != NULL && g_ptr_array_find (priv->active, option, NULL);
 }
 
 void
@@ -244,21 +245,21 @@ clarify_choice_view_set_active (ClarifyChoiceView *self,
   g_return_if_fail (CLARIFY_IS_CHOICE_VIEW (self));
   g_return_if_fail (CLARIFY_IS_OPTION (option));
 
-  if (active == g_hash_table_contains (priv->active, option))
+  if (active == g_ptr_array_find (priv->active, option, NULL))
     return;
 
   if (active)
     {
       if (!priv->multiple)
         {
-          g_hash_table_remove_all (priv->active);
+          g_ptr_array_set_size (priv->active, 0);
           priv->other_active = FALSE;
         }
-      g_hash_table_add (priv->active, option);
+      g_ptr_array_add (priv->active, option);
     }
   else
     {
-      g_hash_table_remove (priv->active, option);
+      g_ptr_array_remove (priv->active, option);
     }
 
   state_changed (self);
@@ -289,7 +290,7 @@ clarify_choice_view_set_other_active (ClarifyChoiceView *self,
   priv->other_active = active;
   /* In a single choice, "Other…" is one more option of the group. */
   if (active && !priv->multiple)
-    g_hash_table_remove_all (priv->active);
+    g_ptr_array_set_size (priv->active, 0);
 
   state_changed (self);
 }
@@ -301,7 +302,7 @@ clarify_choice_view_get_n_active (ClarifyChoiceView *self)
 
   g_return_val_if_fail (CLARIFY_IS_CHOICE_VIEW (self), 0);
 
-  return g_hash_table_size (priv->active);
+  return priv->active->len;
 }
 
 void
@@ -309,19 +310,12 @@ clarify_choice_view_collect (ClarifyChoiceView *self,
                              GPtrArray         *values)
 {
   ClarifyChoiceViewPrivate *priv = clarify_choice_view_get_instance_private (self);
-  guint n;
 
   g_return_if_fail (CLARIFY_IS_CHOICE_VIEW (self));
   g_return_if_fail (values != NULL);
 
-  n = g_list_model_get_n_items (priv->options);
-  for (guint i = 0; i < n; i++)
-    {
-      g_autoptr(ClarifyOption) option = g_list_model_get_item (priv->options, i);
-
-      if (g_hash_table_contains (priv->active, option))
-        g_ptr_array_add (values, g_strdup (clarify_option_get_value (option)));
-    }
+  for (guint i = 0; i < priv->active->len; i++)
+    g_ptr_array_add (values, g_strdup (clarify_option_get_value (g_ptr_array_index (priv->active, i))));
 }
 
 gboolean

@@ -46,7 +46,8 @@ void        clarify_choice_view_set_other_active (ClarifyChoiceView *self,
 /* Active options, not counting Other. */
 guint       clarify_choice_view_get_n_active     (ClarifyChoiceView *self);
 
-/* Appends the active options' values, in the agent's order. */
+/* Appends the active options' values in the order the user picked them,
+ * as the agents' own clients (a JavaScript Set) send them. */
 void        clarify_choice_view_collect          (ClarifyChoiceView *self,
                                                   GPtrArray         *values);
 gboolean    clarify_choice_view_pick             (ClarifyChoiceView *self,
