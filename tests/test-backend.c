@@ -8,6 +8,7 @@
 #include "clarify-backend-registry.h"
 #include "clarify-error.h"
 #include "clarify-json.h"
+#include "clarify-test-inbox.h"
 #include "clarify-test-log.h"
 #include "clarify-test-server.h"
 
@@ -264,6 +265,9 @@ typedef struct
   ClarifyBackend    *backend;
   ClarifyTestWatch   watch;
   GPtrArray         *confirmed;  /* "id=summary" */
+  /* Only for the tests that run the backend in an inbox. */
+  ClarifyInbox          *inbox;
+  ClarifyTestInboxWatch  life;
 } JsonFixture;
 
 static void
@@ -644,6 +648,224 @@ test_json_stream_has_no_io_timeout (void)
   g_assert_nonnull (soup_session_get_feature (stream_session, SOUP_TYPE_COOKIE_JAR));
 }
 
+/* ---- every way a request of the JSON backend ends, seen from the inbox ---- */
+
+#define REFUSED_DETAIL "HTTP 422 Unprocessable Entity"
+/* "answers" is always written (docs/json-form.md). */
+#define TIMED_OUT_BODY "{\"id\":\"r1\",\"outcome\":\"timed_out\",\"answers\":[]}"
+#define ANSWER_BODY "{\"id\":\"r1\",\"outcome\":\"answered\",\"answers\":" \
+                    "[{\"question_id\":\"q1\",\"values\":[\"Grüße aus Köln\"]}]}"
+
+static void
+json_inbox_fixture_setup (JsonFixture   *fixture,
+                          gconstpointer  data)
+{
+  json_fixture_setup (fixture, data);
+  fixture->inbox = clarify_inbox_new ();
+  clarify_inbox_add_backend (fixture->inbox, fixture->backend);
+  clarify_test_inbox_watch_init (&fixture->life, fixture->inbox);
+  json_fixture_connect (fixture);
+}
+
+static void
+json_inbox_fixture_teardown (JsonFixture   *fixture,
+                             gconstpointer  data)
+{
+  clarify_test_inbox_watch_clear (&fixture->life);
+  /* The inbox holds the backend; it must let go for the finalize check. */
+  g_clear_object (&fixture->inbox);
+  json_fixture_teardown (fixture, data);
+}
+
+typedef struct
+{
+  ClarifyTestInboxWatch *life;
+  guint                  n;
+} LifeWait;
+
+static gboolean
+life_has_added (gpointer data)
+{
+  LifeWait *wait = data;
+
+  return wait->life->added->len >= wait->n;
+}
+
+/* Sends @event and returns the @n-th request the inbox announced, pending. */
+static ClarifyRequest *
+json_inbox_add (JsonFixture *fixture,
+                const char  *event,
+                guint        n)
+{
+  LifeWait wait = { &fixture->life, n };
+  ClarifyRequest *request;
+
+  send_event (fixture, "request", event);
+  g_assert_true (clarify_test_loop_until (life_has_added, &wait, WAIT_MS));
+  request = g_ptr_array_index (fixture->life.added, n - 1);
+  clarify_test_inbox_assert (&fixture->life, fixture->backend, request,
+                             CLARIFY_REQUEST_PENDING, CLARIFY_REQUEST_END_NONE, CLARIFY_END_REASON_NONE, NULL);
+
+  return request;
+}
+
+/* The user answers @request through the inbox, as the dialog does. */
+static void
+json_inbox_answer (JsonFixture    *fixture,
+                   ClarifyRequest *request)
+{
+  g_autoptr(ClarifyResponse) response = make_response ();
+
+  clarify_inbox_answer (fixture->inbox, request, response);
+  clarify_test_inbox_assert (&fixture->life, fixture->backend, request,
+                             CLARIFY_REQUEST_SENDING, CLARIFY_REQUEST_END_NONE, CLARIFY_END_REASON_NONE, NULL);
+}
+
+/* The @index-th answer POSTed was exactly @body. */
+static void
+assert_posted (JsonFixture *fixture,
+               guint        index,
+               const char  *body)
+{
+  g_autoptr(ClarifyTestRequest) post = clarify_test_server_get_request (fixture->server, "POST", RESPONSE_PATH, index);
+
+  g_assert_nonnull (post);
+  g_assert_cmpstr (post->body, ==, body);
+}
+
+/* The agent's one reply ends the request: it took the answer (200), or
+ * someone else answered (404). Either way nothing is sent again. */
+typedef struct
+{
+  guint             status;
+  const char       *body;
+  ClarifyRequestEnd end;
+  ClarifyEndReason  reason;
+} FinalReply;
+
+static const FinalReply reply_taken = { 200, "{\"received\":\"Name: Grüße aus Köln\"}",
+                                        CLARIFY_REQUEST_END_ANSWERED, CLARIFY_END_REASON_NONE };
+static const FinalReply reply_gone = { 404, "{\"error\":\"unknown\"}",
+                                       CLARIFY_REQUEST_END_ANSWERED_ELSEWHERE, CLARIFY_END_REASON_ANSWERED_ELSEWHERE };
+
+static void
+test_json_inbox_final_reply (JsonFixture   *fixture,
+                             gconstpointer  data)
+{
+  const FinalReply *reply = data;
+  ClarifyRequest *request = json_inbox_add (fixture, REQUEST_R1, 1);
+
+  clarify_test_server_add_json (fixture->server, "POST", RESPONSE_PATH, reply->status, "application/json", reply->body);
+  json_inbox_answer (fixture, request);
+  clarify_test_inbox_wait_state (request, CLARIFY_REQUEST_DONE, WAIT_MS);
+
+  clarify_test_inbox_assert (&fixture->life, fixture->backend, request,
+                             CLARIFY_REQUEST_DONE, reply->end, reply->reason, NULL);
+  g_assert_cmpuint (fixture->life.refused->len, ==, 0);
+  g_assert_cmpuint (clarify_test_server_get_n_requests (fixture->server, "POST", RESPONSE_PATH), ==, 1);
+  assert_posted (fixture, 0, ANSWER_BODY);
+  g_assert_false (clarify_request_is_withdrawn (request));
+}
+
+/* 4xx: the agent refused this answer, the user may answer again. */
+static void
+test_json_inbox_refused (JsonFixture   *fixture,
+                         gconstpointer  data)
+{
+  ClarifyRequest *request = json_inbox_add (fixture, REQUEST_R1, 1);
+
+  clarify_test_server_add_json (fixture->server, "POST", RESPONSE_PATH, 422, "application/json",
+                                "{\"error\":\"values must be an array\"}");
+  clarify_test_server_add_json (fixture->server, "POST", RESPONSE_PATH, 200, "application/json", "{}");
+  json_inbox_answer (fixture, request);
+  g_assert_true (clarify_test_loop_until (clarify_test_inbox_has_refused, &fixture->life, WAIT_MS));
+
+  clarify_test_inbox_assert (&fixture->life, fixture->backend, request,
+                             CLARIFY_REQUEST_PENDING, CLARIFY_REQUEST_END_NONE, CLARIFY_END_REASON_ANSWER_REFUSED,
+                             REFUSED_DETAIL);
+  g_assert_true (g_ptr_array_index (fixture->life.refused, 0) == request);
+  g_assert_cmpuint (clarify_test_server_get_n_requests (fixture->server, "POST", RESPONSE_PATH), ==, 1);
+
+  json_inbox_answer (fixture, request);
+  clarify_test_inbox_wait_state (request, CLARIFY_REQUEST_DONE, WAIT_MS);
+  clarify_test_inbox_assert (&fixture->life, fixture->backend, request,
+                             CLARIFY_REQUEST_DONE, CLARIFY_REQUEST_END_ANSWERED, CLARIFY_END_REASON_NONE, NULL);
+  g_assert_cmpuint (fixture->life.refused->len, ==, 1);
+  g_assert_cmpuint (clarify_test_server_get_n_requests (fixture->server, "POST", RESPONSE_PATH), ==, 2);
+  assert_posted (fixture, 0, ANSWER_BODY);
+  assert_posted (fixture, 1, ANSWER_BODY);
+}
+
+static void
+test_json_inbox_withdrawn (JsonFixture   *fixture,
+                           gconstpointer  data)
+{
+  ClarifyRequest *request = json_inbox_add (fixture, REQUEST_R1, 1);
+
+  send_event (fixture, "withdraw", "{\"id\":\"r1\",\"reason\":\"Answered in the terminal\"}");
+  clarify_test_inbox_wait_state (request, CLARIFY_REQUEST_DONE, WAIT_MS);
+
+  clarify_test_inbox_assert (&fixture->life, fixture->backend, request,
+                             CLARIFY_REQUEST_DONE, CLARIFY_REQUEST_END_WITHDRAWN,
+                             CLARIFY_END_REASON_AGENT_WITHDREW, "Answered in the terminal");
+  g_assert_true (clarify_request_is_withdrawn (request));
+  g_assert_cmpuint (clarify_test_server_get_n_requests (fixture->server, "POST", RESPONSE_PATH), ==, 0);
+}
+
+/* The inbox's deadline ends it, and the agent hears "timed_out". */
+static void
+test_json_inbox_timed_out (JsonFixture   *fixture,
+                           gconstpointer  data)
+{
+  ClarifyRequest *request = NULL;
+
+  clarify_test_server_add_json (fixture->server, "POST", RESPONSE_PATH, 200, "application/json", "{}");
+  request = json_inbox_add (fixture, "{\"id\":\"r1\",\"timeout_ms\":100,"
+                                     "\"questions\":[{\"id\":\"q1\",\"kind\":\"text\",\"text\":\"Name?\"}]}", 1);
+  g_assert_true (clarify_inbox_has_timer (fixture->inbox));
+  clarify_test_inbox_wait_state (request, CLARIFY_REQUEST_DONE, WAIT_MS);
+
+  clarify_test_inbox_assert (&fixture->life, fixture->backend, request,
+                             CLARIFY_REQUEST_DONE, CLARIFY_REQUEST_END_TIMED_OUT, CLARIFY_END_REASON_TIME_RAN_OUT, NULL);
+  g_assert_true (clarify_test_server_wait_for_n_requests (fixture->server, "POST", RESPONSE_PATH, 1, WAIT_MS));
+  assert_posted (fixture, 0, TIMED_OUT_BODY);
+  g_assert_false (clarify_inbox_has_timer (fixture->inbox));
+}
+
+/* The stream drops and the agent re-sends what is pending: still one request,
+ * and it ends once. */
+static void
+test_json_inbox_resent (JsonFixture   *fixture,
+                        gconstpointer  data)
+{
+  ClarifyRequest *request = json_inbox_add (fixture, REQUEST_R1, 1);
+  ClarifyRequest *marker;
+
+  clarify_test_server_sse_close (fixture->server, EVENTS_PATH);
+  g_assert_true (clarify_test_server_wait_for_n_requests (fixture->server, "GET", EVENTS_PATH, 2, WAIT_MS));
+  g_assert_true (clarify_test_server_wait_for_n_streams (fixture->server, EVENTS_PATH, 1, WAIT_MS));
+  send_event (fixture, "request", REQUEST_R1);
+  /* Events are handled in order: once r2 is there, r1 was seen again. */
+  marker = json_inbox_add (fixture, REQUEST_R2, 2);
+  g_assert_cmpstr (clarify_request_get_id (marker), ==, "r2");
+
+  clarify_test_inbox_assert (&fixture->life, fixture->backend, request,
+                             CLARIFY_REQUEST_PENDING, CLARIFY_REQUEST_END_NONE, CLARIFY_END_REASON_NONE, NULL);
+  g_assert_cmpuint (fixture->life.added->len, ==, 2);
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (fixture->inbox)), ==, 2);
+  g_assert_cmpuint (clarify_inbox_get_n_pending (fixture->inbox), ==, 2);
+
+  clarify_test_server_add_json (fixture->server, "POST", RESPONSE_PATH, 200, "application/json", "{}");
+  json_inbox_answer (fixture, request);
+  clarify_test_inbox_wait_state (request, CLARIFY_REQUEST_DONE, WAIT_MS);
+  clarify_test_inbox_assert (&fixture->life, fixture->backend, request,
+                             CLARIFY_REQUEST_DONE, CLARIFY_REQUEST_END_ANSWERED, CLARIFY_END_REASON_NONE, NULL);
+  clarify_test_inbox_assert (&fixture->life, fixture->backend, marker,
+                             CLARIFY_REQUEST_PENDING, CLARIFY_REQUEST_END_NONE, CLARIFY_END_REASON_NONE, NULL);
+  g_assert_cmpuint (clarify_test_server_get_n_requests (fixture->server, "POST", RESPONSE_PATH), ==, 1);
+  assert_posted (fixture, 0, ANSWER_BODY);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -664,6 +886,15 @@ main (int   argc,
   ADD ("/backend/json/resend-after-reconnect", test_json_resend_after_reconnect);
   ADD ("/backend/json/post-body", test_json_post_body);
   ADD ("/backend/json/reply-statuses", test_json_reply_statuses);
+#undef ADD
+#define ADD(path, data, func) \
+  g_test_add ("/backend/json/inbox/" path, JsonFixture, data, json_inbox_fixture_setup, func, json_inbox_fixture_teardown)
+  ADD ("answered", &reply_taken, test_json_inbox_final_reply);
+  ADD ("refused", NULL, test_json_inbox_refused);
+  ADD ("answered-elsewhere", &reply_gone, test_json_inbox_final_reply);
+  ADD ("withdrawn", NULL, test_json_inbox_withdrawn);
+  ADD ("timed-out", NULL, test_json_inbox_timed_out);
+  ADD ("resent-after-reconnect", NULL, test_json_inbox_resent);
 #undef ADD
   g_test_add_func ("/backend/json/unreachable-is-transient", test_json_unreachable_is_transient);
   g_test_add_func ("/backend/json/stream-has-no-io-timeout", test_json_stream_has_no_io_timeout);
