@@ -18,11 +18,12 @@
 #define RELOGIN_MARGIN_S 600
 
 static SoupMessage *
-api_message_new (ClarifyAg3ntumBackend *self,
-                 const char            *method,
-                 const char            *path,
-                 const char            *body)
+api_message_new (gpointer    owner,
+                 const char *method,
+                 const char *path,
+                 const char *body)
 {
+  ClarifyAg3ntumBackend *self = owner;
   g_autofree char *url = g_strconcat (self->base_url, path, NULL);
   SoupMessage *message;
   SoupMessageHeaders *headers;
@@ -198,86 +199,42 @@ clarify_ag3ntum_update_timer (ClarifyAg3ntumBackend *self)
 
 /* API calls that log in first when there is no token, and again once on 401. */
 
-typedef struct
+static SoupSession *
+api_session (gpointer owner)
 {
-  char     *method;
-  char     *path;
-  char     *body;
-  gboolean  retried;
-} ApiCall;
-
-static void
-api_call_free (ApiCall *call)
-{
-  g_free (call->method);
-  g_free (call->path);
-  g_free (call->body);
-  g_free (call);
+  return CLARIFY_AG3NTUM_BACKEND (owner)->api_session;
 }
 
-static void api_send (GTask *task);
-
-static void
-api_login_cb (GObject      *object,
-              GAsyncResult *result,
-              gpointer      user_data)
+static gboolean
+has_no_token (gpointer owner)
 {
-  g_autoptr(GTask) task = user_data;
-  g_autoptr(GError) error = NULL;
-
-  if (!clarify_ag3ntum_login_finish (CLARIFY_AG3NTUM_BACKEND (object), result, &error))
-    g_task_return_error (task, g_steal_pointer (&error));
-  else
-    api_send (g_steal_pointer (&task));
+  return CLARIFY_AG3NTUM_BACKEND (owner)->token == NULL;
 }
 
 static void
-api_cb (GObject      *object,
-        GAsyncResult *result,
-        gpointer      user_data)
+api_login_async (gpointer             owner,
+                 GCancellable        *cancellable,
+                 GAsyncReadyCallback  callback,
+                 gpointer             user_data)
 {
-  g_autoptr(GTask) task = user_data;
-  ClarifyAg3ntumBackend *self = g_task_get_source_object (task);
-  ApiCall *call = g_task_get_task_data (task);
-  g_autoptr(GError) error = NULL;
-  JsonNode *node;
-
-  node = clarify_opencode_call_finish (result, &error);
-  if (node != NULL)
-    {
-      g_task_return_pointer (task, node, (GDestroyNotify) json_node_unref);
-      return;
-    }
-
-  if (g_error_matches (error, CLARIFY_ERROR, CLARIFY_ERROR_AUTH) && !call->retried)
-    {
-      GCancellable *cancellable = g_task_get_cancellable (task);
-
-      call->retried = TRUE;
-      clarify_ag3ntum_login_async (self, cancellable, api_login_cb, g_steal_pointer (&task));
-      return;
-    }
-
-  g_task_return_error (task, g_steal_pointer (&error));
+  clarify_ag3ntum_login_async (owner, cancellable, callback, user_data);
 }
 
-static void
-api_send (GTask *task)
+static gboolean
+api_login_finish (gpointer       owner,
+                  GAsyncResult  *result,
+                  GError       **error)
 {
-  ClarifyAg3ntumBackend *self = g_task_get_source_object (task);
-  ApiCall *call = g_task_get_task_data (task);
-  g_autoptr(SoupMessage) message = NULL;
-
-  if (self->token == NULL && !call->retried)
-    {
-      call->retried = TRUE;
-      clarify_ag3ntum_login_async (self, g_task_get_cancellable (task), api_login_cb, task);
-      return;
-    }
-
-  message = api_message_new (self, call->method, call->path, call->body);
-  clarify_opencode_call_async (self->api_session, message, g_task_get_cancellable (task), api_cb, task);
+  return clarify_ag3ntum_login_finish (owner, result, error);
 }
+
+static const ClarifyApiLogin api_login = {
+  .session = api_session,
+  .message_new = api_message_new,
+  .must_log_in = has_no_token,
+  .login_async = api_login_async,
+  .login_finish = api_login_finish,
+};
 
 void
 clarify_ag3ntum_api_call_async (ClarifyAg3ntumBackend *self,
@@ -288,21 +245,7 @@ clarify_ag3ntum_api_call_async (ClarifyAg3ntumBackend *self,
                                 GAsyncReadyCallback    callback,
                                 gpointer               user_data)
 {
-  GTask *task = g_task_new (self, cancellable, callback, user_data);
-  ApiCall *call = g_new0 (ApiCall, 1);
-
-  call->method = g_strdup (method);
-  call->path = g_strdup (path);
-  call->body = g_strdup (body);
-  g_task_set_task_data (task, call, (GDestroyNotify) api_call_free);
-  api_send (task);
-}
-
-JsonNode *
-clarify_ag3ntum_api_call_finish (GAsyncResult  *result,
-                                 GError       **error)
-{
-  return g_task_propagate_pointer (G_TASK (result), error);
+  clarify_api_call_async (self, &api_login, method, path, body, cancellable, callback, user_data);
 }
 
 char *

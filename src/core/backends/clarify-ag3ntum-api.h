@@ -9,6 +9,7 @@
 #pragma once
 
 #include "clarify-ag3ntum-backend-private.h"
+#include "clarify-api-call.h"
 
 G_BEGIN_DECLS
 
@@ -23,7 +24,8 @@ gboolean  clarify_ag3ntum_login_finish    (ClarifyAg3ntumBackend  *self,
 /* Arms or clears the timer that logs in again before the token expires. */
 void      clarify_ag3ntum_update_timer    (ClarifyAg3ntumBackend  *self);
 
-/* Calls the API, logging in first when there is no token, and again once on 401. */
+/* Calls the API, logging in first when there is no token, and again once
+ * on 401; clarify_api_call_finish() gives the reply. */
 void      clarify_ag3ntum_api_call_async  (ClarifyAg3ntumBackend  *self,
                                            const char             *method,
                                            const char             *path,
@@ -31,8 +33,6 @@ void      clarify_ag3ntum_api_call_async  (ClarifyAg3ntumBackend  *self,
                                            GCancellable           *cancellable,
                                            GAsyncReadyCallback     callback,
                                            gpointer                user_data);
-JsonNode *clarify_ag3ntum_api_call_finish (GAsyncResult           *result,
-                                           GError                **error);
 
 /* "/api/v1/sessions/{session_id}@tail", the id escaped. */
 char     *clarify_ag3ntum_session_path    (const char             *session_id,

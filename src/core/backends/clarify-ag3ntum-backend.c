@@ -143,7 +143,7 @@ resumed_cb (GObject      *object,
   g_autoptr(GError) error = NULL;
 
   /* The answer is in; a session that does not resume is news for the log only. */
-  node = clarify_ag3ntum_api_call_finish (result, &error);
+  node = clarify_api_call_finish (result, &error);
   if (node == NULL && !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
     g_message ("Connection “%s”: resuming session %s failed: %s",
                clarify_ag3ntum_connection_name (self), delivery->session_id, error->message);
@@ -166,7 +166,7 @@ answered_cb (GObject      *object,
   GCancellable *cancellable;
   JsonObject *reply;
 
-  node = clarify_ag3ntum_api_call_finish (result, &error);
+  node = clarify_api_call_finish (result, &error);
   if (node == NULL)
     {
       /* 404: nothing pending any more, so someone answered first. */

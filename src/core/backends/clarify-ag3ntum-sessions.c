@@ -138,7 +138,7 @@ pending_cb (GObject      *object,
   JsonObject *reply;
   const char *pending_id;
 
-  node = clarify_ag3ntum_api_call_finish (result, &error);
+  node = clarify_api_call_finish (result, &error);
   if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED) ||
       !g_hash_table_contains (self->watches, call->session_id))
     return;
@@ -317,7 +317,7 @@ history_cb (GObject      *object,
   JsonArray *events;
   guint n;
 
-  node = clarify_ag3ntum_api_call_finish (result, &error);
+  node = clarify_api_call_finish (result, &error);
   if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
     return;
   watch = g_hash_table_lookup (self->watches, call->session_id);
@@ -409,7 +409,7 @@ sessions_cb (GObject      *object,
   const char *session_id;
 
   self->listing = FALSE;
-  node = clarify_ag3ntum_api_call_finish (result, &error);
+  node = clarify_api_call_finish (result, &error);
   if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
     return;
 
