@@ -7,6 +7,7 @@
 #include <glib/gi18n.h>
 #include <string.h>
 
+#include "clarify-api-call.h"
 #include "clarify-codenomad-backend.h"
 #include "clarify-error.h"
 #include "clarify-http.h"
@@ -75,11 +76,12 @@ has_credentials (ClarifyCodenomadBackend *self)
 }
 
 static SoupMessage *
-api_message_new (ClarifyCodenomadBackend *self,
-                 const char              *method,
-                 const char              *path,
-                 const char              *body)
+api_message_new (gpointer    owner,
+                 const char *method,
+                 const char *path,
+                 const char *body)
 {
+  ClarifyCodenomadBackend *self = owner;
   g_autofree char *url = g_strconcat (self->base_url, path, NULL);
 
   if (g_str_equal (method, SOUP_METHOD_POST))
@@ -156,81 +158,42 @@ login_finish (ClarifyCodenomadBackend  *self,
 
 /* API calls that log in again once when the session expired. */
 
-typedef struct
+static SoupSession *
+api_session (gpointer owner)
 {
-  char     *method;
-  char     *path;
-  char     *body;
-  gboolean  retried;
-} ApiCall;
-
-static void
-api_call_free (ApiCall *call)
-{
-  g_free (call->method);
-  g_free (call->path);
-  g_free (call->body);
-  g_free (call);
+  return CLARIFY_CODENOMAD_BACKEND (owner)->api_session;
 }
 
-static void api_send (GTask *task);
-
-static void
-relogin_cb (GObject      *object,
-            GAsyncResult *result,
-            gpointer      user_data)
+static gboolean
+api_can_log_in (gpointer owner)
 {
-  g_autoptr(GTask) task = user_data;
-  g_autoptr(GError) error = NULL;
-
-  if (!login_finish (CLARIFY_CODENOMAD_BACKEND (object), result, &error))
-    {
-      g_task_return_error (task, g_steal_pointer (&error));
-      return;
-    }
-
-  api_send (g_steal_pointer (&task));
+  return has_credentials (owner);
 }
 
 static void
-api_cb (GObject      *object,
-        GAsyncResult *result,
-        gpointer      user_data)
+api_login_async (gpointer             owner,
+                 GCancellable        *cancellable,
+                 GAsyncReadyCallback  callback,
+                 gpointer             user_data)
 {
-  g_autoptr(GTask) task = user_data;
-  ClarifyCodenomadBackend *self = g_task_get_source_object (task);
-  ApiCall *call = g_task_get_task_data (task);
-  g_autoptr(GError) error = NULL;
-  JsonNode *node;
-
-  node = clarify_opencode_call_finish (result, &error);
-  if (node != NULL)
-    {
-      g_task_return_pointer (task, node, (GDestroyNotify) json_node_unref);
-      return;
-    }
-
-  if (g_error_matches (error, CLARIFY_ERROR, CLARIFY_ERROR_AUTH) && !call->retried && has_credentials (self))
-    {
-      GCancellable *cancellable = g_task_get_cancellable (task);
-
-      call->retried = TRUE;
-      login_async (self, cancellable, relogin_cb, g_steal_pointer (&task));
-      return;
-    }
-
-  g_task_return_error (task, g_steal_pointer (&error));
+  login_async (owner, cancellable, callback, user_data);
 }
 
-static void
-api_send (GTask *task)
+static gboolean
+api_login_finish (gpointer       owner,
+                  GAsyncResult  *result,
+                  GError       **error)
 {
-  ClarifyCodenomadBackend *self = g_task_get_source_object (task);
-  ApiCall *call = g_task_get_task_data (task);
-  g_autoptr(SoupMessage) message = api_message_new (self, call->method, call->path, call->body);
-
-  clarify_opencode_call_async (self->api_session, message, g_task_get_cancellable (task), api_cb, task);
+  return login_finish (owner, result, error);
 }
+
+static const ClarifyApiLogin api_login = {
+  .session = api_session,
+  .message_new = api_message_new,
+  .can_log_in = api_can_log_in,
+  .login_async = api_login_async,
+  .login_finish = api_login_finish,
+};
 
 static void
 api_call_async (ClarifyCodenomadBackend *self,
@@ -241,21 +204,7 @@ api_call_async (ClarifyCodenomadBackend *self,
                 GAsyncReadyCallback      callback,
                 gpointer                 user_data)
 {
-  GTask *task = g_task_new (self, cancellable, callback, user_data);
-  ApiCall *call = g_new0 (ApiCall, 1);
-
-  call->method = g_strdup (method);
-  call->path = g_strdup (path);
-  call->body = g_strdup (body);
-  g_task_set_task_data (task, call, (GDestroyNotify) api_call_free);
-  api_send (task);
-}
-
-static JsonNode *
-api_call_finish (GAsyncResult  *result,
-                 GError       **error)
-{
-  return g_task_propagate_pointer (G_TASK (result), error);
+  clarify_api_call_async (self, &api_login, method, path, body, cancellable, callback, user_data);
 }
 
 /* Where OpenCode's own API of a workspace is reached. */
@@ -307,7 +256,7 @@ listing_cb (GObject      *object,
   g_autoptr(JsonNode) node = NULL;
   g_autoptr(GError) error = NULL;
 
-  node = api_call_finish (result, &error);
+  node = clarify_api_call_finish (result, &error);
   if (clarify_opencode_round_is_stale (&self->round, listing->round, error))
     {
       listing_free (listing);
@@ -365,7 +314,7 @@ workspaces_cb (GObject      *object,
   g_autoptr(GError) error = NULL;
   JsonArray *workspaces = NULL;
 
-  node = api_call_finish (result, &error);
+  node = clarify_api_call_finish (result, &error);
   if (clarify_opencode_round_is_stale (&self->round, call->round, error))
     {
       listing_free (call);
@@ -421,7 +370,7 @@ pong_cb (GObject      *object,
   g_autoptr(JsonNode) node = NULL;
   g_autoptr(GError) error = NULL;
 
-  node = api_call_finish (result, &error);
+  node = clarify_api_call_finish (result, &error);
   if (node == NULL && !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
     g_message ("Connection “%s”: pong failed: %s", connection_name (self), error->message);
 }
