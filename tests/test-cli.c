@@ -936,6 +936,47 @@ test_chat_server_down (Fixture       *fixture,
 }
 
 static void
+test_chat_interrupted (Fixture       *fixture,
+                       gconstpointer  data)
+{
+  g_autofree char *spec = NULL;
+  g_autoptr(ClarifyTestServer) server = ihub_server_new ("chat-long", &spec);
+  g_autofree char *path = ihub_path ("chat-long", "");
+  g_autofree char *stop = ihub_path ("chat-long", "/stop");
+  g_autoptr(Run) run = NULL;
+  g_autoptr(ClarifyTestRequest) stopped = NULL;
+
+  clarify_test_server_add_json (server, "POST", stop, 200, "application/json", "{\"success\":true}");
+  run = ihub_start (spec, "chat-long", "plain", "Write a novel");
+  /* Posted: the turn runs. */
+  g_assert_true (clarify_test_server_wait_for_n_requests (server, "POST", path, 1, WAIT_MS));
+
+  /* Ctrl+C: the model is told to stop, as by the web client's button. */
+  g_subprocess_send_signal (run->process, SIGINT);
+  stopped = clarify_test_server_wait_for_request (server, "POST", stop, WAIT_MS);
+  g_assert_nonnull (stopped);
+  g_assert_cmpint (finish_cli (run), ==, CLARIFY_CLI_EXIT_CANCELLED);
+  g_assert_cmpstr (run->out, ==, "");
+  g_assert_cmpstr (run->err, ==, "clarify chat: The answer was stopped.\n");
+}
+
+static void
+test_chat_interrupted_asking (Fixture       *fixture,
+                              gconstpointer  data)
+{
+  g_autoptr(ClarifyTestServer) server = NULL;
+  g_autoptr(Run) run = NULL;
+  ClarifyRequest *request = ihub_start_select (fixture, &server, &run, "plain");
+
+  /* No turn runs: nothing to stop; the question waits in the conversation. */
+  g_subprocess_send_signal (run->process, SIGINT);
+  g_assert_cmpint (finish_cli (run), ==, CLARIFY_CLI_EXIT_CANCELLED);
+  g_assert_cmpstr (run->err, ==, "clarify chat: cancelled; answer later with --chat " IHUB_CHAT "\n");
+  clarify_test_watch_wait_withdrawn (&fixture->watch, 1, WAIT_MS);
+  g_assert_true (clarify_request_is_withdrawn (request));
+}
+
+static void
 test_chat_bad_arguments (void)
 {
   g_autoptr(Run) no_message = start_cli (NULL, "chat", "corp=ihub:http://127.0.0.1:1", "--app", "x", NULL);
@@ -1002,6 +1043,8 @@ main (int   argc,
   ADD ("chat/cancelled", test_chat_cancelled);
   ADD ("chat/server-errors", test_chat_server_errors);
   ADD ("chat/server-down", test_chat_server_down);
+  ADD ("chat/interrupted", test_chat_interrupted);
+  ADD ("chat/interrupted-asking", test_chat_interrupted_asking);
 #undef ADD
   g_test_add_func ("/cli/ask/bad-arguments", test_bad_arguments);
   g_test_add_func ("/cli/ask/bad-json", test_bad_json);
