@@ -125,7 +125,7 @@ turn_ended_cb (ClarifyIhubChat *ihub_chat,
     }
 
   words = describe_end (end, detail);
-  g_printerr ("clarify chat: %s\n", words);
+  g_printerr (_("clarify chat: %s\n"), words);
   /* Ctrl+C: leave once the server was told to stop. */
   if (end == CLARIFY_IHUB_END_STOPPED && chat->stop_message != NULL)
     chat->status = CLARIFY_CLI_EXIT_CANCELLED;
@@ -371,8 +371,8 @@ clarify_chat_cli_run (int    argc,
   g_option_context_set_summary (context,
                                 _("Sends the message, shows the app’s questions in Clarify and prints the answer.\n"
                                   "CONNECTION is a saved connection or NAME=ihub:URL.\n"
-                                  "Exit status: 0 answered, 1 cancelled, 2 bad arguments, 3 unreachable,\n"
-                                  "4 the server refused or failed."));
+                                  "Exit status: 0 answered, 1 cancelled (in the dialog, or Ctrl+C),\n"
+                                  "2 bad arguments, 3 unreachable, 4 the server refused or failed."));
   group = g_option_group_new ("chat", NULL, NULL, &chat, NULL);
   g_option_group_add_entries (group, entries);
   g_option_group_set_translation_domain (group, GETTEXT_PACKAGE);
