@@ -19,6 +19,7 @@
 #include <locale.h>
 #include <string.h>
 
+#include "clarify-chat-cli.h"
 #include "clarify-cli.h"
 #include "clarify-dbus-backend.h"
 #include "clarify-json.h"
@@ -702,10 +703,44 @@ test_set_password (void)
 /* ---------------------------------------------------------------------- */
 /* clarify chat: a recorded iHub turn, its question shown over D-Bus */
 
-#define IHUB_PATH "/api/apps/translator/chat/chat-selftest-select"
+#define IHUB_CHAT "chat-selftest-select"
 
+static char *
+ihub_path (const char *chat_id,
+           const char *tail)
+{
+  return g_strconcat ("/api/apps/translator/chat/", chat_id, tail, NULL);
+}
+
+/* A fake iHub with the app "translator" whose chat @chat_id streams
+ * whatever the test sends; *@spec is the connection to give `chat`. */
+static ClarifyTestServer *
+ihub_server_new (const char  *chat_id,
+                 char       **spec)
+{
+  ClarifyTestServer *server = clarify_test_server_new ();
+  g_autofree char *url = clarify_test_server_get_url (server, "");
+  g_autofree char *path = ihub_path (chat_id, "");
+  g_autofree char *accepted = g_strdup_printf ("{\"status\":\"streaming\",\"chatId\":\"%s\"}", chat_id);
+  g_autofree char *greeting = g_strdup_printf ("event: connected\ndata: {\"event\":\"connected\",\"chatId\":\"%s\"}\n\n",
+                                               chat_id);
+
+  clarify_test_server_add_json (server, "GET", "/api/apps", 200, "application/json",
+                                "[{\"id\":\"translator\",\"name\":{\"en\":\"Translator\"},\"preferredModel\":\"fake-llm\"}]");
+  clarify_test_server_add_sse (server, path);
+  clarify_test_server_set_sse_greeting (server, path, greeting);
+  clarify_test_server_add_json (server, "POST", path, 200, "application/json", accepted);
+  /* GLib points the children's dirs at /dev/null; the chat keeps its file. */
+  g_setenv ("XDG_DATA_HOME", g_get_user_data_dir (), TRUE);
+  *spec = g_strconcat ("corp=ihub:", url, NULL);
+
+  return server;
+}
+
+/* Replays the recorded turn @name of @chat_id once its @n_post-th POST came. */
 static void
 ihub_serve_turn (ClarifyTestServer *server,
+                 const char        *chat_id,
                  const char        *name,
                  guint              n_post)
 {
@@ -713,57 +748,232 @@ ihub_serve_turn (ClarifyTestServer *server,
   g_autofree char *body_name = g_strconcat ("protocols/ihub-captured/", name, ".sse.body", NULL);
   g_autofree char *stream = clarify_test_load_fixture (sse_name);
   g_autofree char *body = clarify_test_load_fixture (body_name);
-  g_autofree char *greeting = NULL;
+  g_autofree char *path = ihub_path (chat_id, "");
   g_autoptr(ClarifyTestRequest) post = NULL;
   gsize length = (gsize) (strstr (stream, "\n\n") - stream) + 2;
 
-  greeting = g_strndup (stream, length);
-  clarify_test_server_set_sse_greeting (server, IHUB_PATH, greeting);
-  g_assert_true (clarify_test_server_wait_for_n_requests (server, "POST", IHUB_PATH, n_post, WAIT_MS));
-  post = clarify_test_server_get_request (server, "POST", IHUB_PATH, n_post - 1);
+  g_assert_true (clarify_test_server_wait_for_n_requests (server, "POST", path, n_post, WAIT_MS));
+  post = clarify_test_server_get_request (server, "POST", path, n_post - 1);
   g_assert_cmpstr (post->body, ==, body);
-  g_assert_true (clarify_test_server_wait_for_n_streams (server, IHUB_PATH, 1, WAIT_MS));
-  clarify_test_server_sse_send (server, IHUB_PATH, stream + length, -1);
+  g_assert_true (clarify_test_server_wait_for_n_streams (server, path, 1, WAIT_MS));
+  clarify_test_server_sse_send (server, path, stream + length, -1);
+}
+
+static Run *
+ihub_start (const char *spec,
+            const char *chat_id,
+            const char *output,
+            const char *message)
+{
+  return start_cli (NULL, "chat", spec, "--app", "translator", "--chat", chat_id,
+                    "--output", output, message, NULL);
+}
+
+/* Starts `chat` on the recorded select case and returns its question. */
+static ClarifyRequest *
+ihub_start_select (Fixture            *fixture,
+                   ClarifyTestServer **server,
+                   Run               **run,
+                   const char         *output)
+{
+  g_autofree char *spec = NULL;
+
+  *server = ihub_server_new (IHUB_CHAT, &spec);
+  *run = ihub_start (spec, IHUB_CHAT, output, "Please help ask:select");
+  ihub_serve_turn (*server, IHUB_CHAT, "select.1", 1);
+
+  return clarify_test_watch_wait_request_for (&fixture->watch, 1, WAIT_MS);
+}
+
+static void
+ihub_answer (Fixture        *fixture,
+             ClarifyRequest *request,
+             ClarifyOutcome  outcome,
+             const char     *value)
+{
+  g_autoptr(ClarifyResponse) response = clarify_response_new (clarify_request_get_id (request), outcome);
+
+  if (value != NULL)
+    clarify_response_add_answer (response, clarify_question_get_id (clarify_request_get_question (request, 0)),
+                                 (const char *[]) { value, NULL }, NULL, FALSE);
+  clarify_test_watch_answer (&fixture->watch, request, response);
 }
 
 static void
 test_chat (Fixture       *fixture,
            gconstpointer  data)
 {
-  g_autoptr(ClarifyTestServer) server = clarify_test_server_new ();
-  g_autofree char *url = clarify_test_server_get_url (server, "");
-  g_autofree char *spec = g_strconcat ("corp=ihub:", url, NULL);
+  g_autoptr(ClarifyTestServer) server = NULL;
   g_autoptr(Run) run = NULL;
-  g_autoptr(ClarifyResponse) response = NULL;
   g_autofree char *kept = g_build_filename (g_get_user_data_dir (), "clarify", "ihub", "corp",
-                                            "chat-selftest-select.json", NULL);
-  ClarifyRequest *request;
-  ClarifyQuestion *question;
+                                            IHUB_CHAT ".json", NULL);
+  ClarifyRequest *request = ihub_start_select (fixture, &server, &run, "plain");
 
-  clarify_test_server_add_json (server, "GET", "/api/apps", 200, "application/json",
-                                "[{\"id\":\"translator\",\"name\":{\"en\":\"Translator\"},\"preferredModel\":\"fake-llm\"}]");
-  clarify_test_server_add_sse (server, IHUB_PATH);
-  clarify_test_server_add_json (server, "POST", IHUB_PATH, 200, "application/json",
-                                "{\"status\":\"streaming\",\"chatId\":\"chat-selftest-select\"}");
-  /* GLib points the children's dirs at /dev/null; the chat keeps its file. */
-  g_setenv ("XDG_DATA_HOME", g_get_user_data_dir (), TRUE);
-  run = start_cli (NULL, "chat", spec, "--app", "translator", "--chat", "chat-selftest-select",
-                   "Please help ask:select", NULL);
-  ihub_serve_turn (server, "select.1", 1);
+  g_assert_cmpint (clarify_question_get_kind (clarify_request_get_question (request, 0)), ==,
+                   CLARIFY_QUESTION_KIND_SINGLE);
+  ihub_answer (fixture, request, CLARIFY_OUTCOME_ANSWERED, "fr");
 
-  request = clarify_test_watch_wait_request_for (&fixture->watch, 1, WAIT_MS);
-  question = clarify_request_get_question (request, 0);
-  g_assert_cmpint (clarify_question_get_kind (question), ==, CLARIFY_QUESTION_KIND_SINGLE);
-  response = clarify_response_new (clarify_request_get_id (request), CLARIFY_OUTCOME_ANSWERED);
-  clarify_response_add_answer (response, clarify_question_get_id (question),
-                               (const char *[]) { "fr", NULL }, NULL, FALSE);
-  clarify_test_watch_answer (&fixture->watch, request, response);
-
-  ihub_serve_turn (server, "select.2", 2);
+  ihub_serve_turn (server, IHUB_CHAT, "select.2", 2);
   g_assert_cmpint (finish_cli (run), ==, 0);
   g_assert_cmpstr (run->out, ==, "You answered: fr\n");
   g_assert_cmpstr (run->err, ==, "");
   g_assert_true (g_file_test (kept, G_FILE_TEST_IS_REGULAR));
+}
+
+static void
+test_chat_output_json (Fixture       *fixture,
+                       gconstpointer  data)
+{
+  g_autoptr(ClarifyTestServer) server = NULL;
+  g_autoptr(Run) run = NULL;
+  g_auto(GStrv) lines = NULL;
+  g_autoptr(GString) events = g_string_new (NULL);
+  ClarifyRequest *request = ihub_start_select (fixture, &server, &run, "json");
+
+  ihub_answer (fixture, request, CLARIFY_OUTCOME_ANSWERED, "fr");
+  ihub_serve_turn (server, IHUB_CHAT, "select.2", 2);
+  g_assert_cmpint (finish_cli (run), ==, 0);
+  g_assert_cmpstr (run->err, ==, "");
+
+  /* One object per line, each naming its event; no plain text between. */
+  g_assert_true (g_str_has_suffix (run->out, "}\n"));
+  lines = g_strsplit (run->out, "\n", -1);
+  for (guint i = 0; lines[i + 1] != NULL; i++)
+    {
+      g_autoptr(JsonNode) node = clarify_json_parse (lines[i], -1, NULL);
+
+      g_assert_nonnull (node);
+      g_assert_true (JSON_NODE_HOLDS_OBJECT (node));
+      g_string_append_printf (events, "%s ", clarify_json_get_string_member (json_node_get_object (node), "event"));
+    }
+  g_test_message ("events: %s", events->str);
+  g_assert_nonnull (strstr (events->str, "tool.call.start clarification tool.call.end done "));
+  g_assert_nonnull (strstr (events->str, "chunk "));
+  g_assert_true (g_str_has_suffix (events->str, "done "));
+  g_assert_null (strstr (run->out, "\nYou answered"));
+}
+
+static void
+test_chat_cancelled (Fixture       *fixture,
+                     gconstpointer  data)
+{
+  g_autoptr(ClarifyTestServer) server = NULL;
+  g_autoptr(Run) run = NULL;
+  g_autofree char *path = ihub_path (IHUB_CHAT, "");
+  ClarifyRequest *request = ihub_start_select (fixture, &server, &run, "plain");
+
+  ihub_answer (fixture, request, CLARIFY_OUTCOME_CANCELLED, NULL);
+  g_assert_cmpint (finish_cli (run), ==, CLARIFY_CLI_EXIT_CANCELLED);
+  g_assert_cmpstr (run->out, ==, "");
+  g_assert_nonnull (strstr (run->err, "--chat " IHUB_CHAT));
+  /* iHub cannot be told no: nothing more was sent. */
+  g_assert_cmpuint (clarify_test_server_get_n_requests (server, "POST", path), ==, 1);
+}
+
+/* Sends @frames on the turn's stream of @chat_id once its message was posted. */
+static void
+ihub_send (ClarifyTestServer *server,
+           const char        *chat_id,
+           const char        *frames)
+{
+  g_autofree char *path = ihub_path (chat_id, "");
+
+  g_assert_true (clarify_test_server_wait_for_n_requests (server, "POST", path, 1, WAIT_MS));
+  g_assert_true (clarify_test_server_wait_for_n_streams (server, path, 1, WAIT_MS));
+  clarify_test_server_sse_send (server, path, frames, -1);
+}
+
+static void
+test_chat_server_errors (Fixture       *fixture,
+                         gconstpointer  data)
+{
+  g_autofree char *spec = NULL;
+  g_autoptr(ClarifyTestServer) server = ihub_server_new ("chat-error", &spec);
+  g_autoptr(Run) error_event = NULL;
+  g_autoptr(Run) refused = NULL;
+  g_autoptr(Run) denied = NULL;
+  g_autofree char *badtype_spec = NULL;
+  g_autoptr(ClarifyTestServer) badtype = ihub_server_new ("chat-selftest-badtype", &badtype_spec);
+  g_autofree char *denied_spec = NULL;
+  g_autoptr(ClarifyTestServer) no_access = ihub_server_new ("chat-denied", &denied_spec);
+  g_autofree char *denied_path = ihub_path ("chat-denied", "");
+
+  error_event = ihub_start (spec, "chat-error", "plain", "hello");
+  ihub_send (server, "chat-error",
+             "event: error\ndata: {\"event\":\"error\",\"chatId\":\"chat-error\",\"message\":\"No API key\"}\n\n");
+  g_assert_cmpint (finish_cli (error_event), ==, CLARIFY_CLI_EXIT_SERVER_ERROR);
+  g_assert_cmpstr (error_event->err, ==, "clarify chat: The server reported an error: No API key\n");
+
+  /* The recorded refusal of a question the model asked wrongly. */
+  refused = ihub_start (badtype_spec, "chat-selftest-badtype", "plain", "ask:badtype");
+  ihub_serve_turn (badtype, "chat-selftest-badtype", "badtype", 1);
+  g_assert_cmpint (finish_cli (refused), ==, CLARIFY_CLI_EXIT_SERVER_ERROR);
+  g_assert_true (g_str_has_prefix (refused->out, "The ask_user tool returned: {"));
+  g_assert_true (g_str_has_prefix (refused->err, "clarify chat: The model asked a question that cannot be shown: "
+                                                 "Invalid clarification request: Invalid input_type."));
+
+  clarify_test_server_set_json (no_access, "POST", denied_path, 403, "application/json",
+                                "{\"error\":\"Access denied\",\"code\":\"APP_ACCESS_DENIED\"}");
+  denied = ihub_start (denied_spec, "chat-denied", "plain", "hello");
+  g_assert_cmpint (finish_cli (denied), ==, CLARIFY_CLI_EXIT_SERVER_ERROR);
+  g_assert_cmpstr (denied->err, ==, "clarify chat: The server does not let this account use the app.\n");
+}
+
+static void
+test_chat_server_down (Fixture       *fixture,
+                       gconstpointer  data)
+{
+  g_autofree char *spec = NULL;
+  g_autoptr(ClarifyTestServer) server = ihub_server_new ("chat-down", &spec);
+  g_autoptr(Run) run = NULL;
+
+  /* Its port, now closed: nobody listens there. */
+  clarify_test_server_free (g_steal_pointer (&server));
+  run = ihub_start (spec, "chat-down", "plain", "hello");
+  g_assert_cmpint (finish_cli (run), ==, CLARIFY_CLI_EXIT_UNREACHABLE);
+  g_assert_cmpstr (run->out, ==, "");
+  g_assert_true (g_str_has_prefix (run->err, "clarify chat: cannot list the apps: "));
+}
+
+static void
+test_chat_interrupted (Fixture       *fixture,
+                       gconstpointer  data)
+{
+  g_autofree char *spec = NULL;
+  g_autoptr(ClarifyTestServer) server = ihub_server_new ("chat-long", &spec);
+  g_autofree char *path = ihub_path ("chat-long", "");
+  g_autofree char *stop = ihub_path ("chat-long", "/stop");
+  g_autoptr(Run) run = NULL;
+  g_autoptr(ClarifyTestRequest) stopped = NULL;
+
+  clarify_test_server_add_json (server, "POST", stop, 200, "application/json", "{\"success\":true}");
+  run = ihub_start (spec, "chat-long", "plain", "Write a novel");
+  /* Posted: the turn runs. */
+  g_assert_true (clarify_test_server_wait_for_n_requests (server, "POST", path, 1, WAIT_MS));
+
+  /* Ctrl+C: the model is told to stop, as by the web client's button. */
+  g_subprocess_send_signal (run->process, SIGINT);
+  stopped = clarify_test_server_wait_for_request (server, "POST", stop, WAIT_MS);
+  g_assert_nonnull (stopped);
+  g_assert_cmpint (finish_cli (run), ==, CLARIFY_CLI_EXIT_CANCELLED);
+  g_assert_cmpstr (run->out, ==, "");
+  g_assert_cmpstr (run->err, ==, "clarify chat: The answer was stopped.\n");
+}
+
+static void
+test_chat_interrupted_asking (Fixture       *fixture,
+                              gconstpointer  data)
+{
+  g_autoptr(ClarifyTestServer) server = NULL;
+  g_autoptr(Run) run = NULL;
+  ClarifyRequest *request = ihub_start_select (fixture, &server, &run, "plain");
+
+  /* No turn runs: nothing to stop; the question waits in the conversation. */
+  g_subprocess_send_signal (run->process, SIGINT);
+  g_assert_cmpint (finish_cli (run), ==, CLARIFY_CLI_EXIT_CANCELLED);
+  g_assert_cmpstr (run->err, ==, "clarify chat: cancelled; answer later with --chat " IHUB_CHAT "\n");
+  clarify_test_watch_wait_withdrawn (&fixture->watch, 1, WAIT_MS);
+  g_assert_true (clarify_request_is_withdrawn (request));
 }
 
 static void
@@ -829,6 +1039,12 @@ main (int   argc,
   ADD ("ask/interrupted", test_interrupted);
   ADD ("mcp-stdio", test_mcp_stdio);
   ADD ("chat", test_chat);
+  ADD ("chat/output-json", test_chat_output_json);
+  ADD ("chat/cancelled", test_chat_cancelled);
+  ADD ("chat/server-errors", test_chat_server_errors);
+  ADD ("chat/server-down", test_chat_server_down);
+  ADD ("chat/interrupted", test_chat_interrupted);
+  ADD ("chat/interrupted-asking", test_chat_interrupted_asking);
 #undef ADD
   g_test_add_func ("/cli/ask/bad-arguments", test_bad_arguments);
   g_test_add_func ("/cli/ask/bad-json", test_bad_json);

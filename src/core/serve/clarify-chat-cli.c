@@ -5,6 +5,7 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
+#include <glib-unix.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -28,6 +29,8 @@ typedef struct
   char               *chat_id;
   char               *model;
   char               *text;
+  SoupMessage        *stop_message;
+  guint               sigint_id;
   gboolean            json;
   gboolean            asking;
   gboolean            ends_in_newline;
@@ -122,8 +125,11 @@ turn_ended_cb (ClarifyIhubChat *ihub_chat,
     }
 
   words = describe_end (end, detail);
-  g_printerr ("clarify chat: %s\n", words);
-  if (end == CLARIFY_IHUB_END_STOPPED)
+  g_printerr (_("clarify chat: %s\n"), words);
+  /* Ctrl+C: leave once the server was told to stop. */
+  if (end == CLARIFY_IHUB_END_STOPPED && chat->stop_message != NULL)
+    chat->status = CLARIFY_CLI_EXIT_CANCELLED;
+  else if (end == CLARIFY_IHUB_END_STOPPED)
     quit (chat, CLARIFY_CLI_EXIT_CANCELLED);
   else if (end == CLARIFY_IHUB_END_CONNECTION_LOST || end == CLARIFY_IHUB_END_STREAM_CLOSED)
     quit (chat, CLARIFY_CLI_EXIT_UNREACHABLE);
@@ -269,6 +275,55 @@ apps_cb (GObject      *object,
     }
 }
 
+static void
+stop_sent_cb (SoupSession *session,
+              SoupMessage *message,
+              Chat        *chat)
+{
+  if (message != chat->stop_message)
+    return;
+  g_clear_object (&chat->stop_message);
+  quit (chat, CLARIFY_CLI_EXIT_CANCELLED);
+}
+
+static void
+stop_queued_cb (SoupSession *session,
+                SoupMessage *message,
+                Chat        *chat)
+{
+  g_set_object (&chat->stop_message, message);
+}
+
+/* Ctrl+C stops the answer as the web client's stop button does; a second
+ * one leaves without waiting for the server. */
+static gboolean
+sigint_cb (gpointer user_data)
+{
+  Chat *chat = user_data;
+  ClarifyIhubChatState state = chat->chat != NULL ? clarify_ihub_chat_get_state (chat->chat)
+                                                  : CLARIFY_IHUB_CHAT_IDLE;
+  SoupSession *session = clarify_ihub_backend_get_session (chat->backend);
+  gulong queued_id;
+
+  if (state == CLARIFY_IHUB_CHAT_RUNNING && chat->stop_message == NULL)
+    {
+      /* The chat sends its /stop without waiting: catch it to wait here. */
+      g_signal_connect (session, "request-unqueued", G_CALLBACK (stop_sent_cb), chat);
+      queued_id = g_signal_connect (session, "request-queued", G_CALLBACK (stop_queued_cb), chat);
+      clarify_ihub_chat_stop (chat->chat);
+      g_signal_handler_disconnect (session, queued_id);
+      return G_SOURCE_CONTINUE;
+    }
+
+  if (state == CLARIFY_IHUB_CHAT_ASKING)
+    g_printerr (_("clarify chat: cancelled; answer later with --chat %s\n"),
+                clarify_ihub_chat_get_id (chat->chat));
+  else
+    g_printerr (_("clarify chat: interrupted\n"));
+  quit (chat, CLARIFY_CLI_EXIT_CANCELLED);
+  return G_SOURCE_CONTINUE;
+}
+
 static ClarifyConnection *
 find_connection (const char  *name,
                  GError     **error)
@@ -316,8 +371,8 @@ clarify_chat_cli_run (int    argc,
   g_option_context_set_summary (context,
                                 _("Sends the message, shows the app’s questions in Clarify and prints the answer.\n"
                                   "CONNECTION is a saved connection or NAME=ihub:URL.\n"
-                                  "Exit status: 0 answered, 1 cancelled, 2 bad arguments, 3 unreachable,\n"
-                                  "4 the server refused or failed."));
+                                  "Exit status: 0 answered, 1 cancelled (in the dialog, or Ctrl+C),\n"
+                                  "2 bad arguments, 3 unreachable, 4 the server refused or failed."));
   group = g_option_group_new ("chat", NULL, NULL, &chat, NULL);
   g_option_group_add_entries (group, entries);
   g_option_group_set_translation_domain (group, GETTEXT_PACKAGE);
@@ -378,6 +433,7 @@ clarify_chat_cli_run (int    argc,
   chat.loop = g_main_loop_new (NULL, FALSE);
   chat.backend = CLARIFY_IHUB_BACKEND (clarify_ihub_backend_new (connection));
   g_signal_connect (chat.backend, "request-added", G_CALLBACK (request_added_cb), &chat);
+  chat.sigint_id = g_unix_signal_add (SIGINT, sigint_cb, &chat);
   clarify_ihub_backend_list_apps_async (chat.backend, NULL, apps_cb, &chat);
   g_main_loop_run (chat.loop);
   goto out;
@@ -388,13 +444,16 @@ bad_args:
   chat.status = CLARIFY_CLI_EXIT_BAD_ARGS;
 
 out:
+  g_clear_handle_id (&chat.sigint_id, g_source_remove);
   if (chat.chat != NULL)
     g_signal_handlers_disconnect_by_data (chat.chat, &chat);
   if (chat.backend != NULL)
     {
       g_signal_handlers_disconnect_by_data (chat.backend, &chat);
+      g_signal_handlers_disconnect_by_data (clarify_ihub_backend_get_session (chat.backend), &chat);
       clarify_backend_stop (CLARIFY_BACKEND (chat.backend));
     }
+  g_clear_object (&chat.stop_message);
   g_clear_object (&chat.backend);
   g_clear_object (&chat.app);
   g_clear_pointer (&chat.loop, g_main_loop_unref);
