@@ -109,6 +109,10 @@ scroll_to_end (ClarifyConversationWindow *self)
   GtkTextBuffer *buffer = gtk_text_view_get_buffer (self->transcript);
   GtkTextIter end;
 
+  /* Before its first layout the view scrolls to a wrong place. */
+  if (!gtk_widget_get_mapped (GTK_WIDGET (self->transcript)))
+    return;
+
   gtk_text_buffer_get_end_iter (buffer, &end);
   gtk_text_buffer_move_mark (buffer, self->end_mark, &end);
   gtk_text_view_scroll_mark_onscreen (self->transcript, self->end_mark);
