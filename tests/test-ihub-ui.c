@@ -10,8 +10,10 @@
 #include <glib/gi18n.h>
 #include <string.h>
 
+#include "clarify-connection-row.h"
 #include "clarify-conversation-window.h"
 #include "clarify-ihub-backend.h"
+#include "clarify-window.h"
 
 #include "clarify-test-answer.h"
 #include "clarify-test-ihub.h"
@@ -327,6 +329,117 @@ test_stop (Fixture       *fixture,
   screenshot (fixture->window, "stopped", fixture->language);
 }
 
+static gboolean
+chat_asks (gpointer data)
+{
+  return clarify_ihub_chat_get_state (data) == CLARIFY_IHUB_CHAT_ASKING;
+}
+
+static gboolean
+is_mapped (gpointer data)
+{
+  return gtk_widget_get_mapped (data);
+}
+
+static GtkWidget *
+find_conversation_window (void)
+{
+  GListModel *toplevels = gtk_window_get_toplevels ();
+
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr(GObject) item = g_list_model_get_item (toplevels, i);
+
+      if (CLARIFY_IS_CONVERSATION_WINDOW (item))
+        return GTK_WIDGET (item);
+    }
+
+  return NULL;
+}
+
+/* A conversation kept from an earlier run is listed in the main window
+ * beside the questions; clicking it reopens it where it stopped. */
+static void
+test_kept (Fixture       *fixture,
+           gconstpointer  data)
+{
+  static GtkApplication *application;
+  g_autoptr(ClarifyInbox) inbox = clarify_inbox_new ();
+  g_autoptr(ClarifyConnection) connection = NULL;
+  g_autoptr(ClarifyBackend) backend = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *name = NULL;
+  g_autofree char *subtitle = NULL;
+  g_autofree char *expected = NULL;
+  g_autofree char *text = NULL;
+  ClarifyIhubChat *chat;
+  GtkWidget *window;
+  GtkWidget *list;
+  GtkListBoxRow *row;
+  GtkWidget *conversation;
+  GtkWidget *connection_row;
+
+  /* The earlier run: the app asked, and Clarify quit before the answer. */
+  gtk_window_destroy (GTK_WINDOW (fixture->window));
+  name = g_strdup_printf ("kept-%s", fixture->language);
+  connection = clarify_connection_new (name, "ihub", clarify_connection_get_url (fixture->connection));
+  clarify_connection_set_option (connection, "language", "en");
+  backend = clarify_ihub_backend_new (connection);
+  chat = clarify_ihub_backend_open_chat (CLARIFY_IHUB_BACKEND (backend), IHUB_APP, "chat-kept");
+  clarify_ihub_chat_set_model_id (chat, "fake-llm");
+  g_assert_true (clarify_ihub_chat_send (chat, "Please help ask:select"));
+  clarify_test_ihub_replay_turn (fixture->server, "chat-kept", "select.1", 1);
+  g_assert_true (clarify_test_wait_until (chat_asks, chat, IHUB_WAIT_MS));
+  clarify_backend_stop (backend);
+  g_clear_object (&backend);
+
+  /* This run. */
+  /* One application for the process: registering exports its object path. */
+  if (application == NULL)
+    {
+      application = gtk_application_new ("io.github.clarify.TestIhubUi", G_APPLICATION_NON_UNIQUE);
+      g_assert_true (g_application_register (G_APPLICATION (application), NULL, &error));
+      g_assert_no_error (error);
+    }
+  backend = clarify_ihub_backend_new (connection);
+  clarify_inbox_add_backend (inbox, backend);
+  window = GTK_WIDGET (clarify_window_new (application, inbox));
+  clarify_backend_start (backend);
+  clarify_test_present_and_wait (GTK_WINDOW (window));
+
+  list = clarify_test_find_widget (window, "conversations_list");
+  g_assert_nonnull (list);
+  g_assert_true (clarify_test_wait_until (is_mapped, list, IHUB_WAIT_MS));
+  row = gtk_list_box_get_row_at_index (GTK_LIST_BOX (list), 0);
+  g_assert_nonnull (row);
+  g_assert_null (gtk_list_box_get_row_at_index (GTK_LIST_BOX (list), 1));
+  g_assert_cmpstr (adw_preferences_row_get_title (ADW_PREFERENCES_ROW (row)), ==, "Please help ask:select");
+  subtitle = g_strconcat (IHUB_APP " · ", OUR ("Waiting for your answer"), NULL);
+  g_assert_cmpstr (adw_action_row_get_subtitle (ADW_ACTION_ROW (row)), ==, subtitle);
+  connection_row = clarify_test_find_descendant (window, CLARIFY_TYPE_CONNECTION_ROW);
+  g_assert_nonnull (connection_row);
+  g_assert_nonnull (clarify_test_find_widget (connection_row, "chat_button"));
+  clarify_test_spin (300);
+  screenshot (window, "main", fixture->language);
+
+  g_signal_emit_by_name (row, "activate");
+  conversation = find_conversation_window ();
+  g_assert_nonnull (conversation);
+  g_assert_true (clarify_conversation_window_get_chat (CLARIFY_CONVERSATION_WINDOW (conversation)) ==
+                 clarify_ihub_backend_lookup_chat (CLARIFY_IHUB_BACKEND (backend), "chat-kept"));
+  clarify_test_present_and_wait (GTK_WINDOW (conversation));
+  fixture->window = g_object_ref_sink (conversation);
+  text = transcript_text (fixture);
+  expected = g_strconcat ("Please help ask:select\n", OUR ("The app asked you a question."), NULL);
+  g_assert_cmpstr (text, ==, expected);
+  g_clear_pointer (&text, g_free);
+  screenshot (conversation, "kept", fixture->language);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  clarify_backend_stop (backend);
+  clarify_inbox_remove_backend (inbox, backend);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -346,6 +459,8 @@ main (int   argc,
   g_test_add ("/ihub-ui/errors/de", Fixture, "de", fixture_set_up, test_errors, fixture_tear_down);
   g_test_add ("/ihub-ui/stop/en", Fixture, "en", fixture_set_up, test_stop, fixture_tear_down);
   g_test_add ("/ihub-ui/stop/de", Fixture, "de", fixture_set_up, test_stop, fixture_tear_down);
+  g_test_add ("/ihub-ui/kept/en", Fixture, "en", fixture_set_up, test_kept, fixture_tear_down);
+  g_test_add ("/ihub-ui/kept/de", Fixture, "de", fixture_set_up, test_kept, fixture_tear_down);
 
   status = g_test_run ();
   clarify_test_remove_tree (data_home);
