@@ -289,6 +289,17 @@ test_errors (Fixture       *fixture,
   /* The message the server never took is back in the entry, as typed. */
   g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (find (fixture, "message_entry"))), ==, "again <b>bold</b>");
   screenshot (fixture->window, "error", fixture->language);
+
+  /* And again: the server closes the stream before the answer. */
+  send (fixture, "once more");
+  g_assert_true (clarify_test_server_wait_for_n_requests (fixture->server, "POST", path, 3, IHUB_WAIT_MS));
+  g_assert_true (clarify_test_server_wait_for_n_streams (fixture->server, path, 1, IHUB_WAIT_MS));
+  clarify_test_server_sse_close (fixture->server, path);
+  g_assert_true (clarify_test_wait_until (error_shown, revealer, IHUB_WAIT_MS));
+  g_assert_cmpstr (gtk_label_get_text (label), ==,
+                   OUR ("The server closed the answer before it was complete. You can send your message again."));
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (detail)));
+  g_assert_true (clarify_test_wait_until (is_visible, find (fixture, "send_button"), IHUB_WAIT_MS));
 }
 
 /* Stop ends a running turn: the server is told, what came stays. */
