@@ -18,12 +18,12 @@
 #include "clarify-inbox.h"
 #include "clarify-secret.h"
 
+#include "clarify-test-ihub.h"
 #include "clarify-test-log.h"
-#include "clarify-test-server.h"
 
-#define CAPTURED "protocols/ihub-captured/"
-#define APP "translator"
-#define WAIT_MS 5000
+#define CAPTURED IHUB_CAPTURED
+#define APP IHUB_APP
+#define WAIT_MS IHUB_WAIT_MS
 
 typedef struct
 {
@@ -83,9 +83,7 @@ fixture_set_up (Fixture       *fixture,
   g_autofree char *url = NULL;
 
   fixture->server = clarify_test_server_new ();
-  clarify_test_server_add_json (fixture->server, "GET", "/api/apps", 200, "application/json",
-                                "[{\"id\":\"" APP "\",\"name\":{\"en\":\"Translator\",\"de\":\"Übersetzer\"},"
-                                "\"description\":{\"en\":\"Translates\"},\"preferredModel\":\"fake-llm\"}]");
+  clarify_test_server_add_json (fixture->server, "GET", "/api/apps", 200, "application/json", IHUB_APPS);
   url = clarify_test_server_get_url (fixture->server, "");
   fixture->connection = clarify_connection_new ("corp", "ihub", url);
   clarify_connection_set_option (fixture->connection, "language", "en");
@@ -145,57 +143,13 @@ wait_turn (Fixture *fixture,
   g_assert_true (clarify_test_loop_until (has_ended, &wait, WAIT_MS));
 }
 
-/* Where the recorded stream after its `connected` frame begins. */
-static gsize
-greeting_length (const char *stream)
-{
-  const char *end = strstr (stream, "\n\n");
-
-  g_assert_nonnull (end);
-  return (gsize) (end - stream) + 2;
-}
-
-static char *
-path_of (const char *chat_id)
-{
-  return g_strdup_printf ("/api/apps/" APP "/chat/%s", chat_id);
-}
-
-/* Replays one recorded turn @name (e.g. "text.1") of @chat_id: the greeting
- * on GET, the POST checked against the recording, then the rest. */
 static void
 replay_turn (Fixture    *fixture,
              const char *chat_id,
              const char *name,
              guint       n_post)
 {
-  g_autofree char *sse_name = g_strconcat (CAPTURED, name, ".sse", NULL);
-  g_autofree char *body_name = g_strconcat (CAPTURED, name, ".sse.body", NULL);
-  g_autofree char *post_name = g_strconcat (CAPTURED, name, ".sse.post", NULL);
-  g_autofree char *stream = clarify_test_load_fixture (sse_name);
-  g_autofree char *post = clarify_test_load_fixture (post_name);
-  g_autofree char *path = path_of (chat_id);
-  g_autofree char *greeting = NULL;
-  g_autoptr(ClarifyTestRequest) request = NULL;
-  gsize length = greeting_length (stream);
-
-  greeting = g_strndup (stream, length);
-  clarify_test_server_add_sse (fixture->server, path);
-  clarify_test_server_set_sse_greeting (fixture->server, path, greeting);
-  clarify_test_server_set_json (fixture->server, "POST", path, 200, "application/json", post);
-
-  g_assert_true (clarify_test_server_wait_for_n_requests (fixture->server, "POST", path, n_post, WAIT_MS));
-  request = clarify_test_server_get_request (fixture->server, "POST", path, n_post - 1);
-  g_assert_cmpstr (clarify_test_request_get_header (request, "Content-Type"), ==, "application/json");
-  if (g_file_test (g_test_get_filename (G_TEST_DIST, "fixtures", body_name, NULL), G_FILE_TEST_EXISTS))
-    {
-      g_autofree char *body = clarify_test_load_fixture (body_name);
-
-      g_assert_cmpstr (request->body, ==, body);
-    }
-
-  g_assert_true (clarify_test_server_wait_for_n_streams (fixture->server, path, 1, WAIT_MS));
-  clarify_test_server_sse_send (fixture->server, path, stream + length, -1);
+  clarify_test_ihub_replay_turn (fixture->server, chat_id, name, n_post);
 }
 
 static ClarifyRequest *
@@ -364,14 +318,11 @@ run_refused (Fixture        *fixture,
              ClarifyIhubEnd  expected,
              const char     *detail_start)
 {
-  g_autofree char *chat_id = NULL;
   g_autofree char *fixture_name = g_strconcat (CAPTURED, name, ".sse", NULL);
   g_autofree char *stream = clarify_test_load_fixture (fixture_name);
-  const char *id_start = strstr (stream, "\"chatId\":\"") + strlen ("\"chatId\":\"");
-
+  g_autofree char *chat_id = clarify_test_ihub_recorded_chat_id (stream);
   g_autofree char *text = g_strconcat ("ask:", name, NULL);
 
-  chat_id = g_strndup (id_start, strcspn (id_start, "\""));
   fixture_start (fixture, chat_id);
   g_assert_true (clarify_ihub_chat_send (fixture->chat, text));
   replay_turn (fixture, chat_id, name, 1);
@@ -413,7 +364,7 @@ static void
 test_server_closes (Fixture       *fixture,
                     gconstpointer  data)
 {
-  g_autofree char *path = path_of ("chat-closed");
+  g_autofree char *path = clarify_test_ihub_path ("chat-closed");
 
   fixture_start (fixture, "chat-closed");
   clarify_test_server_add_sse (fixture->server, path);
@@ -442,7 +393,7 @@ static void
 test_silence (Fixture       *fixture,
               gconstpointer  data)
 {
-  g_autofree char *path = path_of ("chat-silent");
+  g_autofree char *path = clarify_test_ihub_path ("chat-silent");
 
   clarify_connection_set_option (fixture->connection, "stall-limit", "0.3");
   fixture_start (fixture, "chat-silent");
@@ -457,7 +408,7 @@ static void
 test_login (Fixture       *fixture,
             gconstpointer  data)
 {
-  g_autofree char *path = path_of ("chat-selftest-login");
+  g_autofree char *path = clarify_test_ihub_path ("chat-selftest-login");
   g_autoptr(ClarifyTestRequest) login = NULL;
   g_autoptr(ClarifyTestRequest) get = NULL;
   g_autoptr(GError) error = NULL;
@@ -516,7 +467,7 @@ static void
 test_bearer (Fixture       *fixture,
              gconstpointer  data)
 {
-  g_autofree char *path = path_of ("chat-selftest-date");
+  g_autofree char *path = clarify_test_ihub_path ("chat-selftest-date");
   g_autoptr(ClarifyTestRequest) get = NULL;
   g_autoptr(GError) error = NULL;
 

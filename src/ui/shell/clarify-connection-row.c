@@ -9,6 +9,8 @@
 #include "clarify-backend-registry.h"
 #include "clarify-backend-state.h"
 #include "clarify-connection-row.h"
+#include "clarify-conversation-window.h"
+#include "clarify-ihub-backend.h"
 
 struct _ClarifyConnectionRow
 {
@@ -104,6 +106,28 @@ backend_state_changed_cb (ClarifyConnectionRow *self)
 }
 
 static void
+chat_clicked_cb (ClarifyConnectionRow *self)
+{
+  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
+  GtkApplication *application = GTK_IS_WINDOW (root) ? gtk_window_get_application (GTK_WINDOW (root)) : NULL;
+
+  clarify_conversation_window_present (application, CLARIFY_IHUB_BACKEND (self->backend), NULL);
+}
+
+/* iHub has no stream to watch: the user starts its conversations here. */
+static void
+add_chat_button (ClarifyConnectionRow *self)
+{
+  GtkWidget *button = gtk_button_new_with_mnemonic (_("_Chat"));
+
+  gtk_widget_set_name (button, "chat_button");
+  gtk_widget_set_valign (button, GTK_ALIGN_CENTER);
+  gtk_widget_set_tooltip_text (button, _("Start a conversation with an app of this server"));
+  g_signal_connect_object (button, "clicked", G_CALLBACK (chat_clicked_cb), self, G_CONNECT_SWAPPED);
+  adw_action_row_add_suffix (ADW_ACTION_ROW (self), button);
+}
+
+static void
 setup_backend (ClarifyConnectionRow *self)
 {
   ClarifyConnection *connection = clarify_backend_get_connection (self->backend);
@@ -127,6 +151,9 @@ setup_backend (ClarifyConnectionRow *self)
                            G_CALLBACK (backend_state_changed_cb), self,
                            G_CONNECT_SWAPPED);
   update_state (self);
+
+  if (CLARIFY_IS_IHUB_BACKEND (self->backend))
+    add_chat_button (self);
 }
 
 static void

@@ -7,6 +7,8 @@
 #include <glib/gi18n.h>
 
 #include "clarify-connection-row.h"
+#include "clarify-conversation-window.h"
+#include "clarify-ihub-backend.h"
 #include "clarify-request-row.h"
 #include "clarify-window.h"
 
@@ -18,10 +20,13 @@ struct _ClarifyWindow
   GtkStack             *stack;
   GtkListBox           *requests_list;
   GtkListBox           *connections_list;
+  GtkWidget            *conversations_group;
+  GtkListBox           *conversations_list;
 
   ClarifyInbox         *inbox;
   GListModel           *backends;
   GListModel           *requests;
+  GListModel           *conversations;
 };
 
 enum {
@@ -46,6 +51,114 @@ create_request_row (gpointer item,
                     gpointer user_data)
 {
   return clarify_request_row_new (CLARIFY_REQUEST (item));
+}
+
+/* The conversations of every iHub connection, in one list. */
+static gpointer
+map_backend_to_chats (gpointer item,
+                      gpointer user_data)
+{
+  g_autoptr(ClarifyBackend) backend = item;
+
+  if (CLARIFY_IS_IHUB_BACKEND (backend))
+    return g_object_ref (clarify_ihub_backend_get_chats (CLARIFY_IHUB_BACKEND (backend)));
+
+  return g_list_store_new (CLARIFY_TYPE_IHUB_CHAT);
+}
+
+static ClarifyIhubBackend *
+find_chat_backend (ClarifyWindow   *self,
+                   ClarifyIhubChat *chat)
+{
+  guint n = g_list_model_get_n_items (self->backends);
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(ClarifyBackend) backend = g_list_model_get_item (self->backends, i);
+
+      if (CLARIFY_IS_IHUB_BACKEND (backend) &&
+          clarify_ihub_backend_lookup_chat (CLARIFY_IHUB_BACKEND (backend),
+                                            clarify_ihub_chat_get_id (chat)) == chat)
+        return CLARIFY_IHUB_BACKEND (backend);
+    }
+
+  return NULL;
+}
+
+static void
+update_conversation_row (AdwActionRow    *row,
+                         GParamSpec      *pspec,
+                         ClarifyIhubChat *chat)
+{
+  g_autofree char *subtitle = NULL;
+  const char *title = NULL;
+  const char *state;
+
+  for (guint i = 0; title == NULL && i < clarify_ihub_chat_get_n_messages (chat); i++)
+    {
+      const char *role = NULL;
+      const char *content = clarify_ihub_chat_get_message (chat, i, &role);
+
+      if (g_strcmp0 (role, "user") == 0 && content != NULL && *content != '\0')
+        title = content;
+    }
+
+  switch (clarify_ihub_chat_get_state (chat))
+    {
+    case CLARIFY_IHUB_CHAT_RUNNING:
+      state = _("Answering…");
+      break;
+
+    case CLARIFY_IHUB_CHAT_ASKING:
+      state = _("Waiting for your answer");
+      break;
+
+    case CLARIFY_IHUB_CHAT_IDLE:
+    default:
+      state = NULL;
+      break;
+    }
+
+  if (state != NULL)
+    /* Translators: app · state, e.g. "translator · Waiting for your answer" */
+    subtitle = g_strdup_printf (_("%s · %s"), clarify_ihub_chat_get_app_id (chat), state);
+  else
+    subtitle = g_strdup (clarify_ihub_chat_get_app_id (chat));
+
+  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), title != NULL ? title : _("New conversation"));
+  adw_action_row_set_subtitle (row, subtitle);
+}
+
+static void
+conversation_row_activated_cb (AdwActionRow  *row,
+                               ClarifyWindow *self)
+{
+  ClarifyIhubChat *chat = g_object_get_data (G_OBJECT (row), "chat");
+  ClarifyIhubBackend *backend = find_chat_backend (self, chat);
+
+  if (backend != NULL)
+    clarify_conversation_window_present (gtk_window_get_application (GTK_WINDOW (self)), backend, chat);
+}
+
+static GtkWidget *
+create_conversation_row (gpointer item,
+                         gpointer user_data)
+{
+  ClarifyIhubChat *chat = CLARIFY_IHUB_CHAT (item);
+  GtkWidget *row = adw_action_row_new ();
+
+  /* The title is the user's first message: never markup. */
+  adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (row), FALSE);
+  adw_action_row_set_title_lines (ADW_ACTION_ROW (row), 1);
+  adw_action_row_set_subtitle_lines (ADW_ACTION_ROW (row), 1);
+  gtk_list_box_row_set_activatable (GTK_LIST_BOX_ROW (row), TRUE);
+  adw_action_row_add_suffix (ADW_ACTION_ROW (row), gtk_image_new_from_icon_name ("go-next-symbolic"));
+  g_object_set_data_full (G_OBJECT (row), "chat", g_object_ref (chat), g_object_unref);
+
+  g_signal_connect_object (chat, "notify::state", G_CALLBACK (update_conversation_row), row, G_CONNECT_SWAPPED);
+  g_signal_connect (row, "activated", G_CALLBACK (conversation_row_activated_cb), user_data);
+  update_conversation_row (ADW_ACTION_ROW (row), NULL, chat);
+  return row;
 }
 
 /* The MCP endpoint serves whoever calls; it is not an agent the user added. */
@@ -73,6 +186,7 @@ update_visible_page (ClarifyWindow *self)
                    g_list_model_get_n_items (self->requests) == 0;
 
   gtk_stack_set_visible_child_name (self->stack, empty ? "empty" : "content");
+  gtk_widget_set_visible (self->conversations_group, g_list_model_get_n_items (self->conversations) > 0);
 }
 
 static void
@@ -96,6 +210,12 @@ clarify_window_constructed (GObject *object)
                            create_connection_row, NULL, NULL);
   gtk_list_box_bind_model (self->requests_list, self->requests,
                            create_request_row, NULL, NULL);
+  self->conversations =
+    G_LIST_MODEL (gtk_flatten_list_model_new (G_LIST_MODEL (gtk_map_list_model_new (g_object_ref (self->backends),
+                                                                                     map_backend_to_chats,
+                                                                                     NULL, NULL))));
+  gtk_list_box_bind_model (self->conversations_list, self->conversations,
+                           create_conversation_row, self, NULL);
 
   placeholder = gtk_label_new (_("No questions right now"));
   gtk_label_set_wrap (GTK_LABEL (placeholder), TRUE);
@@ -109,6 +229,8 @@ clarify_window_constructed (GObject *object)
   g_signal_connect_object (self->backends, "items-changed",
                            G_CALLBACK (models_changed_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->requests, "items-changed",
+                           G_CALLBACK (models_changed_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->conversations, "items-changed",
                            G_CALLBACK (models_changed_cb), self, G_CONNECT_SWAPPED);
   update_visible_page (self);
 }
@@ -158,6 +280,7 @@ clarify_window_dispose (GObject *object)
 
   g_clear_object (&self->backends);
   g_clear_object (&self->requests);
+  g_clear_object (&self->conversations);
   g_clear_object (&self->inbox);
 
   G_OBJECT_CLASS (clarify_window_parent_class)->dispose (object);
@@ -186,6 +309,8 @@ clarify_window_class_init (ClarifyWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, ClarifyWindow, stack);
   gtk_widget_class_bind_template_child (widget_class, ClarifyWindow, requests_list);
   gtk_widget_class_bind_template_child (widget_class, ClarifyWindow, connections_list);
+  gtk_widget_class_bind_template_child (widget_class, ClarifyWindow, conversations_group);
+  gtk_widget_class_bind_template_child (widget_class, ClarifyWindow, conversations_list);
 
   /* Closing only hides the window (hide-on-close): Clarify keeps listening. */
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_w, GDK_CONTROL_MASK,
