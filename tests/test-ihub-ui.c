@@ -1,7 +1,9 @@
 /* test-ihub-ui.c: the conversation window against a fake iHub replaying
  * recorded turns, in English and German: pick the app, send, see the
  * answer stream in, answer the app's question in the request dialog, see
- * the turn end; and the worded errors, after which the chat goes on
+ * the turn end; every recorded clarification kind answered through the
+ * dialog's widgets, the POSTed body the recorded one; and the worded
+ * errors, after which the chat goes on
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -12,7 +14,9 @@
 
 #include "clarify-connection-row.h"
 #include "clarify-conversation-window.h"
+#include "clarify-date-input.h"
 #include "clarify-ihub-backend.h"
+#include "clarify-number-input.h"
 #include "clarify-window.h"
 
 #include "clarify-test-answer.h"
@@ -29,6 +33,7 @@ typedef struct
   GtkWidget            *window;
   ClarifyRequestDialog *dialog;  /* weak */
   const char           *language;
+  gconstpointer         kind;    /* the Kind of test_kind */
 } Fixture;
 
 static void
@@ -249,6 +254,122 @@ test_chat (Fixture       *fixture,
   screenshot (fixture->window, "answered", fixture->language);
 }
 
+/* One recorded clarification kind, answered through the dialog's widgets. */
+typedef struct
+{
+  const char *name;      /* the recorded case: <name>.1.sse, <name>.2.sse */
+  const char *message;   /* what the recording's user wrote */
+  void      (*answer) (ClarifyRequestDialog *dialog);
+  const char *button;    /* the dialog button that answers */
+  const char *reply;     /* the model's reply to the answer */
+} Kind;
+
+typedef struct
+{
+  const Kind *kind;
+  const char *language;
+} KindCase;
+
+static void
+answer_text (ClarifyRequestDialog *dialog)
+{
+  clarify_test_answer_type_text (dialog, 0, "Direct Message");
+}
+
+static void
+answer_select (ClarifyRequestDialog *dialog)
+{
+  clarify_test_answer_click_choice (dialog, 0, "Französisch");
+}
+
+static void
+answer_multiselect (ClarifyRequestDialog *dialog)
+{
+  clarify_test_answer_click_choice (dialog, 0, "Product Managers");
+  clarify_test_answer_click_choice (dialog, 0, "Admins");
+}
+
+static void
+answer_nothing (ClarifyRequestDialog *dialog)
+{
+}
+
+static void
+answer_number (ClarifyRequestDialog *dialog)
+{
+  GtkSpinButton *spin = clarify_number_input_get_spin_button (CLARIFY_NUMBER_INPUT (clarify_request_dialog_get_input (dialog, 0)));
+
+  gtk_editable_set_text (GTK_EDITABLE (spin), "42");
+  gtk_spin_button_update (spin);
+}
+
+static void
+answer_date (ClarifyRequestDialog *dialog)
+{
+  ClarifyDateEntry *entry = clarify_date_input_get_date_entry (CLARIFY_DATE_INPUT (clarify_request_dialog_get_input (dialog, 0)));
+
+  gtk_editable_set_text (GTK_EDITABLE (clarify_date_entry_get_entry (entry)), "2026-03-15");
+}
+
+static void
+answer_confirm (ClarifyRequestDialog *dialog)
+{
+  clarify_test_answer_click_choice (dialog, 0, OUR ("Yes"));
+}
+
+static const Kind kinds[] = {
+  { "text", "Please help ask:text", answer_text, "submit_button", "You answered: Direct Message" },
+  { "select", "Please help ask:select", answer_select, "submit_button", "You answered: fr" },
+  { "multiselect", "Please help ask:multiselect", answer_multiselect, "submit_button", "You answered: pm,admins" },
+  { "multiselect_skip", "Please help ask:multiselect", answer_nothing, "skip_button", "You answered: [Skipped]" },
+  { "number", "Please help ask:number", answer_number, "submit_button", "You answered: 42" },
+  { "date", "Please help ask:date", answer_date, "submit_button", "You answered: 2026-03-15" },
+  { "confirm", "Please help ask:confirm", answer_confirm, "submit_button", "You answered: yes" },
+};
+
+static void
+kind_set_up (Fixture       *fixture,
+             gconstpointer  data)
+{
+  const KindCase *kind_case = data;
+
+  fixture_set_up (fixture, kind_case->language);
+  fixture->kind = kind_case->kind;
+}
+
+/* Each recorded kind: the app asks, the user answers in the dialog, and
+ * the POSTed body is the recorded one, byte for byte. */
+static void
+test_kind (Fixture       *fixture,
+           gconstpointer  data)
+{
+  const Kind *kind = fixture->kind;
+  g_autofree char *chat_id = NULL;
+  g_autofree char *path = NULL;
+  g_autofree char *first = g_strconcat (kind->name, ".1", NULL);
+  g_autofree char *second = g_strconcat (kind->name, ".2", NULL);
+  g_autofree char *shot = g_strconcat ("kind-", kind->name, NULL);
+  g_autofree char *rest = NULL;
+
+  chat_id = g_strdup (send (fixture, kind->message));
+  path = clarify_test_ihub_path (chat_id);
+  clarify_test_ihub_replay_turn (fixture->server, chat_id, first, 1);
+  g_assert_true (clarify_test_wait_until (has_dialog, fixture, IHUB_WAIT_MS));
+  clarify_test_present_and_wait (GTK_WINDOW (fixture->dialog));
+
+  kind->answer (fixture->dialog);
+  screenshot (GTK_WIDGET (fixture->dialog), shot, fixture->language);
+  clarify_test_answer_press (fixture->dialog, kind->button);
+  g_assert_true (clarify_test_wait_until (dialog_gone, fixture, IHUB_WAIT_MS));
+
+  /* serve_turn() holds the POSTed body against <name>.2.sse.body. */
+  rest = clarify_test_ihub_serve_turn (fixture->server, chat_id, second, 2);
+  clarify_test_server_sse_send (fixture->server, path, rest, -1);
+  wait_for_transcript (fixture, kind->reply);
+  g_assert_true (clarify_test_wait_until (is_visible, find (fixture, "send_button"), IHUB_WAIT_MS));
+  g_assert_false (gtk_revealer_get_reveal_child (GTK_REVEALER (find (fixture, "error_revealer"))));
+}
+
 /* The 11th question, then an `error` event: each worded, and the chat goes on. */
 static void
 test_errors (Fixture       *fixture,
@@ -457,6 +578,8 @@ main (int   argc,
 {
   /* Conversations are kept under the user's data dir: a private one. */
   g_autofree char *data_home = g_dir_make_tmp ("clarify-ihub-ui-XXXXXX", NULL);
+  static const char *languages[] = { "en", "de" };
+  g_autofree KindCase *kind_cases = g_new (KindCase, G_N_ELEMENTS (kinds) * G_N_ELEMENTS (languages));
   int status;
 
   g_assert_nonnull (data_home);
@@ -466,6 +589,16 @@ main (int   argc,
 
   g_test_add ("/ihub-ui/chat/en", Fixture, "en", fixture_set_up, test_chat, fixture_tear_down);
   g_test_add ("/ihub-ui/chat/de", Fixture, "de", fixture_set_up, test_chat, fixture_tear_down);
+  for (guint i = 0; i < G_N_ELEMENTS (kinds); i++)
+    for (guint j = 0; j < G_N_ELEMENTS (languages); j++)
+      {
+        KindCase *kind_case = &kind_cases[i * G_N_ELEMENTS (languages) + j];
+        g_autofree char *test_path = g_strdup_printf ("/ihub-ui/kind/%s/%s", kinds[i].name, languages[j]);
+
+        kind_case->kind = &kinds[i];
+        kind_case->language = languages[j];
+        g_test_add (test_path, Fixture, kind_case, kind_set_up, test_kind, fixture_tear_down);
+      }
   g_test_add ("/ihub-ui/errors/en", Fixture, "en", fixture_set_up, test_errors, fixture_tear_down);
   g_test_add ("/ihub-ui/errors/de", Fixture, "de", fixture_set_up, test_errors, fixture_tear_down);
   g_test_add ("/ihub-ui/stop/en", Fixture, "en", fixture_set_up, test_stop, fixture_tear_down);
