@@ -1022,6 +1022,40 @@ find_free_port (void)
   return g_inet_socket_address_get_port (G_INET_SOCKET_ADDRESS (bound));
 }
 
+/* Agent text in the window's rows is shown as written, never as markup
+ * (libadwaita 1.2 rows would log "Failed to set text from markup", which
+ * fails the test, or swallow the tags). */
+static void
+test_rows_literal (void)
+{
+  const char *title = "Tom & Jerry <b>bold</b> <span size=\"50000\">x</span>";
+  const char *text = "Merge <i>main</i> & \"release\"?";
+  g_autoptr(ClarifyRequest) request = clarify_request_new ("markup-1");
+  g_autoptr(ClarifyQuestion) first = clarify_question_new ("q1", CLARIFY_QUESTION_KIND_TEXT, text);
+  g_autoptr(ClarifyQuestion) second = clarify_question_new ("q2", CLARIFY_QUESTION_KIND_TEXT, "Why?");
+  g_autoptr(ClarifyBackend) backend = clarify_test_backend_new ("A&B <b>agent</b>");
+  g_autofree char *subtitle = NULL;
+  GtkWidget *window = gtk_window_new ();
+  GtkWidget *list = gtk_list_box_new ();
+
+  clarify_request_set_title (request, title);
+  clarify_request_add_question (request, first);
+  clarify_request_add_question (request, second);
+  clarify_request_set_connection (request, "A&B <b>agent</b>", "clarify");
+
+  gtk_list_box_append (GTK_LIST_BOX (list), clarify_request_row_new (request));
+  gtk_list_box_append (GTK_LIST_BOX (list), clarify_connection_row_new (backend));
+  gtk_window_set_child (GTK_WINDOW (window), list);
+  clarify_test_present_and_wait (GTK_WINDOW (window));
+
+  g_assert_nonnull (clarify_test_find_label (list, title));
+  subtitle = g_strdup_printf ("A&B <b>agent</b>%s2 questions", " · ");
+  g_assert_nonnull (clarify_test_find_label (list, subtitle));
+  g_assert_nonnull (clarify_test_find_label (list, "A&B <b>agent</b>"));
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 /* Core reports a state by code; the words are the UI's, in the user's language. */
 static void
 test_backend_state_words (void)
@@ -1086,6 +1120,7 @@ main (int   argc,
   g_test_add_func ("/application/about-and-accels", test_about_and_accels);
   g_test_add_func ("/application/close-hides", test_close_hides);
   g_test_add_func ("/application/backend-state-words", test_backend_state_words);
+  g_test_add_func ("/application/rows-literal", test_rows_literal);
 
   status = g_test_run ();
   clarify_test_remove_tree (home);

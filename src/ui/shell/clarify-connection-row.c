@@ -9,6 +9,7 @@
 #include "clarify-backend-registry.h"
 #include "clarify-backend-state.h"
 #include "clarify-connection-row.h"
+#include "clarify-row-text.h"
 #include "clarify-conversation-window.h"
 #include "clarify-ihub-backend.h"
 
@@ -141,8 +142,7 @@ setup_backend (ClarifyConnectionRow *self)
   else
     subtitle = g_strdup (kind);
 
-  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (self), clarify_connection_get_name (connection));
-  adw_action_row_set_subtitle (ADW_ACTION_ROW (self), subtitle);
+  clarify_row_set_texts (ADW_ACTION_ROW (self), clarify_connection_get_name (connection), subtitle);
 
   g_signal_connect_object (self->backend, "notify::state",
                            G_CALLBACK (backend_state_changed_cb), self,
@@ -225,8 +225,6 @@ clarify_connection_row_class_init (ClarifyConnectionRowClass *klass)
 static void
 clarify_connection_row_init (ClarifyConnectionRow *self)
 {
-  /* Names and URLs come from the user or an agent: never markup. */
-  adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (self), FALSE);
   adw_action_row_set_title_lines (ADW_ACTION_ROW (self), 1);
   adw_action_row_set_subtitle_lines (ADW_ACTION_ROW (self), 1);
 

@@ -9,6 +9,7 @@
 #include "clarify-end-reason.h"
 #include "clarify-inbox.h"
 #include "clarify-request-row.h"
+#include "clarify-row-text.h"
 
 struct _ClarifyRequestRow
 {
@@ -118,9 +119,6 @@ setup_request (ClarifyRequestRow *self)
   g_autofree char *key = clarify_inbox_dup_key (self->request);
   GString *subtitle = g_string_new (connection ? connection : "");
 
-  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (self),
-                                 clarify_request_get_summary (self->request));
-
   if (project != NULL && *project != '\0')
     {
       /* Translators: separates the parts of a row's subtitle: "OpenCode · ~/src/app · 3 questions" */
@@ -140,7 +138,7 @@ setup_request (ClarifyRequestRow *self)
       g_string_append (subtitle, _(" · "));
       g_string_append (subtitle, clarify_question_get_text (clarify_request_get_question (self->request, 0)));
     }
-  adw_action_row_set_subtitle (ADW_ACTION_ROW (self), subtitle->str);
+  clarify_row_set_texts (ADW_ACTION_ROW (self), clarify_request_get_summary (self->request), subtitle->str);
   g_string_free (subtitle, TRUE);
 
   update_time_left (self);
@@ -226,8 +224,6 @@ clarify_request_row_init (ClarifyRequestRow *self)
 {
   GtkWidget *arrow;
 
-  /* Titles and questions come from agents: never markup. */
-  adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (self), FALSE);
   adw_action_row_set_title_lines (ADW_ACTION_ROW (self), 2);
   adw_action_row_set_subtitle_lines (ADW_ACTION_ROW (self), 1);
   gtk_list_box_row_set_activatable (GTK_LIST_BOX_ROW (self), TRUE);

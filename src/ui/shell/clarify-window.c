@@ -10,6 +10,7 @@
 #include "clarify-conversation-window.h"
 #include "clarify-ihub-backend.h"
 #include "clarify-request-row.h"
+#include "clarify-row-text.h"
 #include "clarify-window.h"
 
 struct _ClarifyWindow
@@ -125,8 +126,7 @@ update_conversation_row (AdwActionRow    *row,
   else
     subtitle = g_strdup (clarify_ihub_chat_get_app_id (chat));
 
-  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), title != NULL ? title : _("New conversation"));
-  adw_action_row_set_subtitle (row, subtitle);
+  clarify_row_set_texts (row, title != NULL ? title : _("New conversation"), subtitle);
 }
 
 static void
@@ -147,8 +147,6 @@ create_conversation_row (gpointer item,
   ClarifyIhubChat *chat = CLARIFY_IHUB_CHAT (item);
   GtkWidget *row = adw_action_row_new ();
 
-  /* The title is the user's first message: never markup. */
-  adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (row), FALSE);
   adw_action_row_set_title_lines (ADW_ACTION_ROW (row), 1);
   adw_action_row_set_subtitle_lines (ADW_ACTION_ROW (row), 1);
   gtk_list_box_row_set_activatable (GTK_LIST_BOX_ROW (row), TRUE);
