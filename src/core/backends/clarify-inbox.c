@@ -37,7 +37,6 @@ struct _ClarifyInbox
   GSequence     *deadlines;      /* Entry, earliest first */
   ClarifyOutbox *outbox;
   guint          timer_id;
-  guint          n_pending;
   guint64        next_serial;
 };
 
@@ -165,16 +164,9 @@ set_pending (ClarifyInbox   *self,
   guint position;
 
   if (pending)
-    {
-      g_list_store_insert_sorted (self->pending, request, compare_arrival, self);
-      self->n_pending++;
-    }
-  else
-    {
-      if (g_list_store_find (self->pending, request, &position))
-        g_list_store_remove (self->pending, position);
-      self->n_pending--;
-    }
+    g_list_store_insert_sorted (self->pending, request, compare_arrival, self);
+  else if (g_list_store_find (self->pending, request, &position))
+    g_list_store_remove (self->pending, position);
 
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_N_PENDING]);
 }
@@ -453,7 +445,7 @@ clarify_inbox_get_property (GObject    *object,
   switch (prop_id)
     {
     case PROP_N_PENDING:
-      g_value_set_uint (value, self->n_pending);
+      g_value_set_uint (value, clarify_inbox_get_n_pending (self));
       break;
 
     default:
@@ -821,7 +813,7 @@ clarify_inbox_get_n_pending (ClarifyInbox *self)
 {
   g_return_val_if_fail (CLARIFY_IS_INBOX (self), 0);
 
-  return self->n_pending;
+  return g_list_model_get_n_items (G_LIST_MODEL (self->pending));
 }
 
 ClarifyOutbox *
