@@ -16,13 +16,16 @@ static const char full_request[] =
   "{\"id\":\"name\",\"text\":\"Your name?\",\"header\":\"Name\",\"kind\":\"text\",\"placeholder\":\"Ada\","
   "\"validation\":{\"pattern\":\"^[A-Za-z ]+$\",\"message\":\"Letters only\",\"min_length\":2,\"max_length\":40}},"
   "{\"id\":\"city\",\"text\":\"Which city?\",\"kind\":\"single\",\"options\":[{\"label\":\"Berlin\",\"value\":\"ber\","
-  "\"description\":\"Capital\"},{\"label\":\"Köln\"}],\"allow_other\":true,\"default\":\"ber\"},"
+  "\"description\":\"Capital\"},{\"label\":\"Köln\",\"preview\":\"Dom\\nRhein\"}],\"allow_other\":true,\"default\":\"ber\"},"
   "{\"id\":\"extras\",\"text\":\"Extras?\",\"kind\":\"multi\",\"options\":[{\"label\":\"Docker\"},{\"label\":\"CI\"}],"
   "\"skippable\":true,\"default\":[\"Docker\",\"CI\"]},"
   "{\"id\":\"ok\",\"text\":\"Proceed?\",\"kind\":\"confirm\",\"default\":\"yes\"},"
   "{\"id\":\"n\",\"text\":\"How many?\",\"kind\":\"number\",\"validation\":{\"min\":1,\"max\":10.5,\"step\":0.5},\"default\":\"2\"},"
   "{\"id\":\"d\",\"text\":\"When?\",\"kind\":\"date\",\"default\":\"2026-03-15\"},"
-  "{\"id\":\"r\",\"text\":\"From when to when?\",\"kind\":\"date_range\",\"default\":[\"2026-03-15\",\"2026-03-20\"]}]}";
+  "{\"id\":\"r\",\"text\":\"From when to when?\",\"kind\":\"date_range\",\"default\":[\"2026-03-15\",\"2026-03-20\"]},"
+  "{\"id\":\"p\",\"text\":\"Run this command?\",\"kind\":\"permission\",\"options\":[{\"label\":\"Allow once\",\"value\":\"once\"},"
+  "{\"label\":\"Always allow\",\"value\":\"always\",\"description\":\"Bash(make *)\"},{\"label\":\"Deny\",\"value\":\"reject\"}],"
+  "\"allow_other\":true,\"subject\":\"make clean && make\"}]}";
 
 static char *
 request_round_trip (const char *data)
@@ -55,7 +58,7 @@ test_request_round_trip (void)
   g_assert_cmpuint (clarify_request_get_timeout_ms (request), ==, 60000);
   g_assert_true (clarify_request_get_skippable (request));
   g_assert_false (clarify_request_get_cancellable (request));
-  g_assert_cmpuint (clarify_request_get_n_questions (request), ==, 7);
+  g_assert_cmpuint (clarify_request_get_n_questions (request), ==, 8);
   number = clarify_request_get_question (request, 4);
   g_assert_cmpint (clarify_question_get_kind (number), ==, CLARIFY_QUESTION_KIND_NUMBER);
   validation = clarify_question_get_validation (number);
@@ -65,6 +68,9 @@ test_request_round_trip (void)
   g_assert_cmpfloat (validation->step, ==, 0.5);
   g_assert_cmpstr (clarify_question_get_default_values (number)[0], ==, "2");
   g_assert_cmpint (clarify_question_get_kind (clarify_request_get_question (request, 6)), ==, CLARIFY_QUESTION_KIND_DATE_RANGE);
+  g_assert_cmpstr (clarify_option_get_preview (clarify_question_get_option (clarify_request_get_question (request, 1), 1)), ==, "Dom\nRhein");
+  g_assert_cmpint (clarify_question_get_kind (clarify_request_get_question (request, 7)), ==, CLARIFY_QUESTION_KIND_PERMISSION);
+  g_assert_cmpstr (clarify_question_get_subject (clarify_request_get_question (request, 7)), ==, "make clean && make");
 }
 
 static void

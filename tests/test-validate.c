@@ -227,6 +227,27 @@ break_choice_without_options (ClarifyRequest *request)
 }
 
 static void
+break_permission_options (ClarifyRequest *request)
+{
+  ClarifyQuestion *question = add_question (request, "q1", CLARIFY_QUESTION_KIND_PERMISSION, "Run it?");
+  g_autoptr(ClarifyOption) once = clarify_option_new ("Allow once", CLARIFY_PERMISSION_ONCE, NULL);
+  g_autoptr(ClarifyOption) maybe = clarify_option_new ("Maybe", "maybe", NULL);
+
+  /* "reject" is missing and "maybe" is no permission answer. */
+  clarify_question_add_option (question, once);
+  clarify_question_add_option (question, maybe);
+}
+
+static void
+break_long_subject (ClarifyRequest *request)
+{
+  ClarifyQuestion *question = add_question (request, "q1", CLARIFY_QUESTION_KIND_TEXT, "Run it?");
+  g_autofree char *subject = g_strnfill (CLARIFY_MAX_SUBJECT_CHARS + 1, 'x');
+
+  clarify_question_set_subject (question, subject);
+}
+
+static void
 break_min_above_max (ClarifyRequest *request)
 {
   ClarifyQuestion *question = add_question (request, "q1", CLARIFY_QUESTION_KIND_NUMBER, "How many?");
@@ -314,6 +335,8 @@ test_request_rejects (void)
     { break_empty_text, CLARIFY_ERROR_INVALID, "question q1 has no text" },
     { break_duplicate_ids, CLARIFY_ERROR_INVALID, "two questions have the id q1" },
     { break_choice_without_options, CLARIFY_ERROR_INVALID, "question q1 is a choice without options" },
+    { break_permission_options, CLARIFY_ERROR_INVALID, "question q1 is a permission without “once” and “reject” options" },
+    { break_long_subject, CLARIFY_ERROR_INVALID, "question q1: its subject is longer than 16000 characters" },
     { break_min_above_max, CLARIFY_ERROR_INVALID, "question q1 has a minimum above its maximum" },
     { break_lengths, CLARIFY_ERROR_INVALID, "question q1 has a minimum length above its maximum length" },
     { break_negative_step, CLARIFY_ERROR_INVALID, "question q1 has a negative step" },
@@ -541,6 +564,27 @@ test_answer_confirm (void)
   assert_answer (q, V ("yes", "no"), NULL, "Please answer yes or no.");
 }
 
+static void
+test_answer_permission (void)
+{
+  g_autoptr(ClarifyQuestion) q = clarify_question_new ("p", CLARIFY_QUESTION_KIND_PERMISSION, "Run this command?");
+  g_autoptr(ClarifyOption) once = clarify_option_new ("Allow once", CLARIFY_PERMISSION_ONCE, NULL);
+  g_autoptr(ClarifyOption) reject = clarify_option_new ("Deny", CLARIFY_PERMISSION_REJECT, NULL);
+
+  clarify_question_add_option (q, once);
+  clarify_question_add_option (q, reject);
+
+  assert_answer (q, NONE, NULL, "Please choose one of the options.");
+  assert_answer (q, V ("once"), NULL, NULL);
+  assert_answer (q, V ("always"), NULL, "Please choose one of the options.");
+  assert_answer (q, V ("once", "reject"), NULL, "Please choose one of the options.");
+  /* A message goes only with a refusal, and only where the agent takes one. */
+  assert_answer (q, V ("reject"), "not now", "Only a refusal can carry a message.");
+  clarify_question_set_allow_other (q, TRUE);
+  assert_answer (q, V ("reject"), "not now", NULL);
+  assert_answer (q, V ("once"), "not now", "Only a refusal can carry a message.");
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -562,6 +606,7 @@ main (int   argc,
   g_test_add_func ("/validate/answer/dates", test_answer_dates);
   g_test_add_func ("/validate/answer/choices", test_answer_choices);
   g_test_add_func ("/validate/answer/confirm", test_answer_confirm);
+  g_test_add_func ("/validate/answer/permission", test_answer_permission);
 
   return g_test_run ();
 }

@@ -410,6 +410,7 @@ add_question (JsonBuilder     *builder,
           if (!g_str_equal (label, value))
             add_string_member (builder, "value", value);
           add_string_member (builder, "description", clarify_option_get_description (option));
+          add_string_member (builder, "preview", clarify_option_get_preview (option));
           json_builder_end_object (builder);
         }
       json_builder_end_array (builder);
@@ -428,6 +429,7 @@ add_question (JsonBuilder     *builder,
     }
 
   add_string_member (builder, "placeholder", clarify_question_get_placeholder (question));
+  add_string_member (builder, "subject", clarify_question_get_subject (question));
   add_validation (builder, clarify_question_get_validation (question));
 
   if (defaults[0] != NULL)

@@ -28,6 +28,7 @@ static const struct {
   { "date_range", CLARIFY_QUESTION_KIND_DATE_RANGE },
   { "date-range", CLARIFY_QUESTION_KIND_DATE_RANGE },
   { "daterange", CLARIFY_QUESTION_KIND_DATE_RANGE },
+  { "permission", CLARIFY_QUESTION_KIND_PERMISSION },
 };
 
 gboolean
@@ -216,6 +217,8 @@ clarify_option_new_from_json (JsonNode           *node,
   g_autofree char *label = NULL;
   g_autofree char *value = NULL;
   g_autofree char *description = NULL;
+  g_autofree char *preview = NULL;
+  ClarifyOption *option;
   JsonObject *object;
 
   if (node == NULL || JSON_NODE_HOLDS_NULL (node) || JSON_NODE_HOLDS_ARRAY (node))
@@ -253,8 +256,11 @@ clarify_option_new_from_json (JsonNode           *node,
     }
 
   description = clarify_localized_member (object, "description", languages);
+  option = clarify_option_new (label, value, description);
+  preview = clarify_localized_member (object, "preview", languages);
+  clarify_option_set_preview (option, preview);
 
-  return clarify_option_new (label, value, description);
+  return option;
 }
 
 /* The first of @names that @object has, or NULL. */
@@ -443,6 +449,7 @@ clarify_question_new_from_json_object (JsonObject         *object,
   g_autofree char *text = NULL;
   g_autofree char *header = NULL;
   g_autofree char *placeholder = NULL;
+  g_autofree char *subject = NULL;
   ClarifyQuestionKind kind = CLARIFY_QUESTION_KIND_TEXT;
   gboolean has_kind = FALSE;
   gboolean allow_other;
@@ -538,6 +545,8 @@ clarify_question_new_from_json_object (JsonObject         *object,
   clarify_question_set_header (question, header);
   placeholder = clarify_localized_member (object, "placeholder", languages);
   clarify_question_set_placeholder (question, placeholder);
+  subject = clarify_localized_member (object, "subject", languages);
+  clarify_question_set_subject (question, subject);
 
   for (guint i = 0; i < options->len; i++)
     clarify_question_add_option (question, g_ptr_array_index (options, i));

@@ -13,6 +13,7 @@ struct _ClarifyOption
   char    *label;
   char    *value;
   char    *description;
+  char    *preview;
 };
 
 G_DEFINE_FINAL_TYPE (ClarifyOption, clarify_option, G_TYPE_OBJECT)
@@ -22,6 +23,7 @@ enum {
   PROP_LABEL,
   PROP_VALUE,
   PROP_DESCRIPTION,
+  PROP_PREVIEW,
   N_PROPS
 };
 
@@ -52,6 +54,7 @@ clarify_option_finalize (GObject *object)
   g_clear_pointer (&self->label, g_free);
   g_clear_pointer (&self->value, g_free);
   g_clear_pointer (&self->description, g_free);
+  g_clear_pointer (&self->preview, g_free);
 
   G_OBJECT_CLASS (clarify_option_parent_class)->finalize (object);
 }
@@ -76,6 +79,10 @@ clarify_option_get_property (GObject    *object,
 
     case PROP_DESCRIPTION:
       g_value_set_string (value, self->description);
+      break;
+
+    case PROP_PREVIEW:
+      g_value_set_string (value, self->preview);
       break;
 
     default:
@@ -110,6 +117,10 @@ clarify_option_set_property (GObject      *object,
       }
       break;
 
+    case PROP_PREVIEW:
+      clarify_option_set_preview (self, g_value_get_string (value));
+      break;
+
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -139,6 +150,11 @@ clarify_option_class_init (ClarifyOptionClass *klass)
     g_param_spec_string ("description", NULL, NULL,
                          NULL,
                          (G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS));
+
+  properties[PROP_PREVIEW] =
+    g_param_spec_string ("preview", NULL, NULL,
+                         NULL,
+                         (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
 }
@@ -182,4 +198,29 @@ clarify_option_get_description (ClarifyOption *self)
   g_return_val_if_fail (CLARIFY_IS_OPTION (self), NULL);
 
   return self->description;
+}
+
+const char *
+clarify_option_get_preview (ClarifyOption *self)
+{
+  g_return_val_if_fail (CLARIFY_IS_OPTION (self), NULL);
+
+  return self->preview;
+}
+
+void
+clarify_option_set_preview (ClarifyOption *self,
+                            const char    *preview)
+{
+  g_return_if_fail (CLARIFY_IS_OPTION (self));
+
+  /* As with descriptions, "" means no preview. */
+  if (preview != NULL && preview[0] == '\0')
+    preview = NULL;
+  if (g_strcmp0 (self->preview, preview) == 0)
+    return;
+
+  g_free (self->preview);
+  self->preview = g_strdup (preview);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PREVIEW]);
 }

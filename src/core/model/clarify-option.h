@@ -19,5 +19,10 @@ const char    *clarify_option_get_label       (ClarifyOption *self);
 /* Never NULL: falls back to the label when the agent gave no value. */
 const char    *clarify_option_get_value       (ClarifyOption *self);
 const char    *clarify_option_get_description (ClarifyOption *self);
+/* Longer text shown in monospace while the option has the focus (a
+ * mockup, a code sample); NULL when there is none. */
+const char    *clarify_option_get_preview     (ClarifyOption *self);
+void           clarify_option_set_preview     (ClarifyOption *self,
+                                               const char    *preview);
 
 G_END_DECLS

@@ -15,6 +15,7 @@ struct _ClarifyQuestion
   char                *text;
   char                *header;
   char                *placeholder;
+  char                *subject;
   GListStore          *options;
   ClarifyValidation    validation;
   char               **default_values;
@@ -31,6 +32,7 @@ enum {
   PROP_TEXT,
   PROP_HEADER,
   PROP_PLACEHOLDER,
+  PROP_SUBJECT,
   PROP_ALLOW_OTHER,
   PROP_SKIPPABLE,
   N_PROPS
@@ -46,6 +48,7 @@ static const char * const kind_names[] = {
   [CLARIFY_QUESTION_KIND_NUMBER] = "number",
   [CLARIFY_QUESTION_KIND_DATE] = "date",
   [CLARIFY_QUESTION_KIND_DATE_RANGE] = "date_range",
+  [CLARIFY_QUESTION_KIND_PERMISSION] = "permission",
 };
 
 const char *
@@ -101,6 +104,7 @@ clarify_question_finalize (GObject *object)
   g_clear_pointer (&self->text, g_free);
   g_clear_pointer (&self->header, g_free);
   g_clear_pointer (&self->placeholder, g_free);
+  g_clear_pointer (&self->subject, g_free);
   g_clear_pointer (&self->default_values, g_strfreev);
   g_clear_object (&self->options);
   clarify_validation_clear (&self->validation);
@@ -136,6 +140,10 @@ clarify_question_get_property (GObject    *object,
 
     case PROP_PLACEHOLDER:
       g_value_set_string (value, self->placeholder);
+      break;
+
+    case PROP_SUBJECT:
+      g_value_set_string (value, self->subject);
       break;
 
     case PROP_ALLOW_OTHER:
@@ -179,6 +187,10 @@ clarify_question_set_property (GObject      *object,
 
     case PROP_PLACEHOLDER:
       clarify_question_set_placeholder (self, g_value_get_string (value));
+      break;
+
+    case PROP_SUBJECT:
+      clarify_question_set_subject (self, g_value_get_string (value));
       break;
 
     case PROP_ALLOW_OTHER:
@@ -226,6 +238,11 @@ clarify_question_class_init (ClarifyQuestionClass *klass)
 
   properties[PROP_PLACEHOLDER] =
     g_param_spec_string ("placeholder", NULL, NULL,
+                         NULL,
+                         (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
+  properties[PROP_SUBJECT] =
+    g_param_spec_string ("subject", NULL, NULL,
                          NULL,
                          (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
 
@@ -360,6 +377,23 @@ clarify_question_set_placeholder (ClarifyQuestion *self,
   g_return_if_fail (CLARIFY_IS_QUESTION (self));
 
   set_string (self, &self->placeholder, placeholder, PROP_PLACEHOLDER);
+}
+
+const char *
+clarify_question_get_subject (ClarifyQuestion *self)
+{
+  g_return_val_if_fail (CLARIFY_IS_QUESTION (self), NULL);
+
+  return self->subject;
+}
+
+void
+clarify_question_set_subject (ClarifyQuestion *self,
+                              const char      *subject)
+{
+  g_return_if_fail (CLARIFY_IS_QUESTION (self));
+
+  set_string (self, &self->subject, subject, PROP_SUBJECT);
 }
 
 gboolean

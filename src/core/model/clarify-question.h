@@ -21,7 +21,16 @@ typedef enum
   CLARIFY_QUESTION_KIND_NUMBER,
   CLARIFY_QUESTION_KIND_DATE,
   CLARIFY_QUESTION_KIND_DATE_RANGE,
+  /* May the agent do something? The options carry the values
+   * CLARIFY_PERMISSION_ONCE, _ALWAYS and _REJECT (those the agent
+   * supports); the answer is one of them, and with _REJECT the custom
+   * text is the optional message to the agent (when allow-other). */
+  CLARIFY_QUESTION_KIND_PERMISSION,
 } ClarifyQuestionKind;
+
+#define CLARIFY_PERMISSION_ONCE   "once"
+#define CLARIFY_PERMISSION_ALWAYS "always"
+#define CLARIFY_PERMISSION_REJECT "reject"
 
 /* The wire names of the kinds in the JSON form ("text", "single", …). */
 const char *clarify_question_kind_to_string (ClarifyQuestionKind kind);
@@ -61,6 +70,11 @@ void                      clarify_question_set_header         (ClarifyQuestion  
 const char               *clarify_question_get_placeholder    (ClarifyQuestion     *self);
 void                      clarify_question_set_placeholder    (ClarifyQuestion     *self,
                                                                const char          *placeholder);
+/* What the question is about, shown whole in monospace: the command or
+ * path of a permission. NULL when there is none. */
+const char               *clarify_question_get_subject        (ClarifyQuestion     *self);
+void                      clarify_question_set_subject        (ClarifyQuestion     *self,
+                                                               const char          *subject);
 gboolean                  clarify_question_get_allow_other    (ClarifyQuestion     *self);
 void                      clarify_question_set_allow_other    (ClarifyQuestion     *self,
                                                                gboolean             allow_other);

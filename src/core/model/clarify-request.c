@@ -17,6 +17,8 @@ struct _ClarifyRequest
   char           *session;
   char           *title;
   char           *context;
+  char           *skip_label;
+  char           *cancel_label;
   GPtrArray      *questions;
   guint           timeout_ms;
   gint64          received_at;
@@ -46,6 +48,8 @@ enum {
   PROP_RECEIVED_AT,
   PROP_SKIPPABLE,
   PROP_CANCELLABLE,
+  PROP_SKIP_LABEL,
+  PROP_CANCEL_LABEL,
   PROP_WITHDRAWN,
   PROP_STATE,
   PROP_END,
@@ -88,6 +92,8 @@ clarify_request_finalize (GObject *object)
   g_clear_pointer (&self->session, g_free);
   g_clear_pointer (&self->title, g_free);
   g_clear_pointer (&self->context, g_free);
+  g_clear_pointer (&self->skip_label, g_free);
+  g_clear_pointer (&self->cancel_label, g_free);
   g_clear_pointer (&self->end_detail, g_free);
   g_clear_pointer (&self->questions, g_ptr_array_unref);
 
@@ -146,6 +152,14 @@ clarify_request_get_property (GObject    *object,
 
     case PROP_CANCELLABLE:
       g_value_set_boolean (value, self->cancellable);
+      break;
+
+    case PROP_SKIP_LABEL:
+      g_value_set_string (value, self->skip_label);
+      break;
+
+    case PROP_CANCEL_LABEL:
+      g_value_set_string (value, self->cancel_label);
       break;
 
     case PROP_WITHDRAWN:
@@ -213,6 +227,14 @@ clarify_request_set_property (GObject      *object,
 
     case PROP_SKIPPABLE:
       clarify_request_set_skippable (self, g_value_get_boolean (value));
+      break;
+
+    case PROP_SKIP_LABEL:
+      clarify_request_set_skip_label (self, g_value_get_string (value));
+      break;
+
+    case PROP_CANCEL_LABEL:
+      clarify_request_set_cancel_label (self, g_value_get_string (value));
       break;
 
     case PROP_CANCELLABLE:
@@ -283,6 +305,16 @@ clarify_request_class_init (ClarifyRequestClass *klass)
     g_param_spec_boolean ("skippable", NULL, NULL,
                           FALSE,
                           (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
+  properties[PROP_SKIP_LABEL] =
+    g_param_spec_string ("skip-label", NULL, NULL,
+                         NULL,
+                         (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
+  properties[PROP_CANCEL_LABEL] =
+    g_param_spec_string ("cancel-label", NULL, NULL,
+                         NULL,
+                         (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
 
   properties[PROP_CANCELLABLE] =
     g_param_spec_boolean ("cancellable", NULL, NULL,
@@ -573,6 +605,40 @@ clarify_request_set_skippable (ClarifyRequest *self,
 
   self->skippable = skippable;
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SKIPPABLE]);
+}
+
+const char *
+clarify_request_get_skip_label (ClarifyRequest *self)
+{
+  g_return_val_if_fail (CLARIFY_IS_REQUEST (self), NULL);
+
+  return self->skip_label;
+}
+
+void
+clarify_request_set_skip_label (ClarifyRequest *self,
+                                const char     *skip_label)
+{
+  g_return_if_fail (CLARIFY_IS_REQUEST (self));
+
+  set_string (self, &self->skip_label, skip_label, PROP_SKIP_LABEL);
+}
+
+const char *
+clarify_request_get_cancel_label (ClarifyRequest *self)
+{
+  g_return_val_if_fail (CLARIFY_IS_REQUEST (self), NULL);
+
+  return self->cancel_label;
+}
+
+void
+clarify_request_set_cancel_label (ClarifyRequest *self,
+                                  const char     *cancel_label)
+{
+  g_return_if_fail (CLARIFY_IS_REQUEST (self));
+
+  set_string (self, &self->cancel_label, cancel_label, PROP_CANCEL_LABEL);
 }
 
 gboolean

@@ -100,6 +100,14 @@ gint64           clarify_request_get_deadline        (ClarifyRequest *self);
 gboolean         clarify_request_get_skippable       (ClarifyRequest *self);
 void             clarify_request_set_skippable       (ClarifyRequest *self,
                                                       gboolean        skippable);
+/* How the dialog words Skip and Cancel for this request ("Answer in the
+ * Terminal", "Decline"), already translated; NULL for the usual words. */
+const char      *clarify_request_get_skip_label      (ClarifyRequest *self);
+void             clarify_request_set_skip_label      (ClarifyRequest *self,
+                                                      const char     *skip_label);
+const char      *clarify_request_get_cancel_label    (ClarifyRequest *self);
+void             clarify_request_set_cancel_label    (ClarifyRequest *self,
+                                                      const char     *cancel_label);
 /* Whether the protocol can decline; FALSE hides Cancel (closing then only hides). */
 gboolean         clarify_request_get_cancellable     (ClarifyRequest *self);
 void             clarify_request_set_cancellable     (ClarifyRequest *self,

@@ -283,9 +283,17 @@ cap_option_texts (ClarifyQuestion *question,
       ClarifyOption *option = clarify_question_get_option (question, i);
       const char *label = clarify_option_get_label (option);
       const char *description = clarify_option_get_description (option);
+      const char *preview = clarify_option_get_preview (option);
       g_autofree char *capped_label = NULL;
       g_autofree char *capped_description = NULL;
+      g_autofree char *capped_preview = NULL;
       g_autoptr(ClarifyOption) replacement = NULL;
+
+      if (preview != NULL && g_utf8_strlen (preview, -1) > CLARIFY_MAX_PREVIEW_CHARS)
+        {
+          capped_preview = cap_text (preview, CLARIFY_MAX_PREVIEW_CHARS, "an option preview", request_id);
+          clarify_option_set_preview (option, capped_preview);
+        }
 
       if (g_utf8_strlen (label, -1) <= CLARIFY_MAX_OPTION_LABEL_CHARS &&
           (description == NULL || g_utf8_strlen (description, -1) <= MAX_OPTION_DESCRIPTION_CHARS))
@@ -297,8 +305,37 @@ cap_option_texts (ClarifyQuestion *question,
       /* Options are immutable; the value stays whole so the agent gets back
        * exactly what it offered. */
       replacement = clarify_option_new (capped_label, clarify_option_get_value (option), capped_description);
+      clarify_option_set_preview (replacement, clarify_option_get_preview (option));
       g_list_store_splice (store, i, 1, (gpointer *) &replacement, 1);
     }
+}
+
+/* A permission offers "once" and "reject" at least, and nothing but the
+ * three known values, each once. */
+static gboolean
+permission_options_valid (ClarifyQuestion *question)
+{
+  static const char * const known[] = { CLARIFY_PERMISSION_ONCE, CLARIFY_PERMISSION_ALWAYS, CLARIFY_PERMISSION_REJECT };
+  guint seen[G_N_ELEMENTS (known)] = { 0 };
+  guint n_options = clarify_question_get_n_options (question);
+
+  for (guint i = 0; i < n_options; i++)
+    {
+      ClarifyOption *option = clarify_question_get_option (question, i);
+      const char *value = clarify_option_get_value (option);
+      gboolean found = FALSE;
+
+      for (guint k = 0; k < G_N_ELEMENTS (known); k++)
+        if (g_str_equal (value, known[k]))
+          {
+            seen[k]++;
+            found = TRUE;
+          }
+      if (!found)
+        return FALSE;
+    }
+
+  return seen[0] == 1 && seen[1] <= 1 && seen[2] == 1;
 }
 
 static gboolean
@@ -329,6 +366,22 @@ validate_question (ClarifyQuestion  *question,
   clarify_question_set_placeholder (question, placeholder);
 
   cap_option_texts (question, request_id);
+
+  /* Never cut: a person must see all of what they allow. */
+  if (clarify_question_get_subject (question) != NULL &&
+      g_utf8_strlen (clarify_question_get_subject (question), -1) > CLARIFY_MAX_SUBJECT_CHARS)
+    {
+      g_set_error (error, CLARIFY_ERROR, CLARIFY_ERROR_INVALID,
+                   "question %s: its subject is longer than %d characters", id, CLARIFY_MAX_SUBJECT_CHARS);
+      return FALSE;
+    }
+
+  if (kind == CLARIFY_QUESTION_KIND_PERMISSION && !permission_options_valid (question))
+    {
+      g_set_error (error, CLARIFY_ERROR, CLARIFY_ERROR_INVALID,
+                   "question %s is a permission without “once” and “reject” options", id);
+      return FALSE;
+    }
 
   if ((kind == CLARIFY_QUESTION_KIND_SINGLE || kind == CLARIFY_QUESTION_KIND_MULTI) &&
       clarify_question_get_n_options (question) == 0 &&
@@ -686,6 +739,15 @@ check_answer (ClarifyQuestion    *question,
       if (n_values == 0 && clarify_text_is_blank (custom_text))
         return g_strdup (_("Please answer this question."));
       return check_choice (question, values, custom_text, n_values);
+
+    case CLARIFY_QUESTION_KIND_PERMISSION:
+      if (n_values != 1 || !is_option_value (question, values[0]))
+        return g_strdup (_("Please choose one of the options."));
+      /* Only a refusal carries a message. */
+      if (!clarify_text_is_blank (custom_text) &&
+          (!clarify_question_get_allow_other (question) || !g_str_equal (values[0], CLARIFY_PERMISSION_REJECT)))
+        return g_strdup (_("Only a refusal can carry a message."));
+      return NULL;
 
     case CLARIFY_QUESTION_KIND_CONFIRM:
       if (n_values == 0)

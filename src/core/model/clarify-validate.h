@@ -18,6 +18,9 @@ G_BEGIN_DECLS
 #define CLARIFY_MAX_OPTION_LABEL_CHARS 200
 #define CLARIFY_MAX_QUESTIONS          20
 #define CLARIFY_MAX_PATTERN_CHARS      200
+#define CLARIFY_MAX_PREVIEW_CHARS      4000
+/* Not truncated but refused: a command is shown whole or not at all. */
+#define CLARIFY_MAX_SUBJECT_CHARS      16000
 
 /* ≤ 200 characters, compiles with GRegex, and carries no nested quantifier
  * such as (a+)+, (.*)*, ([a-z]+)* or (?:x+y)+ (seed 000's ReDoS heuristics). */
