@@ -112,6 +112,8 @@ assert_question (ClarifyRequest *request,
   g_assert_cmpuint (clarify_question_get_n_options (question), ==, 2);
   clarify_test_assert_option (question, 0, "date-fns", "date-fns", "Modular, tree-shakeable");
   clarify_test_assert_option (question, 1, "luxon", "luxon", "Immutable DateTime objects");
+  g_assert_cmpstr (clarify_option_get_preview (clarify_question_get_option (question, 1)), ==,
+                   "import { DateTime } from 'luxon';\nDateTime.fromISO('2026-05-06');");
 
   question = clarify_request_get_question (request, 1);
   g_assert_cmpint (clarify_question_get_kind (question), ==, CLARIFY_QUESTION_KIND_MULTI);
@@ -121,6 +123,7 @@ assert_question (ClarifyRequest *request,
   g_assert_cmpuint (clarify_question_get_n_options (question), ==, 3);
   clarify_test_assert_option (question, 0, "Export to CSV", "Export to CSV", NULL);
   clarify_test_assert_option (question, 1, "Dark mode", "Dark mode", "ANSI colour themes");
+  g_assert_null (clarify_option_get_preview (clarify_question_get_option (question, 1)));
   clarify_test_assert_option (question, 2, "Reminders", "Reminders", NULL);
 }
 

@@ -78,6 +78,8 @@ decode_one (JsonObject  *object,
         continue;
 
       choice = clarify_option_new (label, label, clarify_json_get_string_member (option, "description"));
+      /* Shown while the option has the focus, as Phoenix's web client does. */
+      clarify_option_set_preview (choice, preview);
       clarify_question_add_option (question, choice);
 
       /* Only single-select answers carry a preview (buildAnnotations). */
