@@ -291,29 +291,3 @@ clarify_test_private_config_home (const char *mcp_ini)
 
   return g_steal_pointer (&home);
 }
-
-static void
-remove_file_tree (GFile *file)
-{
-  g_autoptr(GFileEnumerator) children =
-    g_file_enumerate_children (file, G_FILE_ATTRIBUTE_STANDARD_NAME, G_FILE_QUERY_INFO_NOFOLLOW_SYMLINKS, NULL, NULL);
-  GFileInfo *info;
-
-  while (children != NULL && (info = g_file_enumerator_next_file (children, NULL, NULL)) != NULL)
-    {
-      g_autoptr(GFile) child = g_file_get_child (file, g_file_info_get_name (info));
-
-      remove_file_tree (child);
-      g_object_unref (info);
-    }
-
-  g_file_delete (file, NULL, NULL);
-}
-
-void
-clarify_test_remove_tree (const char *path)
-{
-  g_autoptr(GFile) file = g_file_new_for_path (path);
-
-  remove_file_tree (file);
-}

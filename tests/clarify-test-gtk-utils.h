@@ -6,6 +6,8 @@
 
 #include <gtk/gtk.h>
 
+#include "clarify-test-server.h"
+
 G_BEGIN_DECLS
 
 /* gtk_test_init(), the gettext domain bound to the build tree, libadwaita
@@ -54,6 +56,4 @@ GtkWidget *clarify_test_find_label      (GtkWidget   *root,
  * clarify/mcp.ini. Call before anything caches the user dirs.
  * Returns its path (free it); remove it with clarify_test_remove_tree(). */
 char      *clarify_test_private_config_home (const char *mcp_ini);
-/* Deletes @path and everything below it. */
-void       clarify_test_remove_tree     (const char  *path);
 G_END_DECLS

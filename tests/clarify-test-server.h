@@ -165,6 +165,8 @@ void                clarify_test_loop_for               (guint               ms)
 /* Reads tests/fixtures/@relative_path byte for byte (fails the test if
  * missing); tests/fixtures/README.md says where each file came from. */
 char               *clarify_test_load_fixture           (const char         *relative_path);
+/* Deletes @path and everything below it. */
+void                clarify_test_remove_tree            (const char         *path);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (ClarifyTestServer, clarify_test_server_free)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (ClarifyTestRequest, clarify_test_request_free)

@@ -341,10 +341,7 @@ clarify_cli_run_ask (int    argc,
   g_option_group_set_translation_domain (group, GETTEXT_PACKAGE);
   g_option_context_set_main_group (context, group);
 
-  args = g_new0 (char *, argc + 2);
-  args[0] = g_strdup ("clarify ask");
-  for (int i = 1; i < argc; i++)
-    args[i] = g_strdup (argv[i]);
+  args = clarify_cli_args_new ("clarify ask", argc, argv);
 
   if (!g_option_context_parse_strv (context, &args, &error))
     goto bad_args;

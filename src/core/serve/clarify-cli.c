@@ -58,6 +58,20 @@ clarify_cli_ask_app_finish (GObject       *proxy,
   return response_json;
 }
 
+GStrv
+clarify_cli_args_new (const char  *name,
+                      int          argc,
+                      char       **argv)
+{
+  GStrv args = g_new0 (char *, MAX (argc, 1) + 1);
+
+  args[0] = g_strdup (name);
+  for (int i = 1; i < argc; i++)
+    args[i] = g_strdup (argv[i]);
+
+  return args;
+}
+
 /* ---------------------------------------------------------------------- */
 /* clarify --mcp-info */
 
@@ -212,6 +226,8 @@ clarify_cli_handle (int    argc,
     *exit_status = clarify_chat_cli_run (argc - 1, argv + 1);
   else if (g_str_equal (argv[1], "mcp-stdio"))
     *exit_status = clarify_cli_run_mcp_stdio (argc - 1, argv + 1);
+  else if (g_str_equal (argv[1], "setup"))
+    *exit_status = clarify_cli_run_setup (argv[0], argc - 1, argv + 1);
   else if (g_str_equal (argv[1], "--mcp-info"))
     *exit_status = run_mcp_info ();
   else if (g_str_equal (argv[1], "set-password"))

@@ -6,9 +6,10 @@
  *                        ask_user to the running app over D-Bus
  *   clarify --mcp-info   the MCP endpoint's URL, token and config snippets
  *   clarify set-password NAME   store a connection's password in the keyring
+ *   clarify setup claude-code   add Clarify's hooks to Claude Code's settings
  *
- * They talk to the app only over D-Bus, so the single running instance
- * (started by D-Bus activation when needed) shows every dialog.
+ * Those that ask talk to the app only over D-Bus, so the single running
+ * instance (started by D-Bus activation when needed) shows every dialog.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */

@@ -1,0 +1,212 @@
+/* clarify-strict-json.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <string.h>
+
+#include "clarify-json.h"
+#include "clarify-strict-json.h"
+
+typedef struct
+{
+  const char *p;
+  const char *end;
+} Scan;
+
+static gboolean scan_value (Scan *scan,
+                            guint depth);
+
+static void
+scan_space (Scan *scan)
+{
+  while (scan->p < scan->end && strchr (" \t\r\n", *scan->p) != NULL)
+    scan->p++;
+}
+
+static gboolean
+scan_char (Scan *scan,
+           char  c)
+{
+  scan_space (scan);
+  if (scan->p >= scan->end || *scan->p != c)
+    return FALSE;
+  scan->p++;
+
+  return TRUE;
+}
+
+static gboolean
+scan_digits (Scan *scan)
+{
+  const char *start = scan->p;
+
+  while (scan->p < scan->end && g_ascii_isdigit (*scan->p))
+    scan->p++;
+
+  return scan->p > start;
+}
+
+static gboolean
+scan_number (Scan *scan)
+{
+  if (*scan->p == '-')
+    scan->p++;
+  if (scan->p < scan->end && *scan->p == '0')
+    scan->p++;
+  else if (!scan_digits (scan))
+    return FALSE;
+
+  if (scan->p < scan->end && *scan->p == '.')
+    {
+      scan->p++;
+      if (!scan_digits (scan))
+        return FALSE;
+    }
+
+  if (scan->p < scan->end && (*scan->p == 'e' || *scan->p == 'E'))
+    {
+      scan->p++;
+      if (scan->p < scan->end && (*scan->p == '+' || *scan->p == '-'))
+        scan->p++;
+      if (!scan_digits (scan))
+        return FALSE;
+    }
+
+  return TRUE;
+}
+
+static gboolean
+scan_string (Scan *scan)
+{
+  if (!scan_char (scan, '"'))
+    return FALSE;
+
+  while (scan->p < scan->end)
+    {
+      guchar c = *scan->p++;
+
+      if (c == '"')
+        return TRUE;
+      if (c < 0x20)
+        return FALSE;
+      if (c != '\\')
+        continue;
+
+      if (scan->p >= scan->end)
+        return FALSE;
+      c = *scan->p++;
+      if (c == 'u')
+        {
+          for (guint i = 0; i < 4; i++, scan->p++)
+            {
+              if (scan->p >= scan->end || !g_ascii_isxdigit (*scan->p))
+                return FALSE;
+            }
+        }
+      else if (strchr ("\"\\/bfnrt", c) == NULL)
+        {
+          return FALSE;
+        }
+    }
+
+  return FALSE;
+}
+
+static gboolean
+scan_word (Scan       *scan,
+           const char *word)
+{
+  gsize length = strlen (word);
+
+  if ((gsize) (scan->end - scan->p) < length || strncmp (scan->p, word, length) != 0)
+    return FALSE;
+  scan->p += length;
+
+  return TRUE;
+}
+
+/* The members of an object or the elements of an array, after its opening. */
+static gboolean
+scan_container (Scan    *scan,
+                gboolean object,
+                guint    depth)
+{
+  char close = object ? '}' : ']';
+
+  scan_space (scan);
+  if (scan->p < scan->end && *scan->p == close)
+    {
+      scan->p++;
+      return TRUE;
+    }
+
+  do
+    {
+      if (object && (!scan_string (scan) || !scan_char (scan, ':')))
+        return FALSE;
+      if (!scan_value (scan, depth + 1))
+        return FALSE;
+    }
+  while (scan_char (scan, ','));
+
+  return scan_char (scan, close);
+}
+
+static gboolean
+scan_value (Scan *scan,
+            guint depth)
+{
+  scan_space (scan);
+  if (scan->p >= scan->end || depth > CLARIFY_JSON_MAX_DEPTH)
+    return FALSE;
+
+  switch (*scan->p)
+    {
+    case '{':
+    case '[':
+      return scan_container (scan, *scan->p++ == '{', depth);
+    case '"':
+      return scan_string (scan);
+    case 't':
+      return scan_word (scan, "true");
+    case 'f':
+      return scan_word (scan, "false");
+    case 'n':
+      return scan_word (scan, "null");
+    default:
+      return (*scan->p == '-' || g_ascii_isdigit (*scan->p)) && scan_number (scan);
+    }
+}
+
+char *
+clarify_strict_json_problem (const char *text,
+                             gsize       length)
+{
+  Scan scan = { text, text + length };
+  guint line = 1;
+  const char *line_start = text;
+
+  if (!g_utf8_validate (text, length, NULL))
+    return g_strdup (_("not UTF-8"));
+
+  if (scan_value (&scan, 0))
+    {
+      scan_space (&scan);
+      if (scan.p == scan.end)
+        return NULL;
+    }
+
+  for (const char *p = text; p < scan.p && p < scan.end; p++)
+    {
+      if (*p == '\n')
+        {
+          line++;
+          line_start = p + 1;
+        }
+    }
+
+  return g_strdup_printf (_("line %u, column %u"), line, (guint) g_utf8_strlen (line_start, scan.p - line_start) + 1);
+}
