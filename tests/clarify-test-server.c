@@ -904,6 +904,19 @@ clarify_test_server_get_n_requests (ClarifyTestServer *self,
   return n;
 }
 
+GPtrArray *
+clarify_test_server_get_requests (ClarifyTestServer *self)
+{
+  GPtrArray *requests = g_ptr_array_new_with_free_func ((GDestroyNotify) clarify_test_request_free);
+
+  g_mutex_lock (&self->mutex);
+  for (guint i = 0; i < self->log->len; i++)
+    g_ptr_array_add (requests, clarify_test_request_copy (((LogEntry *) self->log->pdata[i])->request));
+  g_mutex_unlock (&self->mutex);
+
+  return requests;
+}
+
 ClarifyTestRequest *
 clarify_test_server_get_request (ClarifyTestServer *self,
                                  const char        *method,

@@ -123,6 +123,8 @@ void                clarify_test_server_raw_close       (ClarifyTestServer  *sel
 guint               clarify_test_server_get_n_requests  (ClarifyTestServer  *self,
                                                          const char         *method,
                                                          const char         *path);
+/* Copies of every request received so far, in order (free the array). */
+GPtrArray          *clarify_test_server_get_requests    (ClarifyTestServer  *self);
 /* A copy of the @index-th such request (0-based), or NULL. */
 ClarifyTestRequest *clarify_test_server_get_request     (ClarifyTestServer  *self,
                                                          const char         *method,
