@@ -91,6 +91,36 @@ stdio_maybe_quit (Stdio *stdio)
     g_main_loop_quit (stdio->loop);
 }
 
+/* One message per line; JSON text from json-glib has no raw newlines. */
+static void
+stdio_write_message (Stdio      *stdio,
+                     const char *json)
+{
+  g_autofree char *line = NULL;
+  g_autoptr(GError) error = NULL;
+
+  if (stdio->input_closed)
+    return;
+
+  line = g_strconcat (json, "\n", NULL);
+  if (!g_output_stream_write_all (stdio->output, line, strlen (line), NULL, NULL, &error) ||
+      !g_output_stream_flush (stdio->output, NULL, &error))
+    {
+      g_printerr ("clarify mcp-stdio: cannot write: %s\n", error->message);
+      stdio->input_closed = TRUE;
+    }
+}
+
+/* A call's notifications/progress go out between the other lines. */
+static void
+stdio_event_cb (ClarifyMcpEvent  event,
+                const char      *message,
+                gpointer         user_data)
+{
+  if (event == CLARIFY_MCP_EVENT_NOTIFICATION)
+    stdio_write_message (user_data, message);
+}
+
 static void
 stdio_reply_cb (GObject      *object,
                 GAsyncResult *result,
@@ -98,23 +128,12 @@ stdio_reply_cb (GObject      *object,
 {
   Stdio *stdio = user_data;
   g_autofree char *reply = NULL;
-  g_autoptr(GError) error = NULL;
 
   reply = clarify_mcp_protocol_handle_finish (CLARIFY_MCP_PROTOCOL (object), result, NULL);
   stdio->n_pending--;
 
-  if (reply != NULL && !stdio->input_closed)
-    {
-      g_autofree char *line = g_strconcat (reply, "\n", NULL);
-
-      /* One message per line; JSON text from json-glib has no raw newlines. */
-      if (!g_output_stream_write_all (stdio->output, line, strlen (line), NULL, NULL, &error) ||
-          !g_output_stream_flush (stdio->output, NULL, &error))
-        {
-          g_printerr ("clarify mcp-stdio: cannot write: %s\n", error->message);
-          stdio->input_closed = TRUE;
-        }
-    }
+  if (reply != NULL)
+    stdio_write_message (stdio, reply);
 
   stdio_maybe_quit (stdio);
 }
@@ -150,7 +169,7 @@ stdio_line_cb (GObject      *object,
     {
       stdio->n_pending++;
       clarify_mcp_protocol_handle_async (stdio->protocol, NULL, line, strlen (line),
-                                         stdio->cancellable, stdio_reply_cb, stdio);
+                                         stdio->cancellable, stdio_event_cb, stdio_reply_cb, stdio);
     }
 
   stdio_read_next (stdio);
