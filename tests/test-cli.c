@@ -695,6 +695,24 @@ test_mcp_stdio_progress (Fixture       *fixture,
   g_assert_true (g_str_has_prefix (reply, "{\"jsonrpc\":\"2.0\",\"id\":2,\"result\":"));
   g_free (reply);
 
+  /* A client that gives up on a call (its timeout, its user's Esc) cancels
+   * it: the dialog goes, though the process stays. */
+  send_line (in, "{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"tools/call\",\"params\":{\"name\":\"ask_user\","
+                 "\"arguments\":{\"questions\":[{\"id\":\"q\",\"question\":\"Given up?\"}]},"
+                 "\"_meta\":{\"progressToken\":6}}}");
+  request = clarify_test_watch_wait_request_for (&fixture->watch, 3, WAIT_MS);
+  reply = read_reply (out);
+  assert_progress_line (reply, "6", 1);
+  g_free (reply);
+  send_line (in, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\",\"params\":{\"requestId\":4}}");
+  clarify_test_watch_wait_withdrawn (&fixture->watch, 1, WAIT_MS);
+  g_assert_true (clarify_request_is_withdrawn (request));
+  while (g_str_has_prefix ((reply = read_reply (out)), "{\"jsonrpc\":\"2.0\",\"method\""))
+    g_free (reply);
+  g_assert_cmpstr (reply, ==, "{\"jsonrpc\":\"2.0\",\"id\":4,\"result\":{\"content\":[{\"type\":\"text\",\"text\":"
+                              "\"The request was cancelled before the user answered\"}],\"isError\":true}}");
+  g_free (reply);
+
   g_output_stream_close (in, NULL, &error);
   g_assert_no_error (error);
   g_subprocess_wait_async (process, NULL, wait_cb, &exited);

@@ -19,18 +19,28 @@
 /* ---------------------------------------------------------------------- */
 /* D-Bus: the one way to the running app */
 
-/* The app's Ask API on the session bus. The proxy loads, watches and
- * starts nothing itself: the call auto-starts, so D-Bus activation
- * launches the app if needed. */
+/* The app's Ask API. The proxy loads, watches and starts nothing itself:
+ * the call auto-starts, so D-Bus activation launches the app if needed. */
+#define APP_PROXY_FLAGS (G_DBUS_PROXY_FLAGS_DO_NOT_LOAD_PROPERTIES |   \
+                         G_DBUS_PROXY_FLAGS_DO_NOT_CONNECT_SIGNALS |   \
+                         G_DBUS_PROXY_FLAGS_DO_NOT_AUTO_START_AT_CONSTRUCTION)
+
 ClarifyDbusApi *
 clarify_cli_app_proxy_new (GError **error)
 {
-  return clarify_dbus_api_proxy_new_for_bus_sync (G_BUS_TYPE_SESSION,
-                                                  G_DBUS_PROXY_FLAGS_DO_NOT_LOAD_PROPERTIES |
-                                                  G_DBUS_PROXY_FLAGS_DO_NOT_CONNECT_SIGNALS |
-                                                  G_DBUS_PROXY_FLAGS_DO_NOT_AUTO_START_AT_CONSTRUCTION,
+  return clarify_dbus_api_proxy_new_for_bus_sync (G_BUS_TYPE_SESSION, APP_PROXY_FLAGS,
                                                   CLARIFY_DBUS_NAME, CLARIFY_DBUS_PATH,
                                                   NULL, error);
+}
+
+/* Does no I/O: the flags leave nothing to load. */
+ClarifyDbusApi *
+clarify_cli_app_proxy_new_on (GDBusConnection  *connection,
+                              GError          **error)
+{
+  return clarify_dbus_api_proxy_new_sync (connection, APP_PROXY_FLAGS,
+                                          CLARIFY_DBUS_NAME, CLARIFY_DBUS_PATH,
+                                          NULL, error);
 }
 
 /* No call timeout: the user may take as long as the request allows. */
