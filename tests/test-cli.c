@@ -812,6 +812,53 @@ test_set_password (void)
   g_assert_cmpint (run_set_password ("bad name", "x\n", &out_bad), ==, CLARIFY_CLI_EXIT_BAD_ARGS);
 }
 
+/* clarify --mcp-info: where to connect, and for each client what keeps a
+ * long question's call alive and what to set otherwise. */
+static void
+test_mcp_info (void)
+{
+  g_autoptr(GSubprocessLauncher) launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE);
+  g_autoptr(GSubprocess) process = NULL;
+  g_autofree char *out = NULL;
+  g_autofree char *token = NULL;
+  g_autofree char *token_line = NULL;
+  g_autoptr(GError) error = NULL;
+  const char *expected[] = {
+    "MCP endpoint: http://127.0.0.1:7111/mcp\n",
+    "OpenCode waits for the answer as long as Clarify reports progress,\n"
+    "every 10 seconds while the dialog is open. A \"timeout\" (ms) set for\n"
+    "this server applies to each request: leave it out, or keep it above 15000.\n",
+    "claude mcp add --transport http clarify http://127.0.0.1:7111/mcp --header \"Authorization: Bearer ",
+    "gives up after 300 seconds (CLAUDE_CODE_MCP_TOOL_IDLE_TIMEOUT, in ms).\n"
+    "MCP_TOOL_TIMEOUT and a per-server \"timeout\" are limits that progress\n",
+    "call the tool with onprogress and resetTimeoutOnProgress: true, or\n",
+    "clarify mcp-stdio",
+  };
+
+  g_setenv ("CLARIFY_SECRET_STORE", "file", TRUE);
+  g_subprocess_launcher_setenv (launcher, "CLARIFY_SECRET_STORE", "file", TRUE);
+  /* The isolated dirs live in GLib's cache, not in the environment. */
+  g_subprocess_launcher_setenv (launcher, "XDG_CONFIG_HOME", g_get_user_config_dir (), TRUE);
+  process = g_subprocess_launcher_spawn (launcher, &error, test_binary, "--mcp-info", NULL);
+  g_assert_no_error (error);
+  g_subprocess_communicate_utf8 (process, NULL, NULL, &out, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (g_subprocess_get_exit_status (process), ==, 0);
+
+  /* The token it made and stored, shown once. */
+  token = clarify_secret_lookup ("mcp-token", &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (token);
+  token_line = g_strdup_printf ("\nToken: %s\n", token);
+  g_assert_nonnull (strstr (out, token_line));
+
+  for (guint i = 0; i < G_N_ELEMENTS (expected); i++)
+    {
+      g_test_message ("expecting: %s", expected[i]);
+      g_assert_nonnull (strstr (out, expected[i]));
+    }
+}
+
 /* ---------------------------------------------------------------------- */
 /* clarify chat: a recorded iHub turn, its question shown over D-Bus */
 
@@ -1164,6 +1211,7 @@ main (int   argc,
   g_test_add_func ("/cli/ask/unreachable", test_unreachable);
   g_test_add_func ("/cli/ask/activation", test_activation);
   g_test_add_func ("/cli/set-password", test_set_password);
+  g_test_add_func ("/cli/mcp-info", test_mcp_info);
   g_test_add_func ("/cli/chat/bad-arguments", test_chat_bad_arguments);
 
   result = g_test_run ();
