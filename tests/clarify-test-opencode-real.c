@@ -7,6 +7,7 @@
 #include <signal.h>
 #include <string.h>
 
+#include "clarify-test-npm.h"
 #include "clarify-test-opencode-real.h"
 #include "clarify-test-server.h"
 
@@ -271,76 +272,18 @@ clarify_test_fake_model_wait_for_tool (ClarifyTestFakeModel *fake,
 
 /* npm and the server ------------------------------------------------------ */
 
-static gboolean
-is_network_failure (const char *npm_output)
-{
-  static const char *markers[] = {
-    "ENOTFOUND", "EAI_AGAIN", "ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "ENETUNREACH",
-    "EHOSTUNREACH", "network", "request to https://", "getaddrinfo",
-  };
-
-  for (guint i = 0; i < G_N_ELEMENTS (markers); i++)
-    if (strstr (npm_output, markers[i]) != NULL)
-      return TRUE;
-  return FALSE;
-}
-
-static gboolean
-installed_version_matches (const char *cache)
-{
-  g_autofree char *package = g_build_filename (cache, "node_modules", "opencode-ai", "package.json", NULL);
-  g_autoptr(JsonParser) parser = json_parser_new ();
-
-  if (!json_parser_load_from_file (parser, package, NULL) || !JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)))
-    return FALSE;
-  return g_strcmp0 (json_object_get_string_member_with_default (json_node_get_object (json_parser_get_root (parser)),
-                                                                "version", NULL),
-                    CLARIFY_TEST_OPENCODE_VERSION) == 0;
-}
-
 /* The opencode binary from the build dir's cache, installed on first use.
  * NULL when the test was skipped because npm cannot reach the registry. */
 static char *
 ensure_opencode (void)
 {
-  g_autofree char *cache = g_test_build_filename (G_TEST_BUILT, "opencode-npm", NULL);
-  g_autofree char *bin = g_build_filename (cache, "node_modules", ".bin", "opencode", NULL);
-  g_autofree char *npm_cache = g_build_filename (cache, "npm-cache", NULL);
-  g_autofree char *out = NULL;
-  g_autofree char *err = NULL;
-  g_autoptr(GError) error = NULL;
-  g_auto(GStrv) env = g_get_environ ();
-  const char *argv[] = { "npm", "install", "--no-audit", "--no-fund", "--no-save", "--prefix", cache,
-                         "opencode-ai@" CLARIFY_TEST_OPENCODE_VERSION, NULL };
-  int status = 0;
+  g_autofree char *cache = clarify_test_npm_install ("opencode-npm", "opencode-ai", CLARIFY_TEST_OPENCODE_VERSION);
+  g_autofree char *bin = NULL;
 
-  if (g_file_test (bin, G_FILE_TEST_IS_EXECUTABLE) && installed_version_matches (cache))
-    return g_steal_pointer (&bin);
+  if (cache == NULL)
+    return NULL;
 
-  g_assert_cmpint (g_mkdir_with_parents (cache, 0755), ==, 0);
-  env = g_environ_setenv (env, "npm_config_cache", npm_cache, TRUE);
-  env = g_environ_setenv (env, "npm_config_update_notifier", "false", TRUE);
-  g_test_message ("Installing opencode-ai@%s into %s", CLARIFY_TEST_OPENCODE_VERSION, cache);
-  g_spawn_sync (cache, (char **) argv, env, G_SPAWN_SEARCH_PATH, NULL, NULL, &out, &err, &status, &error);
-  g_assert_no_error (error);
-
-  if (!g_spawn_check_wait_status (status, NULL))
-    {
-      if (is_network_failure (err))
-        {
-          g_auto(GStrv) lines = g_strsplit (err, "\n", -1);
-          g_autoptr(GString) why = g_string_new (NULL);
-
-          /* TAP keeps one line: npm's error lines, joined. */
-          for (guint i = 0; lines[i] != NULL; i++)
-            if (g_str_has_prefix (lines[i], "npm error") || g_str_has_prefix (lines[i], "npm ERR!"))
-              g_string_append_printf (why, "%s%s", why->len > 0 ? " | " : "", lines[i]);
-          g_test_skip_printf ("npm cannot reach the registry: %s", why->len > 0 ? why->str : err);
-          return NULL;
-        }
-      g_error ("npm install opencode-ai@%s failed:\n%s\n%s", CLARIFY_TEST_OPENCODE_VERSION, out, err);
-    }
-
+  bin = g_build_filename (cache, "node_modules", ".bin", "opencode", NULL);
   g_assert_true (g_file_test (bin, G_FILE_TEST_IS_EXECUTABLE));
   return g_steal_pointer (&bin);
 }
