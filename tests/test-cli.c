@@ -608,6 +608,118 @@ test_mcp_stdio (Fixture       *fixture,
   g_assert_true (clarify_request_is_withdrawn (request));
 }
 
+/* A notifications/progress line for @token_json with count @progress. */
+static void
+assert_progress_line (const char *line,
+                      const char *token_json,
+                      guint       progress)
+{
+  g_autofree char *prefix = g_strdup_printf ("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/progress\","
+                                             "\"params\":{\"progressToken\":%s,\"progress\":%u,"
+                                             "\"message\":\"Waiting for the user's answer in Clarify (",
+                                             token_json, progress);
+
+  g_assert_true (g_str_has_prefix (line, prefix));
+  g_assert_true (g_regex_match_simple ("^[0-9]+ s\\)\"}}$", line + strlen (prefix), 0, 0));
+}
+
+static void
+test_mcp_stdio_progress (Fixture       *fixture,
+                         gconstpointer  data)
+{
+  g_autoptr(GSubprocessLauncher) launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDIN_PIPE |
+                                                                       G_SUBPROCESS_FLAGS_STDOUT_PIPE);
+  g_autoptr(GSubprocess) process = NULL;
+  g_autoptr(GDataInputStream) out = NULL;
+  g_autoptr(GError) error = NULL;
+  GOutputStream *in;
+  ClarifyRequest *request;
+  guint progress = 0;
+  char *reply;
+  gboolean exited = FALSE;
+
+  /* Test-only: progress every 100 ms instead of 10 s. */
+  g_subprocess_launcher_setenv (launcher, "CLARIFY_MCP_TEST_PROGRESS_INTERVAL_MS", "100", TRUE);
+  process = g_subprocess_launcher_spawn (launcher, &error, test_binary, "mcp-stdio", NULL);
+  g_assert_no_error (error);
+  in = g_subprocess_get_stdin_pipe (process);
+  out = g_data_input_stream_new (g_subprocess_get_stdout_pipe (process));
+
+  /* A call with a progressToken: a line every interval while it waits. */
+  send_line (in, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"ask_user\","
+                 "\"arguments\":{\"questions\":[{\"id\":\"q\",\"question\":\"Long one?\"}]},"
+                 "\"_meta\":{\"progressToken\":5}}}");
+  request = clarify_test_watch_wait_request_for (&fixture->watch, 1, WAIT_MS);
+  for (guint i = 0; i < 3; i++)
+    {
+      g_autofree char *line = read_reply (out);
+
+      assert_progress_line (line, "5", ++progress);
+    }
+
+  /* Answered: perhaps one more line that was on its way, then the result, and no more. */
+  {
+    g_autoptr(ClarifyResponse) response = clarify_response_new (clarify_request_get_id (request),
+                                                                CLARIFY_OUTCOME_ANSWERED);
+
+    clarify_response_add_answer (response, "q", (const char *[]) { "done", NULL }, NULL, FALSE);
+    clarify_test_watch_answer (&fixture->watch, request, response);
+  }
+  while (g_str_has_prefix ((reply = read_reply (out)), "{\"jsonrpc\":\"2.0\",\"method\""))
+    {
+      assert_progress_line (reply, "5", ++progress);
+      g_free (reply);
+    }
+  g_assert_cmpstr (reply, ==, "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"content\":[{\"type\":\"text\",\"text\":"
+                              "\"{\\\"answered\\\":true,\\\"cancelled\\\":false,\\\"timedOut\\\":false,\\\"answers\\\":"
+                              "[{\\\"questionId\\\":\\\"q\\\",\\\"values\\\":[\\\"done\\\"]}]}\"}]}}");
+  g_free (reply);
+
+  /* Without a token the call is silent until its result, and the finished
+   * call above sends nothing more: the next line is the ping's. */
+  send_line (in, "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/call\",\"params\":{\"name\":\"ask_user\","
+                 "\"arguments\":{\"questions\":[{\"id\":\"q\",\"question\":\"Quiet one?\"}]}}}");
+  request = clarify_test_watch_wait_request_for (&fixture->watch, 2, WAIT_MS);
+  clarify_test_loop_for (400);
+  send_line (in, "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"ping\"}");
+  reply = read_reply (out);
+  g_assert_cmpstr (reply, ==, "{\"jsonrpc\":\"2.0\",\"id\":3,\"result\":{}}");
+  g_free (reply);
+  {
+    g_autoptr(ClarifyResponse) response = clarify_response_new (clarify_request_get_id (request),
+                                                                CLARIFY_OUTCOME_CANCELLED);
+
+    clarify_test_watch_answer (&fixture->watch, request, response);
+  }
+  reply = read_reply (out);
+  g_assert_true (g_str_has_prefix (reply, "{\"jsonrpc\":\"2.0\",\"id\":2,\"result\":"));
+  g_free (reply);
+
+  /* A client that gives up on a call (its timeout, its user's Esc) cancels
+   * it: the dialog goes, though the process stays. */
+  send_line (in, "{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"tools/call\",\"params\":{\"name\":\"ask_user\","
+                 "\"arguments\":{\"questions\":[{\"id\":\"q\",\"question\":\"Given up?\"}]},"
+                 "\"_meta\":{\"progressToken\":6}}}");
+  request = clarify_test_watch_wait_request_for (&fixture->watch, 3, WAIT_MS);
+  reply = read_reply (out);
+  assert_progress_line (reply, "6", 1);
+  g_free (reply);
+  send_line (in, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\",\"params\":{\"requestId\":4}}");
+  clarify_test_watch_wait_withdrawn (&fixture->watch, 1, WAIT_MS);
+  g_assert_true (clarify_request_is_withdrawn (request));
+  while (g_str_has_prefix ((reply = read_reply (out)), "{\"jsonrpc\":\"2.0\",\"method\""))
+    g_free (reply);
+  g_assert_cmpstr (reply, ==, "{\"jsonrpc\":\"2.0\",\"id\":4,\"result\":{\"content\":[{\"type\":\"text\",\"text\":"
+                              "\"The request was cancelled before the user answered\"}],\"isError\":true}}");
+  g_free (reply);
+
+  g_output_stream_close (in, NULL, &error);
+  g_assert_no_error (error);
+  g_subprocess_wait_async (process, NULL, wait_cb, &exited);
+  g_assert_true (clarify_test_loop_until (is_true, &exited, WAIT_MS));
+  g_assert_cmpint (g_subprocess_get_exit_status (process), ==, 0);
+}
+
 /* ---------------------------------------------------------------------- */
 /* --serve-activation: what the bus starts for the activation test */
 
@@ -698,6 +810,53 @@ test_set_password (void)
   g_assert_null (stored);
 
   g_assert_cmpint (run_set_password ("bad name", "x\n", &out_bad), ==, CLARIFY_CLI_EXIT_BAD_ARGS);
+}
+
+/* clarify --mcp-info: where to connect, and for each client what keeps a
+ * long question's call alive and what to set otherwise. */
+static void
+test_mcp_info (void)
+{
+  g_autoptr(GSubprocessLauncher) launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE);
+  g_autoptr(GSubprocess) process = NULL;
+  g_autofree char *out = NULL;
+  g_autofree char *token = NULL;
+  g_autofree char *token_line = NULL;
+  g_autoptr(GError) error = NULL;
+  const char *expected[] = {
+    "MCP endpoint: http://127.0.0.1:7111/mcp\n",
+    "OpenCode waits for the answer as long as Clarify reports progress,\n"
+    "every 10 seconds while the dialog is open. A \"timeout\" (ms) set for\n"
+    "this server applies to each request: leave it out, or keep it above 15000.\n",
+    "claude mcp add --transport http clarify http://127.0.0.1:7111/mcp --header \"Authorization: Bearer ",
+    "gives up after 300 seconds (CLAUDE_CODE_MCP_TOOL_IDLE_TIMEOUT, in ms).\n"
+    "MCP_TOOL_TIMEOUT and a per-server \"timeout\" are limits that progress\n",
+    "call the tool with onprogress and resetTimeoutOnProgress: true, or\n",
+    "clarify mcp-stdio",
+  };
+
+  g_setenv ("CLARIFY_SECRET_STORE", "file", TRUE);
+  g_subprocess_launcher_setenv (launcher, "CLARIFY_SECRET_STORE", "file", TRUE);
+  /* The isolated dirs live in GLib's cache, not in the environment. */
+  g_subprocess_launcher_setenv (launcher, "XDG_CONFIG_HOME", g_get_user_config_dir (), TRUE);
+  process = g_subprocess_launcher_spawn (launcher, &error, test_binary, "--mcp-info", NULL);
+  g_assert_no_error (error);
+  g_subprocess_communicate_utf8 (process, NULL, NULL, &out, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (g_subprocess_get_exit_status (process), ==, 0);
+
+  /* The token it made and stored, shown once. */
+  token = clarify_secret_lookup ("mcp-token", &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (token);
+  token_line = g_strdup_printf ("\nToken: %s\n", token);
+  g_assert_nonnull (strstr (out, token_line));
+
+  for (guint i = 0; i < G_N_ELEMENTS (expected); i++)
+    {
+      g_test_message ("expecting: %s", expected[i]);
+      g_assert_nonnull (strstr (out, expected[i]));
+    }
 }
 
 /* ---------------------------------------------------------------------- */
@@ -1038,6 +1197,7 @@ main (int   argc,
   ADD ("ask/concurrent-same-id", test_concurrent_same_id);
   ADD ("ask/interrupted", test_interrupted);
   ADD ("mcp-stdio", test_mcp_stdio);
+  ADD ("mcp-stdio/progress", test_mcp_stdio_progress);
   ADD ("chat", test_chat);
   ADD ("chat/output-json", test_chat_output_json);
   ADD ("chat/cancelled", test_chat_cancelled);
@@ -1051,6 +1211,7 @@ main (int   argc,
   g_test_add_func ("/cli/ask/unreachable", test_unreachable);
   g_test_add_func ("/cli/ask/activation", test_activation);
   g_test_add_func ("/cli/set-password", test_set_password);
+  g_test_add_func ("/cli/mcp-info", test_mcp_info);
   g_test_add_func ("/cli/chat/bad-arguments", test_chat_bad_arguments);
 
   result = g_test_run ();

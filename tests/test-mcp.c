@@ -14,18 +14,12 @@
 #include "clarify-mcp-server.h"
 #include "clarify-secret.h"
 #include "clarify-test-log.h"
+#include "clarify-test-mcp.h"
 #include "clarify-test-server.h"
 
 #define WAIT_MS 5000
 
-typedef struct
-{
-  ClarifyBackend   *backend;
-  SoupSession      *session;
-  char             *url;
-  char             *token;
-  ClarifyTestWatch  watch;
-} Fixture;
+typedef ClarifyTestMcp Fixture;
 
 /* One finished HTTP exchange. */
 typedef struct
@@ -45,47 +39,6 @@ reply_free (Reply *reply)
 }
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (Reply, reply_free)
-
-static void
-fixture_setup (Fixture       *fixture,
-               gconstpointer  data)
-{
-  g_autoptr(ClarifyConnection) connection = clarify_mcp_server_new_connection (0);
-  g_autoptr(GError) error = NULL;
-  g_autofree char *expected_url = NULL;
-  guint port;
-
-  fixture->backend = clarify_mcp_server_new (connection);
-  clarify_test_watch_init (&fixture->watch, fixture->backend);
-
-  clarify_backend_start (fixture->backend);
-  g_assert_cmpuint (clarify_backend_get_state (fixture->backend), ==, CLARIFY_CONNECTION_STATE_CONNECTED);
-
-  port = clarify_mcp_server_get_port (CLARIFY_MCP_SERVER (fixture->backend));
-  g_assert_cmpuint (port, >, 0);
-  fixture->url = clarify_mcp_server_get_url (CLARIFY_MCP_SERVER (fixture->backend));
-  expected_url = g_strdup_printf ("http://127.0.0.1:%u/mcp", port);
-  g_assert_cmpstr (fixture->url, ==, expected_url);
-
-  /* The token the server generated on first start, as a client reads it. */
-  fixture->token = clarify_secret_lookup (CLARIFY_MCP_TOKEN_KEY, &error);
-  g_assert_no_error (error);
-  g_assert_nonnull (fixture->token);
-
-  /* Several calls wait at once; the default of two per host would queue the third. */
-  fixture->session = soup_session_new_with_options ("max-conns-per-host", 16, NULL);
-}
-
-static void
-fixture_teardown (Fixture       *fixture,
-                  gconstpointer  data)
-{
-  clarify_test_watch_clear (&fixture->watch);
-  g_clear_object (&fixture->backend);
-  g_clear_object (&fixture->session);
-  g_clear_pointer (&fixture->url, g_free);
-  g_clear_pointer (&fixture->token, g_free);
-}
 
 static void
 send_cb (GObject      *object,
@@ -207,16 +160,46 @@ parse_object (const char *text)
   return json_object_ref (json_node_get_object (node));
 }
 
+static const char *
+content_type (Reply *reply)
+{
+  return soup_message_headers_get_content_type (reply->headers, NULL);
+}
+
+/* The JSON-RPC message of a reply: its body, or the one event of an event
+ * stream (these calls carry no progressToken), framed exactly. */
+static char *
+reply_message (Reply *reply)
+{
+  const char *prefix = "event: message\ndata: ";
+  const char *data;
+
+  if (g_strcmp0 (content_type (reply), "text/event-stream") != 0)
+    {
+      g_assert_cmpstr (content_type (reply), ==, "application/json");
+      return g_strdup (reply->body);
+    }
+
+  g_assert_true (g_str_has_prefix (reply->body, prefix));
+  data = reply->body + strlen (prefix);
+  g_assert_cmpuint (strlen (data), >, 2);
+  g_assert_cmpstr (strstr (data, "\n"), ==, data + strlen (data) - 2);
+  g_assert_cmpstr (data + strlen (data) - 2, ==, "\n\n");
+
+  return g_strndup (data, strlen (data) - 2);
+}
+
 /* The "result" of a JSON-RPC reply with @id. */
 static JsonObject *
 expect_result (Reply  *reply,
                gint64  id)
 {
   g_autoptr(JsonObject) message = NULL;
+  g_autofree char *text = NULL;
 
   g_assert_cmpuint (reply->status, ==, 200);
-  g_assert_cmpstr (soup_message_headers_get_content_type (reply->headers, NULL), ==, "application/json");
-  message = parse_object (reply->body);
+  text = reply_message (reply);
+  message = parse_object (text);
   g_assert_cmpstr (json_object_get_string_member (message, "jsonrpc"), ==, "2.0");
   g_assert_cmpint (json_object_get_int_member (message, "id"), ==, id);
   g_assert_false (json_object_has_member (message, "error"));
@@ -302,6 +285,7 @@ test_initialize_versions (Fixture       *fixture,
       JsonObject *capabilities = json_object_get_object_member (result, "capabilities");
       const char *session_id = soup_message_headers_get_one (reply->headers, "Mcp-Session-Id");
 
+      g_assert_cmpstr (content_type (reply), ==, "application/json");
       g_assert_cmpstr (json_object_get_string_member (result, "protocolVersion"), ==, cases[i].expected);
       g_assert_cmpstr (json_object_get_string_member (server_info, "name"), ==, "clarify");
       g_assert_cmpstr (json_object_get_string_member (server_info, "version"), ==, PACKAGE_VERSION);
@@ -376,11 +360,51 @@ test_tools_list (Fixture       *fixture,
   JsonArray *tools = json_object_get_array_member (result, "tools");
   JsonObject *tool;
 
+  g_assert_cmpstr (content_type (reply), ==, "application/json");
   g_assert_cmpuint (json_array_get_length (tools), ==, 1);
   tool = json_array_get_object_element (tools, 0);
   g_assert_cmpstr (json_object_get_string_member (tool, "name"), ==, "ask_user");
   g_assert_nonnull (json_object_get_string_member (tool, "description"));
   g_assert_true (json_node_equal (json_object_get_member (tool, "inputSchema"), seed_schema));
+}
+
+/* Whether @word stands in @text as a whole word, any case. */
+static gboolean
+has_word (const char *text,
+          const char *word)
+{
+  g_autofree char *pattern = g_strdup_printf ("\\b%s\\b", word);
+
+  return g_regex_match_simple (pattern, text, G_REGEX_CASELESS, 0);
+}
+
+/* Claude Code keeps MCP tools behind its ToolSearch, which matches each
+ * word of the model's query as a whole word against the tool's name, its
+ * description and _meta["anthropic/searchHint"]. Every word of these
+ * queries stands in both texts, so that each scores on them. */
+static void
+test_tools_list_findable (void)
+{
+  const char *queries[] = { "ask the user", "clarifying question", "user input", "confirmation" };
+  g_autoptr(JsonNode) tool = clarify_ask_user_get_tool ();
+  JsonObject *object = json_node_get_object (tool);
+  const char *description = json_object_get_string_member (object, "description");
+  const char *hint = json_object_get_string_member (json_object_get_object_member (object, "_meta"),
+                                                    "anthropic/searchHint");
+
+  g_assert_cmpstr (json_object_get_string_member (object, "name"), ==, CLARIFY_ASK_USER_TOOL_NAME);
+  g_assert_nonnull (hint);
+  for (guint i = 0; i < G_N_ELEMENTS (queries); i++)
+    {
+      g_auto(GStrv) words = g_strsplit (queries[i], " ", -1);
+
+      for (guint j = 0; words[j] != NULL; j++)
+        {
+          g_test_message ("query \"%s\": %s", queries[i], words[j]);
+          g_assert_true (has_word (description, words[j]));
+          g_assert_true (has_word (hint, words[j]));
+        }
+    }
 }
 
 static void
@@ -619,6 +643,8 @@ test_validation_messages (Fixture       *fixture,
         g_autoptr(Reply) reply = post (fixture, body);
         g_autofree char *text = tool_text (reply, i + 1, TRUE);
 
+        /* Nobody is asked, so the answer comes at once, as plain JSON. */
+        g_assert_cmpstr (content_type (reply), ==, "application/json");
         g_assert_cmpstr (text, ==, cases[i].text);
       }
   }
@@ -720,6 +746,8 @@ test_answered (Fixture       *fixture,
   clarify_test_watch_answer (&fixture->watch, request, response);
 
   wait_reply (reply);
+  /* A call that waited for the user is answered as an event stream. */
+  g_assert_cmpstr (content_type (reply), ==, "text/event-stream");
   text = tool_text (reply, 7, FALSE);
   expected = g_strdup_printf ("{\"answered\":true,\"cancelled\":false,\"timedOut\":false,\"answers\":["
                               "{\"questionId\":\"name\",\"values\":[\"UserProfileCard\"]},"
@@ -1188,7 +1216,7 @@ main (int   argc,
   clarify_test_log_init ();
   g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
 
-#define ADD(path, func) g_test_add ("/mcp/" path, Fixture, NULL, fixture_setup, func, fixture_teardown)
+#define ADD(path, func) g_test_add ("/mcp/" path, Fixture, NULL, clarify_test_mcp_setup, func, clarify_test_mcp_teardown)
   ADD ("initialize/versions", test_initialize_versions);
   ADD ("initialize/bad-params", test_initialize_bad_params);
   ADD ("notifications", test_notifications);
@@ -1210,6 +1238,7 @@ main (int   argc,
   ADD ("ask-user/stop-replies", test_stop_replies);
   ADD ("port-in-use", test_port_in_use);
 #undef ADD
+  g_test_add_func ("/mcp/tools-list/findable", test_tools_list_findable);
   g_test_add_func ("/mcp/ask-user/parse-ids", test_parse_direct);
   g_test_add_func ("/mcp/ask-user/test-only-floor", test_test_only_floor);
   g_test_add_func ("/mcp/secret/file", test_secret_file);

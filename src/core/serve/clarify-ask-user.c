@@ -8,13 +8,21 @@
 #include "clarify-error.h"
 #include "clarify-json.h"
 
-/* Seed 001's inputSchema, member for member; only the tool description is ours. */
+/* Seed 001's inputSchema, member for member; the description and _meta are
+ * ours. Claude Code offers MCP tools only through its ToolSearch, which
+ * scores the words of a query against the tool's name, its description and
+ * _meta's "anthropic/searchHint" (whole words): "ask the user", "clarifying
+ * question" and "user input" must each find it. */
 static const char tool_json[] =
   "{"
   "\"name\":\"ask_user\","
-  "\"description\":\"Ask the user questions through a native desktop dialog (Clarify). "
-  "Use this tool when you need user input, clarification, or confirmation before proceeding. "
-  "The tool blocks until the user responds, cancels, or the timeout passes.\","
+  "\"description\":\"Ask the user a clarifying question and wait for the answer, in a native "
+  "desktop dialog (Clarify). Use this tool when you need user input, a decision, a choice between "
+  "options, a missing detail or a confirmation before proceeding. One call can ask several "
+  "questions: free text, select, multi-select or a yes/no confirm. The tool blocks until the user "
+  "answers, cancels, or the timeout passes.\","
+  "\"_meta\":{\"anthropic/searchHint\":\"ask the user a clarifying question, get user input, "
+  "a choice or a confirmation\"},"
   "\"inputSchema\":{"
     "\"type\":\"object\","
     "\"properties\":{"
@@ -81,27 +89,51 @@ clarify_ask_user_get_tool (void)
   return node;
 }
 
+/* A test-only environment variable, read once into *@value: @fallback
+ * unless @variable holds a number from 1 to @fallback. Nothing else sets
+ * these, and they can only make a value smaller. */
+static guint
+get_test_knob (gsize      *initialized,
+               guint      *value,
+               const char *variable,
+               guint       fallback)
+{
+  if (g_once_init_enter (initialized))
+    {
+      const char *text = g_getenv (variable);
+      guint64 parsed;
+
+      if (text != NULL && g_ascii_string_to_unsigned (text, 10, 1, fallback, &parsed, NULL))
+        *value = (guint) parsed;
+      else
+        *value = fallback;
+
+      g_once_init_leave (initialized, 1);
+    }
+
+  return *value;
+}
+
 guint
 clarify_ask_user_get_min_timeout (void)
 {
   static gsize initialized;
-  static guint min_timeout = CLARIFY_ASK_USER_MIN_TIMEOUT_MS;
+  static guint min_timeout;
 
-  if (g_once_init_enter (&initialized))
-    {
-      /* Test-only: lets tests see a timeout without waiting ten seconds.
-       * Nothing else sets it, and it can only lower the floor. */
-      const char *value = g_getenv ("CLARIFY_MCP_TEST_MIN_TIMEOUT_MS");
-      guint64 parsed;
+  /* Lets tests see a timeout without waiting ten seconds. */
+  return get_test_knob (&initialized, &min_timeout,
+                        "CLARIFY_MCP_TEST_MIN_TIMEOUT_MS", CLARIFY_ASK_USER_MIN_TIMEOUT_MS);
+}
 
-      if (value != NULL &&
-          g_ascii_string_to_unsigned (value, 10, 1, CLARIFY_ASK_USER_MIN_TIMEOUT_MS, &parsed, NULL))
-        min_timeout = (guint) parsed;
+guint
+clarify_ask_user_get_progress_interval (void)
+{
+  static gsize initialized;
+  static guint interval;
 
-      g_once_init_leave (&initialized, 1);
-    }
-
-  return min_timeout;
+  /* Lets tests see several notifications without waiting a minute. */
+  return get_test_knob (&initialized, &interval,
+                        "CLARIFY_MCP_TEST_PROGRESS_INTERVAL_MS", CLARIFY_ASK_USER_PROGRESS_INTERVAL_MS);
 }
 
 static gboolean

@@ -21,9 +21,14 @@ G_BEGIN_DECLS
 #define CLARIFY_ASK_USER_MAX_QUESTIONS      10
 #define CLARIFY_ASK_USER_MAX_TITLE_CHARS    100
 #define CLARIFY_ASK_USER_MAX_QUESTION_CHARS 1000
+/* notifications/progress while a call waits: often enough for a client
+ * whose timeout restarts on progress (the SDK's default is 60 s, and 20 s
+ * still leaves room), rare enough to be no noise. */
+#define CLARIFY_ASK_USER_PROGRESS_INTERVAL_MS 10000
 
-/* {"name":"ask_user","description":…,"inputSchema":…} for tools/list;
- * inputSchema is seed 001's, member for member. A new node each call. */
+/* {"name":"ask_user","description":…,"_meta":…,"inputSchema":…} for
+ * tools/list; inputSchema is seed 001's, member for member. A new node each
+ * call. */
 JsonNode        *clarify_ask_user_get_tool         (void);
 
 /* Validates tools/call arguments and builds the request (id @request_id,
@@ -37,6 +42,11 @@ ClarifyRequest  *clarify_ask_user_parse            (JsonNode        *arguments,
 /* The smallest timeout callers may ask for: 10000 ms, unless the test-only
  * environment variable CLARIFY_MCP_TEST_MIN_TIMEOUT_MS (read once) lowers it. */
 guint            clarify_ask_user_get_min_timeout  (void);
+
+/* How often a waiting call reports progress: 10000 ms, unless the
+ * test-only environment variable CLARIFY_MCP_TEST_PROGRESS_INTERVAL_MS
+ * (read once) lowers it. */
+guint            clarify_ask_user_get_progress_interval (void);
 
 /* {"answered","cancelled","timedOut","answers":[{"questionId","values",
  * "customText"?,"skipped"?}]} for @response to @request. A skipped question

@@ -17,8 +17,6 @@
 typedef struct
 {
   GMainLoop          *loop;
-  ClarifyDbusApi     *app;
-  GError             *app_error;
   ClarifyMcpProtocol *protocol;
   GDataInputStream   *input;
   GOutputStream      *output;
@@ -26,6 +24,26 @@ typedef struct
   guint               n_pending;
   gboolean            input_closed;
 } Stdio;
+
+/* Each call asks over a bus connection of its own. Ask cannot be called
+ * off, but the app withdraws the dialog of a caller that leaves the bus:
+ * closing the connection is how notifications/cancelled (a client's
+ * timeout, its user's Esc) reaches the dialog. */
+typedef struct
+{
+  GDBusConnection *connection;
+  char            *request_json;
+} Asking;
+
+static void
+asking_free (Asking *asking)
+{
+  if (asking->connection != NULL)
+    g_dbus_connection_close (asking->connection, NULL, NULL, NULL);
+  g_clear_object (&asking->connection);
+  g_free (asking->request_json);
+  g_free (asking);
+}
 
 static void
 stdio_ask_done_cb (GObject      *object,
@@ -53,27 +71,62 @@ stdio_ask_done_cb (GObject      *object,
 }
 
 static void
+stdio_connected_cb (GObject      *object,
+                    GAsyncResult *result,
+                    gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  Asking *asking = g_task_get_task_data (task);
+  GCancellable *cancellable = g_task_get_cancellable (task);
+  g_autoptr(ClarifyDbusApi) app = NULL;
+  g_autoptr(GError) error = NULL;
+
+  asking->connection = g_dbus_connection_new_for_address_finish (result, &error);
+  if (asking->connection == NULL)
+    {
+      g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_NOT_CONNECTED,
+                               "no session bus: %s", error->message);
+      return;
+    }
+
+  app = clarify_cli_app_proxy_new_on (asking->connection, &error);
+  if (app == NULL)
+    {
+      g_task_return_error (task, g_steal_pointer (&error));
+      return;
+    }
+
+  clarify_cli_ask_app_async (app, asking->request_json, cancellable, stdio_ask_done_cb, g_steal_pointer (&task));
+}
+
+static void
 stdio_ask (ClarifyRequest      *request,
            GCancellable        *cancellable,
            GAsyncReadyCallback  callback,
            gpointer             callback_data,
            gpointer             user_data)
 {
-  Stdio *stdio = user_data;
   g_autoptr(GTask) task = g_task_new (NULL, cancellable, callback, callback_data);
-  g_autoptr(JsonNode) node = NULL;
-  g_autofree char *request_json = NULL;
+  g_autoptr(JsonNode) node = clarify_request_to_json (request);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *address = NULL;
+  Asking *asking = g_new0 (Asking, 1);
 
-  if (stdio->app == NULL)
+  asking->request_json = json_to_string (node, FALSE);
+  g_task_set_task_data (task, asking, (GDestroyNotify) asking_free);
+
+  address = g_dbus_address_get_for_bus_sync (G_BUS_TYPE_SESSION, cancellable, &error);
+  if (address == NULL)
     {
       g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_NOT_CONNECTED,
-                               "no session bus: %s", stdio->app_error->message);
+                               "no session bus: %s", error->message);
       return;
     }
 
-  node = clarify_request_to_json (request);
-  request_json = json_to_string (node, FALSE);
-  clarify_cli_ask_app_async (stdio->app, request_json, cancellable, stdio_ask_done_cb, g_steal_pointer (&task));
+  g_dbus_connection_new_for_address (address,
+                                     G_DBUS_CONNECTION_FLAGS_AUTHENTICATION_CLIENT |
+                                     G_DBUS_CONNECTION_FLAGS_MESSAGE_BUS_CONNECTION,
+                                     NULL, cancellable, stdio_connected_cb, g_steal_pointer (&task));
 }
 
 static ClarifyResponse *
@@ -91,6 +144,36 @@ stdio_maybe_quit (Stdio *stdio)
     g_main_loop_quit (stdio->loop);
 }
 
+/* One message per line; JSON text from json-glib has no raw newlines. */
+static void
+stdio_write_message (Stdio      *stdio,
+                     const char *json)
+{
+  g_autofree char *line = NULL;
+  g_autoptr(GError) error = NULL;
+
+  if (stdio->input_closed)
+    return;
+
+  line = g_strconcat (json, "\n", NULL);
+  if (!g_output_stream_write_all (stdio->output, line, strlen (line), NULL, NULL, &error) ||
+      !g_output_stream_flush (stdio->output, NULL, &error))
+    {
+      g_printerr ("clarify mcp-stdio: cannot write: %s\n", error->message);
+      stdio->input_closed = TRUE;
+    }
+}
+
+/* A call's notifications/progress go out between the other lines. */
+static void
+stdio_event_cb (ClarifyMcpEvent  event,
+                const char      *message,
+                gpointer         user_data)
+{
+  if (event == CLARIFY_MCP_EVENT_NOTIFICATION)
+    stdio_write_message (user_data, message);
+}
+
 static void
 stdio_reply_cb (GObject      *object,
                 GAsyncResult *result,
@@ -98,23 +181,12 @@ stdio_reply_cb (GObject      *object,
 {
   Stdio *stdio = user_data;
   g_autofree char *reply = NULL;
-  g_autoptr(GError) error = NULL;
 
   reply = clarify_mcp_protocol_handle_finish (CLARIFY_MCP_PROTOCOL (object), result, NULL);
   stdio->n_pending--;
 
-  if (reply != NULL && !stdio->input_closed)
-    {
-      g_autofree char *line = g_strconcat (reply, "\n", NULL);
-
-      /* One message per line; JSON text from json-glib has no raw newlines. */
-      if (!g_output_stream_write_all (stdio->output, line, strlen (line), NULL, NULL, &error) ||
-          !g_output_stream_flush (stdio->output, NULL, &error))
-        {
-          g_printerr ("clarify mcp-stdio: cannot write: %s\n", error->message);
-          stdio->input_closed = TRUE;
-        }
-    }
+  if (reply != NULL)
+    stdio_write_message (stdio, reply);
 
   stdio_maybe_quit (stdio);
 }
@@ -150,7 +222,7 @@ stdio_line_cb (GObject      *object,
     {
       stdio->n_pending++;
       clarify_mcp_protocol_handle_async (stdio->protocol, NULL, line, strlen (line),
-                                         stdio->cancellable, stdio_reply_cb, stdio);
+                                         stdio->cancellable, stdio_event_cb, stdio_reply_cb, stdio);
     }
 
   stdio_read_next (stdio);
@@ -200,9 +272,6 @@ clarify_cli_run_mcp_stdio (int    argc,
   g_log_set_writer_func (stderr_log_writer, NULL, NULL);
 
   stdio.loop = g_main_loop_new (NULL, FALSE);
-  stdio.app = clarify_cli_app_proxy_new (&stdio.app_error);
-  if (stdio.app == NULL)
-    g_printerr ("clarify mcp-stdio: no session bus, ask_user will fail: %s\n", stdio.app_error->message);
   stdio.protocol = clarify_mcp_protocol_new (stdio_ask, stdio_ask_finish, &stdio);
   stdio.cancellable = g_cancellable_new ();
   stdin_stream = g_unix_input_stream_new (0, FALSE);
@@ -217,8 +286,6 @@ clarify_cli_run_mcp_stdio (int    argc,
   g_clear_object (&stdio.output);
   g_clear_object (&stdio.protocol);
   g_clear_object (&stdio.cancellable);
-  g_clear_object (&stdio.app);
-  g_clear_error (&stdio.app_error);
   g_clear_pointer (&stdio.loop, g_main_loop_unref);
 
   return 0;

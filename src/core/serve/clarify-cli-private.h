@@ -13,31 +13,34 @@
 
 G_BEGIN_DECLS
 
-/* The running app over D-Bus, the one way the commands reach it. */
-ClarifyDbusApi *clarify_cli_app_proxy_new  (GError              **error);
-void            clarify_cli_ask_app_async  (ClarifyDbusApi       *app,
-                                            const char           *request_json,
-                                            GCancellable         *cancellable,
-                                            GAsyncReadyCallback   callback,
-                                            gpointer              user_data);
-char           *clarify_cli_ask_app_finish (GObject              *proxy,
-                                            GAsyncResult         *result,
-                                            GError              **error);
+/* The running app over D-Bus, the one way the commands reach it: on the
+ * session bus, or on @connection to it. */
+ClarifyDbusApi *clarify_cli_app_proxy_new    (GError              **error);
+ClarifyDbusApi *clarify_cli_app_proxy_new_on (GDBusConnection      *connection,
+                                              GError              **error);
+void            clarify_cli_ask_app_async    (ClarifyDbusApi       *app,
+                                              const char           *request_json,
+                                              GCancellable         *cancellable,
+                                              GAsyncReadyCallback   callback,
+                                              gpointer              user_data);
+char           *clarify_cli_ask_app_finish   (GObject              *proxy,
+                                              GAsyncResult         *result,
+                                              GError              **error);
 
 /* A copy of @argv for GOptionContext, its argv[0] replaced by @name
  * ("clarify ask"), which --help and the messages show. */
-GStrv           clarify_cli_args_new       (const char           *name,
-                                            int                   argc,
-                                            char                **argv);
+GStrv           clarify_cli_args_new         (const char           *name,
+                                              int                   argc,
+                                              char                **argv);
 
 /* The commands, with argv[0] the command's own name. */
-int             clarify_cli_run_ask        (int                   argc,
-                                            char                **argv);
-int             clarify_cli_run_mcp_stdio  (int                   argc,
-                                            char                **argv);
+int             clarify_cli_run_ask          (int                   argc,
+                                              char                **argv);
+int             clarify_cli_run_mcp_stdio    (int                   argc,
+                                              char                **argv);
 /* @program is clarify's own argv[0], for the hook command. */
-int             clarify_cli_run_setup      (const char           *program,
-                                            int                   argc,
-                                            char                **argv);
+int             clarify_cli_run_setup        (const char           *program,
+                                              int                   argc,
+                                              char                **argv);
 
 G_END_DECLS

@@ -9,6 +9,7 @@
 #include <termios.h>
 #include <unistd.h>
 
+#include "clarify-ask-user.h"
 #include "clarify-chat-cli.h"
 #include "clarify-cli.h"
 #include "clarify-cli-private.h"
@@ -19,18 +20,28 @@
 /* ---------------------------------------------------------------------- */
 /* D-Bus: the one way to the running app */
 
-/* The app's Ask API on the session bus. The proxy loads, watches and
- * starts nothing itself: the call auto-starts, so D-Bus activation
- * launches the app if needed. */
+/* The app's Ask API. The proxy loads, watches and starts nothing itself:
+ * the call auto-starts, so D-Bus activation launches the app if needed. */
+#define APP_PROXY_FLAGS (G_DBUS_PROXY_FLAGS_DO_NOT_LOAD_PROPERTIES |   \
+                         G_DBUS_PROXY_FLAGS_DO_NOT_CONNECT_SIGNALS |   \
+                         G_DBUS_PROXY_FLAGS_DO_NOT_AUTO_START_AT_CONSTRUCTION)
+
 ClarifyDbusApi *
 clarify_cli_app_proxy_new (GError **error)
 {
-  return clarify_dbus_api_proxy_new_for_bus_sync (G_BUS_TYPE_SESSION,
-                                                  G_DBUS_PROXY_FLAGS_DO_NOT_LOAD_PROPERTIES |
-                                                  G_DBUS_PROXY_FLAGS_DO_NOT_CONNECT_SIGNALS |
-                                                  G_DBUS_PROXY_FLAGS_DO_NOT_AUTO_START_AT_CONSTRUCTION,
+  return clarify_dbus_api_proxy_new_for_bus_sync (G_BUS_TYPE_SESSION, APP_PROXY_FLAGS,
                                                   CLARIFY_DBUS_NAME, CLARIFY_DBUS_PATH,
                                                   NULL, error);
+}
+
+/* Does no I/O: the flags leave nothing to load. */
+ClarifyDbusApi *
+clarify_cli_app_proxy_new_on (GDBusConnection  *connection,
+                              GError          **error)
+{
+  return clarify_dbus_api_proxy_new_sync (connection, APP_PROXY_FLAGS,
+                                          CLARIFY_DBUS_NAME, CLARIFY_DBUS_PATH,
+                                          NULL, error);
 }
 
 /* No call timeout: the user may take as long as the request allows. */
@@ -81,6 +92,7 @@ run_mcp_info (void)
   g_autoptr(GError) error = NULL;
   g_autofree char *token = clarify_mcp_server_ensure_token (&error);
   g_autofree char *url = NULL;
+  guint interval = CLARIFY_ASK_USER_PROGRESS_INTERVAL_MS;
 
   if (token == NULL)
     {
@@ -104,9 +116,26 @@ run_mcp_info (void)
            "    }\n"
            "  }\n"
            "}\n", url, token);
+  /* Translators: the numbers are seconds and milliseconds */
+  g_print (_("OpenCode waits for the answer as long as Clarify reports progress,\n"
+             "every %u seconds while the dialog is open. A \"timeout\" (ms) set for\n"
+             "this server applies to each request: leave it out, or keep it above %u.\n"),
+           interval / 1000, interval + 5000);
   g_print ("\n");
   g_print (_("Claude Code:\n"));
   g_print ("claude mcp add --transport http clarify %s --header \"Authorization: Bearer %s\"\n", url, token);
+  g_print (_("Claude Code waits as long as Clarify reports progress; without it, it\n"
+             "gives up after 300 seconds (CLAUDE_CODE_MCP_TOOL_IDLE_TIMEOUT, in ms).\n"
+             "MCP_TOOL_TIMEOUT and a per-server \"timeout\" are limits that progress\n"
+             "does not extend: leave them unset, or above the longest question you\n"
+             "allow (ask_user's timeout, at most 30 minutes).\n"));
+  g_print ("\n");
+  g_print (_("Other clients of the MCP TypeScript SDK wait 60 seconds unless they\n"
+             "call the tool with onprogress and resetTimeoutOnProgress: true, or\n"
+             "with a longer timeout.\n"));
+  g_print ("\n");
+  g_print (_("Hosts that only start stdio servers: clarify mcp-stdio (the same\n"
+             "progress, and no token).\n"));
 
   return 0;
 }

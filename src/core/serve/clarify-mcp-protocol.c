@@ -41,13 +41,33 @@ typedef struct
   GCancellable         *call_cancellable;
   GCancellable         *caller_cancellable;
   gulong                caller_cancelled_id;
+
+  /* The transport's ear while a tools/call waits. */
+  ClarifyMcpEventFunc   event;
+  gpointer              event_data;
+  JsonNode             *progress_token;
+  GSource              *progress_source;
+  gint64                waiting_since;
+  guint                 n_progress;
 } Handling;
 
 static const char * const supported_versions[] = { CLARIFY_MCP_PROTOCOL_VERSIONS, NULL };
 
 static void
+handling_stop_progress (Handling *handling)
+{
+  if (handling->progress_source != NULL)
+    {
+      g_source_destroy (handling->progress_source);
+      g_clear_pointer (&handling->progress_source, g_source_unref);
+    }
+}
+
+static void
 handling_free (Handling *handling)
 {
+  handling_stop_progress (handling);
+  g_clear_pointer (&handling->progress_token, json_node_unref);
   if (handling->caller_cancellable != NULL && handling->caller_cancelled_id != 0)
     g_cancellable_disconnect (handling->caller_cancellable, handling->caller_cancelled_id);
   g_clear_object (&handling->caller_cancellable);
@@ -257,6 +277,96 @@ caller_cancelled_cb (GCancellable *caller_cancellable,
   g_cancellable_cancel (call_cancellable);
 }
 
+/* {"jsonrpc":"2.0","method":"notifications/progress","params":{…}}: the
+ * client's token, a count that only grows, and words a person may read
+ * (Claude Code shows them beside the running tool). */
+static char *
+build_progress (Handling *handling)
+{
+  g_autoptr(JsonBuilder) builder = json_builder_new ();
+  gint64 seconds = (g_get_monotonic_time () - handling->waiting_since) / G_USEC_PER_SEC;
+  g_autofree char *message = g_strdup_printf ("Waiting for the user's answer in Clarify (%" G_GINT64_FORMAT " s)",
+                                              seconds);
+
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "jsonrpc");
+  json_builder_add_string_value (builder, "2.0");
+  json_builder_set_member_name (builder, "method");
+  json_builder_add_string_value (builder, "notifications/progress");
+  json_builder_set_member_name (builder, "params");
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "progressToken");
+  json_builder_add_value (builder, json_node_copy (handling->progress_token));
+  json_builder_set_member_name (builder, "progress");
+  json_builder_add_int_value (builder, handling->n_progress);
+  json_builder_set_member_name (builder, "message");
+  json_builder_add_string_value (builder, message);
+  json_builder_end_object (builder);
+  json_builder_end_object (builder);
+
+  return clarify_json_builder_to_string (builder);
+}
+
+static gboolean
+progress_cb (gpointer data)
+{
+  Handling *handling = data;
+  g_autofree char *message = NULL;
+
+  handling->n_progress++;
+  message = build_progress (handling);
+  handling->event (CLARIFY_MCP_EVENT_NOTIFICATION, message, handling->event_data);
+
+  return G_SOURCE_CONTINUE;
+}
+
+/* params._meta.progressToken when it is one (a string or a number). */
+static JsonNode *
+get_progress_token (JsonObject *params)
+{
+  JsonNode *meta = json_object_get_member (params, "_meta");
+  JsonNode *token;
+  GType type;
+
+  if (meta == NULL || !JSON_NODE_HOLDS_OBJECT (meta))
+    return NULL;
+
+  token = json_object_get_member (json_node_get_object (meta), "progressToken");
+  if (token == NULL || !JSON_NODE_HOLDS_VALUE (token))
+    return NULL;
+
+  type = json_node_get_value_type (token);
+  if (type != G_TYPE_STRING && type != G_TYPE_INT64 && type != G_TYPE_DOUBLE)
+    return NULL;
+
+  return token;
+}
+
+/* Tells the transport that the call waits, and keeps the client posted
+ * when it asked to be. */
+static void
+handling_start_waiting (Handling   *handling,
+                        JsonObject *params)
+{
+  JsonNode *token;
+
+  if (handling->event == NULL)
+    return;
+
+  handling->event (CLARIFY_MCP_EVENT_WAITING, NULL, handling->event_data);
+
+  token = get_progress_token (params);
+  if (token == NULL)
+    return;
+
+  handling->progress_token = json_node_copy (token);
+  handling->waiting_since = g_get_monotonic_time ();
+  handling->progress_source = g_timeout_source_new (clarify_ask_user_get_progress_interval ());
+  g_source_set_callback (handling->progress_source, progress_cb, handling, NULL);
+  g_source_set_static_name (handling->progress_source, "[clarify] MCP progress");
+  g_source_attach (handling->progress_source, g_main_context_get_thread_default ());
+}
+
 static void
 ask_cb (GObject      *object,
         GAsyncResult *result,
@@ -271,6 +381,8 @@ ask_cb (GObject      *object,
   g_autofree char *text = NULL;
 
   response = self->ask_finish (result, self->user_data, &error);
+  /* Nothing more about a call once its reply is on its way. */
+  handling_stop_progress (handling);
 
   /* Only our own entry: a later call may have reused the id. */
   if (handling->call_key != NULL &&
@@ -360,6 +472,7 @@ handle_tools_call (GTask        *task,
   g_hash_table_replace (self->calls, g_strdup (handling->call_key),
                         g_object_ref (handling->call_cancellable));
 
+  handling_start_waiting (handling, params);
   self->ask (handling->request, handling->call_cancellable, ask_cb, g_object_ref (task), self->user_data);
 }
 
@@ -408,6 +521,7 @@ clarify_mcp_protocol_handle_async (ClarifyMcpProtocol  *self,
                                    const char          *data,
                                    gsize                length,
                                    GCancellable        *cancellable,
+                                   ClarifyMcpEventFunc  event,
                                    GAsyncReadyCallback  callback,
                                    gpointer             user_data)
 {
@@ -428,6 +542,8 @@ clarify_mcp_protocol_handle_async (ClarifyMcpProtocol  *self,
   task = g_task_new (self, NULL, callback, user_data);
   g_task_set_source_tag (task, clarify_mcp_protocol_handle_async);
   handling = g_new0 (Handling, 1);
+  handling->event = event;
+  handling->event_data = user_data;
   g_task_set_task_data (task, handling, (GDestroyNotify) handling_free);
 
   if (length == 0 || (root = clarify_json_parse (data, length, NULL)) == NULL)

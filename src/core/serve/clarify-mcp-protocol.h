@@ -31,6 +31,21 @@ typedef enum
   CLARIFY_MCP_REPLY_INITIALIZED = 1 << 1,
 } ClarifyMcpReplyFlags;
 
+/* What a transport hears about a message before its reply. */
+typedef enum
+{
+  /* A tools/call now waits for the user (@message is NULL): an HTTP
+   * transport answers with an event stream from here on. */
+  CLARIFY_MCP_EVENT_WAITING,
+  /* @message, a JSON-RPC notification about the waiting call (its
+   * notifications/progress), to send before the reply. */
+  CLARIFY_MCP_EVENT_NOTIFICATION,
+} ClarifyMcpEvent;
+
+typedef void             (*ClarifyMcpEventFunc)     (ClarifyMcpEvent      event,
+                                                     const char          *message,
+                                                     gpointer             user_data);
+
 /* Shows @request and completes with the user's ClarifyResponse. */
 typedef void             (*ClarifyMcpAskFunc)       (ClarifyRequest      *request,
                                                      GCancellable        *cancellable,
@@ -50,12 +65,18 @@ ClarifyMcpProtocol *clarify_mcp_protocol_new           (ClarifyMcpAskFunc       
 
 /* Handles one message. @scope keys in-flight calls for
  * notifications/cancelled (the session id, or NULL). Cancelling
- * @cancellable (the client went away) withdraws a pending ask_user. */
+ * @cancellable (the client went away) withdraws a pending ask_user.
+ * @event (may be NULL: the transport can carry nothing but the reply) is
+ * called with @user_data while a tools/call waits: once WAITING, then, if
+ * the call's params._meta.progressToken was given, a notifications/progress
+ * every clarify_ask_user_get_progress_interval() until the reply is ready.
+ * Its timer runs only while such a call waits. */
 void                clarify_mcp_protocol_handle_async  (ClarifyMcpProtocol      *self,
                                                         const char              *scope,
                                                         const char              *data,
                                                         gsize                    length,
                                                         GCancellable            *cancellable,
+                                                        ClarifyMcpEventFunc      event,
                                                         GAsyncReadyCallback      callback,
                                                         gpointer                 user_data);
 /* The reply's JSON text, or NULL when there is none to send (a

@@ -47,7 +47,12 @@ typedef struct
   GCancellable      *cancellable;
   GSource           *socket_source;
   gulong             finished_id;
+  /* The client is gone, as its socket or libsoup tells. */
   gboolean           finished;
+  /* libsoup is done with msg: nothing may touch it any more. */
+  gboolean           soup_finished;
+  /* The reply is an event stream whose headers have gone out. */
+  gboolean           streaming;
   char              *session_id;
 } Exchange;
 
@@ -83,7 +88,75 @@ exchange_finished_cb (SoupServerMessage *msg,
                       Exchange          *exchange)
 {
   /* Before our reply: the connection closed or the server went down. */
+  exchange->soup_finished = TRUE;
   exchange_client_gone (exchange);
+}
+
+/* Whether the client takes an event stream as the reply: its Accept must
+ * name text/event-stream (MCP clients send "application/json,
+ * text/event-stream"); anything else gets application/json. */
+static gboolean
+accepts_event_stream (SoupMessageHeaders *headers)
+{
+  const char *accept = soup_message_headers_get_list (headers, "Accept");
+  GSList *acceptable;
+  gboolean found = FALSE;
+
+  if (accept == NULL)
+    return FALSE;
+
+  acceptable = soup_header_parse_quality_list (accept, NULL);
+  for (GSList *l = acceptable; l != NULL && !found; l = l->next)
+    found = g_ascii_strcasecmp (l->data, "text/event-stream") == 0;
+  soup_header_free_list (acceptable);
+
+  return found;
+}
+
+/* One SSE event carrying one JSON-RPC message, framed as the reference
+ * SDK's server frames it. JSON text from json-glib has no raw newlines. */
+static void
+exchange_send_event (Exchange   *exchange,
+                     const char *json)
+{
+  char *event = g_strdup_printf ("event: message\ndata: %s\n\n", json);
+  gsize length = strlen (event);
+
+  soup_message_body_append (soup_server_message_get_response_body (exchange->msg),
+                            SOUP_MEMORY_TAKE, event, length);
+  soup_server_message_unpause (exchange->msg);
+}
+
+/* The headers go out now, so that the client knows the call is alive
+ * (Claude Code gives up on a reply without headers after 60 s); the
+ * JSON-RPC reply follows as the stream's last event. */
+static void
+exchange_open_stream (Exchange *exchange)
+{
+  SoupMessageHeaders *headers = soup_server_message_get_response_headers (exchange->msg);
+
+  soup_server_message_set_status (exchange->msg, SOUP_STATUS_OK, NULL);
+  soup_message_headers_set_content_type (headers, "text/event-stream", NULL);
+  soup_message_headers_replace (headers, "Cache-Control", "no-cache");
+  soup_message_headers_set_encoding (headers, SOUP_ENCODING_CHUNKED);
+  exchange->streaming = TRUE;
+  soup_server_message_unpause (exchange->msg);
+}
+
+static void
+exchange_event_cb (ClarifyMcpEvent  event,
+                   const char      *message,
+                   gpointer         user_data)
+{
+  Exchange *exchange = user_data;
+
+  if (exchange->finished)
+    return;
+
+  if (event == CLARIFY_MCP_EVENT_WAITING && !exchange->streaming)
+    exchange_open_stream (exchange);
+  else if (event == CLARIFY_MCP_EVENT_NOTIFICATION && exchange->streaming)
+    exchange_send_event (exchange, message);
 }
 
 /* A paused message is not read, so libsoup would not notice the client
@@ -367,7 +440,18 @@ handle_cb (GObject      *object,
 
   reply = clarify_mcp_protocol_handle_finish (CLARIFY_MCP_PROTOCOL (object), result, &flags);
 
-  if (!exchange->finished)
+  if (exchange->streaming && !exchange->soup_finished)
+    {
+      /* The last event, then the end of the stream. To a client that has
+       * left this write fails, which is how libsoup lets go of it. */
+      if (reply != NULL)
+        exchange_send_event (exchange, reply);
+      soup_message_body_complete (soup_server_message_get_response_body (exchange->msg));
+      g_signal_connect (exchange->msg, "finished", G_CALLBACK (reply_finished_cb), g_object_ref (self));
+      soup_server_message_unpause (exchange->msg);
+    }
+
+  else if (!exchange->finished)
     {
       SoupMessageHeaders *headers = soup_server_message_get_response_headers (exchange->msg);
 
@@ -458,7 +542,9 @@ clarify_mcp_server_handle_post (ClarifyMcpServer  *self,
 
   clarify_mcp_protocol_handle_async (self->protocol, session_id,
                                      g_bytes_get_data (body, NULL), g_bytes_get_size (body),
-                                     exchange->cancellable, handle_cb, exchange);
+                                     exchange->cancellable,
+                                     accepts_event_stream (headers) ? exchange_event_cb : NULL,
+                                     handle_cb, exchange);
 }
 
 static void

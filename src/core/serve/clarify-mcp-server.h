@@ -7,7 +7,13 @@
  * waiting for. Every request must carry "Authorization: Bearer TOKEN"; a
  * foreign Origin is refused (DNS rebinding).
  *
- * Replies are application/json only (no SSE streams, so GET /mcp is 405).
+ * A tools/call that waits for the user is answered with an event stream
+ * when the client's Accept names text/event-stream: headers at once,
+ * notifications/progress while the dialog is open (when the call carries a
+ * progressToken), the result as the last event. Everything else, and every
+ * reply to a client that takes only JSON, is application/json. There is no
+ * server-initiated stream (GET /mcp is 405) and no resuming a broken one,
+ * so a client that leaves mid-stream withdraws its question.
  * A session id is issued on initialize; requests without one are accepted,
  * requests with an unknown one get 404 so that the client re-initializes.
  *
