@@ -29,5 +29,7 @@ int             clarify_cli_run_ask        (int                   argc,
                                             char                **argv);
 int             clarify_cli_run_mcp_stdio  (int                   argc,
                                             char                **argv);
+int             clarify_cli_run_hook       (int                   argc,
+                                            char                **argv);
 
 G_END_DECLS
