@@ -8,7 +8,9 @@
 #pragma once
 
 #include <gio/gio.h>
+#include <glib/gstdio.h>
 
+#include "clarify-dbus-backend.h"
 #include "clarify-test-server.h"
 
 G_BEGIN_DECLS
@@ -123,6 +125,45 @@ clarify_test_read_line (GDataInputStream *stream,
   g_assert_true (clarify_test_loop_until (clarify_test_line_done, &wait, timeout_ms));
 
   return wait.line;
+}
+
+/* A private session bus (GTestDBus) on which D-Bus activation of Clarify's
+ * name runs @exec, as the real service file runs `clarify
+ * --gapplication-service`. Its service folder is @dir (a new temporary
+ * one when it is NULL; pass it to clarify_test_session_bus_down()). */
+static inline GTestDBus *
+clarify_test_session_bus_up (const char  *exec,
+                             char       **dir)
+{
+  g_autofree char *service_file = NULL;
+  g_autofree char *service = NULL;
+  GTestDBus *bus;
+
+  if (*dir == NULL)
+    *dir = g_dir_make_tmp ("clarify-test-bus-XXXXXX", NULL);
+  g_assert_nonnull (*dir);
+  service_file = g_build_filename (*dir, CLARIFY_DBUS_NAME ".service", NULL);
+  service = g_strdup_printf ("[D-BUS Service]\nName=%s\nExec=%s\n", CLARIFY_DBUS_NAME, exec);
+  g_assert_true (g_file_set_contents (service_file, service, -1, NULL));
+
+  bus = g_test_dbus_new (G_TEST_DBUS_NONE);
+  g_test_dbus_add_service_dir (bus, *dir);
+  g_test_dbus_up (bus);
+
+  return bus;
+}
+
+static inline void
+clarify_test_session_bus_down (GTestDBus  *bus,
+                               const char *dir)
+{
+  g_autofree char *service_file = g_build_filename (dir, CLARIFY_DBUS_NAME ".service", NULL);
+
+  /* Only stopped, never finalized: finalizing waits for the shared
+   * connection to go, which GDBus keeps alive past the last test. */
+  g_test_dbus_stop (bus);
+  g_unlink (service_file);
+  g_rmdir (dir);
 }
 
 G_END_DECLS

@@ -478,8 +478,7 @@ main (int   argc,
 {
   GTestDBus *test_bus;
   g_autofree char *service_dir = NULL;
-  g_autofree char *service_file = NULL;
-  g_autofree char *service = NULL;
+  g_autofree char *exec = NULL;
   int exit_status;
   int result;
 
@@ -503,13 +502,8 @@ main (int   argc,
   service_dir = g_dir_make_tmp ("clarify-test-claude-bus-XXXXXX", NULL);
   g_assert_nonnull (service_dir);
   refuse_flag = g_build_filename (service_dir, "refuse", NULL);
-  service_file = g_build_filename (service_dir, CLARIFY_DBUS_NAME ".service", NULL);
-  service = g_strdup_printf ("[D-BUS Service]\nName=%s\nExec=%s --gapplication-service --activated %s\n",
-                             CLARIFY_DBUS_NAME, test_binary, refuse_flag);
-  g_assert_true (g_file_set_contents (service_file, service, -1, NULL));
-  test_bus = g_test_dbus_new (G_TEST_DBUS_NONE);
-  g_test_dbus_add_service_dir (test_bus, service_dir);
-  g_test_dbus_up (test_bus);
+  exec = g_strdup_printf ("%s --gapplication-service --activated %s", test_binary, refuse_flag);
+  test_bus = clarify_test_session_bus_up (exec, &service_dir);
 
 #define ADD(path, func) g_test_add ("/claude-code/cli/" path, AppFixture, NULL, app_set_up, func, app_tear_down)
   ADD ("answered", test_cli_answered);
@@ -526,11 +520,7 @@ main (int   argc,
   g_test_add_func ("/claude-code/cli/clarify-gone", test_cli_clarify_gone);
 
   result = g_test_run ();
-  /* Only stopped, never finalized: finalizing waits for the shared
-   * connection to go, which GDBus keeps alive past the last test. */
-  g_test_dbus_stop (test_bus);
-  g_unlink (service_file);
-  g_rmdir (service_dir);
+  clarify_test_session_bus_down (test_bus, service_dir);
 
   return result;
 }

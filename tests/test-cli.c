@@ -695,7 +695,7 @@ ihub_start (const char *spec,
 static ClarifyRequest *
 ihub_start_select (Fixture            *fixture,
                    ClarifyTestServer **server,
-                   ClarifyTestRun               **run,
+                   ClarifyTestRun    **run,
                    const char         *output)
 {
   g_autofree char *spec = NULL;
@@ -916,12 +916,11 @@ main (int   argc,
 {
   GTestDBus *test_bus;
   g_autofree char *service_dir = NULL;
-  g_autofree char *service_file = NULL;
-  g_autofree char *service = NULL;
+  g_autofree char *exec = NULL;
   int exit_status;
   int result;
 
-  /* ClarifyTestRun as the CLI (after setlocale, as src/main.c does) or as the activated service. */
+  /* Run as the CLI (after setlocale, as src/main.c does) or as the activated service. */
   setlocale (LC_ALL, "");
   if (argc > 1 && g_str_equal (argv[1], "--serve-activation"))
     {
@@ -937,17 +936,9 @@ main (int   argc,
   clarify_test_log_init ();
   g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
 
-  /* A private session bus whose service dir names this binary. */
-  service_dir = g_dir_make_tmp ("clarify-test-cli-XXXXXX", NULL);
-  g_assert_nonnull (service_dir);
-  service_file = g_build_filename (service_dir, CLARIFY_DBUS_NAME ".service", NULL);
-  service = g_strdup_printf ("[D-BUS Service]\nName=%s\nExec=%s --serve-activation\n",
-                             CLARIFY_DBUS_NAME, test_binary);
-  g_assert_true (g_file_set_contents (service_file, service, -1, NULL));
-
-  test_bus = g_test_dbus_new (G_TEST_DBUS_NONE);
-  g_test_dbus_add_service_dir (test_bus, service_dir);
-  g_test_dbus_up (test_bus);
+  /* A private session bus whose service file names this binary. */
+  exec = g_strdup_printf ("%s --serve-activation", test_binary);
+  test_bus = clarify_test_session_bus_up (exec, &service_dir);
 
 #define ADD(path, func) g_test_add ("/cli/" path, Fixture, NULL, fixture_setup, func, fixture_teardown)
   ADD ("ask/answered-text", test_answered_text);
@@ -976,12 +967,7 @@ main (int   argc,
   g_test_add_func ("/cli/chat/bad-arguments", test_chat_bad_arguments);
 
   result = g_test_run ();
-  /* Only stopped, never finalized: finalizing waits for the shared
-   * connection to go, which GDBus keeps alive past the last test. */
-  g_test_dbus_stop (test_bus);
-
-  g_unlink (service_file);
-  g_rmdir (service_dir);
+  clarify_test_session_bus_down (test_bus, service_dir);
 
   return result;
 }
