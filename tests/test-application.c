@@ -177,14 +177,17 @@ communicate_cb (GObject      *object,
   run->done = TRUE;
 }
 
-/* Starts the real binary; the main loop must run until @run->done: a
- * second instance hands its command line to the app in this process. */
+/* Starts the real binary with @input (NULL: none) on its stdin; the main
+ * loop must run until @run->done: a second instance hands its command line
+ * to the app in this process. */
 static void
-run_clarify_start (RunResult          *run,
-                   const char * const *args)
+run_clarify_start_with_input (RunResult          *run,
+                              const char * const *args,
+                              const char         *input)
 {
   g_autoptr(GSubprocessLauncher) launcher =
-    g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE);
+    g_subprocess_launcher_new ((input != NULL ? G_SUBPROCESS_FLAGS_STDIN_PIPE : 0) |
+                               G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE);
   g_autoptr(GPtrArray) argv = g_ptr_array_new ();
   g_autoptr(GSubprocess) process = NULL;
   g_autoptr(GError) error = NULL;
@@ -202,7 +205,14 @@ run_clarify_start (RunResult          *run,
   g_assert_no_error (error);
 
   memset (run, 0, sizeof *run);
-  g_subprocess_communicate_utf8_async (process, NULL, NULL, communicate_cb, run);
+  g_subprocess_communicate_utf8_async (process, input, NULL, communicate_cb, run);
+}
+
+static void
+run_clarify_start (RunResult          *run,
+                   const char * const *args)
+{
+  run_clarify_start_with_input (run, args, NULL);
 }
 
 static void
@@ -919,6 +929,82 @@ test_ask_over_dbus (void)
   g_assert_true (clarify_test_wait_until (notification_removed, key, WAIT_MS));
 }
 
+static gboolean
+claude_code_request_pending (gpointer data)
+{
+  return find_request_of_kind ("claude-code") != NULL;
+}
+
+/* `clarify hook claude-code` reaches the app's own Claude Code backend
+ * through the D-Bus API: the permission comes up in a dialog that names
+ * Claude Code and the project, and the choice is the hook's output. */
+static void
+answer_claude_code_permission (const char *language)
+{
+  g_autofree char *input = clarify_test_load_fixture ("claude-code/permission-bash.json");
+  g_autofree char *name = g_strdup_printf ("claude-code-permission-%s", language);
+  g_autofree char *shot = NULL;
+  g_autofree char *key = NULL;
+  g_auto(RunResult) run = { 0, };
+  g_autoptr(ClarifyResponse) response = NULL;
+  ClarifyRequestDialog *dialog;
+  ClarifyRequest *request;
+
+  /* The request is worded in the app, when it arrives. */
+  clarify_test_set_language (language);
+  run_clarify_start_with_input (&run, (const char *[]) { "hook", "claude-code", NULL }, input);
+  g_assert_true (clarify_test_wait_until (claude_code_request_pending, NULL, WAIT_MS));
+  request = find_request_of_kind ("claude-code");
+  g_assert_cmpstr (clarify_request_get_connection_name (request), ==, "Claude Code");
+  g_assert_cmpstr (clarify_request_get_project (request), ==, "proj");
+  key = clarify_inbox_dup_key (request);
+
+  g_action_group_activate_action (G_ACTION_GROUP (app), "open-request", g_variant_new_string (key));
+  dialog = find_dialog_of_kind ("claude-code");
+  g_assert_nonnull (dialog);
+  clarify_test_present_and_wait (GTK_WINDOW (dialog));
+  shot = clarify_test_save_screenshot (GTK_WIDGET (dialog), name);
+  g_assert_nonnull (shot);
+  clarify_test_set_language ("en");
+
+  /* Allow once, through the inbox: the permission's own buttons are the
+   * dialog's business (test-dialog). */
+  response = clarify_response_new (clarify_request_get_id (request), CLARIFY_OUTCOME_ANSWERED);
+  clarify_response_add_answer (response, "permission", (const char *[]) { "once", NULL }, NULL, FALSE);
+  clarify_inbox_answer (clarify_application_get_inbox (app), request, response);
+
+  run_clarify_finish (&run);
+  g_assert_cmpint (run.status, ==, 0);
+  g_assert_cmpstr (run.out, ==,
+                   "{\"hookSpecificOutput\":{\"hookEventName\":\"PermissionRequest\",\"decision\":{\"behavior\":\"allow\"}}}\n");
+}
+
+static void
+test_claude_code_hook (void)
+{
+  g_autofree char *idle = clarify_test_load_fixture ("claude-code/notification-idle.json");
+  const char *key = "claude-idle\x1f" "67dc81a7-0b1c-4d2e-8f3a-5b6c7d8e9f01";
+  g_auto(RunResult) run = { 0, };
+  GVariant *notification;
+  const char *title, *body;
+
+  ensure_app ();
+  answer_claude_code_permission ("en");
+  answer_claude_code_permission ("de");
+
+  /* Claude waits for the next prompt: a desktop notification names the project. */
+  run_clarify_start_with_input (&run, (const char *[]) { "hook", "claude-code", NULL }, idle);
+  run_clarify_finish (&run);
+  g_assert_cmpint (run.status, ==, 0);
+  g_assert_cmpstr (run.out, ==, "");
+  g_assert_true (clarify_test_wait_until (notification_shown, (gpointer) key, WAIT_MS));
+  notification = g_hash_table_lookup (clarify_test_notifications_shown, key);
+  g_assert_true (g_variant_lookup (notification, "title", "&s", &title));
+  g_assert_cmpstr (title, ==, "Claude is waiting for your input");
+  g_assert_true (g_variant_lookup (notification, "body", "&s", &body));
+  g_assert_cmpstr (body, ==, "In the project “proj”");
+}
+
 static void
 test_command_line_second_instance (void)
 {
@@ -1116,6 +1202,7 @@ main (int   argc,
   g_test_add_func ("/application/withdrawn-while-queued", test_withdrawn_while_queued);
   g_test_add_func ("/application/timeout-while-queued", test_timeout_while_queued);
   g_test_add_func ("/application/ask-over-dbus", test_ask_over_dbus);
+  g_test_add_func ("/application/claude-code-hook", test_claude_code_hook);
   g_test_add_func ("/application/second-instance-command-line", test_command_line_second_instance);
   g_test_add_func ("/application/about-and-accels", test_about_and_accels);
   g_test_add_func ("/application/close-hides", test_close_hides);

@@ -24,6 +24,7 @@
 #include "clarify-dbus-backend.h"
 #include "clarify-json.h"
 #include "clarify-secret.h"
+#include "clarify-test-cli.h"
 #include "clarify-test-log.h"
 #include "clarify-test-server.h"
 
@@ -40,13 +41,6 @@ typedef struct
   gboolean         acquired;
 } Fixture;
 
-typedef struct
-{
-  GSubprocess *process;
-  gboolean     done;
-  char        *out;
-  char        *err;
-} Run;
 
 static void
 name_acquired_cb (GDBusConnection *bus,
@@ -93,33 +87,12 @@ fixture_teardown (Fixture       *fixture,
   g_clear_object (&fixture->bus);
 }
 
-static void
-communicate_cb (GObject      *object,
-                GAsyncResult *result,
-                gpointer      user_data)
-{
-  Run *run = user_data;
-  g_autoptr(GError) error = NULL;
-
-  g_subprocess_communicate_utf8_finish (G_SUBPROCESS (object), result, &run->out, &run->err, &error);
-  g_assert_no_error (error);
-  run->done = TRUE;
-}
-
-static gboolean
-run_done (gpointer data)
-{
-  return ((Run *) data)->done;
-}
-
 /* Starts `test-cli ARGS…` with @input (NULL: none) on its stdin. */
-static Run *
+static ClarifyTestRun *
 start_cli (const char *input,
            ...)
 {
   g_autoptr(GPtrArray) args = g_ptr_array_new ();
-  g_autoptr(GError) error = NULL;
-  Run *run = g_new0 (Run, 1);
   const char *arg;
   va_list ap;
 
@@ -130,39 +103,20 @@ start_cli (const char *input,
   va_end (ap);
   g_ptr_array_add (args, NULL);
 
-  run->process = g_subprocess_newv ((const char * const *) args->pdata,
-                                    G_SUBPROCESS_FLAGS_STDIN_PIPE |
-                                    G_SUBPROCESS_FLAGS_STDOUT_PIPE |
-                                    G_SUBPROCESS_FLAGS_STDERR_PIPE,
-                                    &error);
-  g_assert_no_error (error);
-  g_subprocess_communicate_utf8_async (run->process, input != NULL ? input : "", NULL, communicate_cb, run);
-
-  return run;
+  return clarify_test_run_spawn (NULL, input != NULL ? input : "", (const char * const *) args->pdata);
 }
 
 static int
-finish_cli (Run *run)
+finish_cli (ClarifyTestRun *run)
 {
-  g_assert_true (clarify_test_loop_until (run_done, run, WAIT_MS));
-  /* Its pipes are closed; now reap it. */
-  g_assert_true (g_subprocess_wait (run->process, NULL, NULL));
-  g_assert_true (g_subprocess_get_if_exited (run->process));
-  g_test_message ("stdout: %s\nstderr: %s", run->out, run->err);
-
-  return g_subprocess_get_exit_status (run->process);
+  return clarify_test_run_finish (run, WAIT_MS);
 }
 
-static void
-run_free (Run *run)
+static gboolean
+run_done (gpointer data)
 {
-  g_clear_object (&run->process);
-  g_free (run->out);
-  g_free (run->err);
-  g_free (run);
+  return clarify_test_run_is_done (data);
 }
-
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (Run, run_free)
 
 /* ---------------------------------------------------------------------- */
 
@@ -170,7 +124,7 @@ static void
 test_answered_text (Fixture       *fixture,
                     gconstpointer  data)
 {
-  g_autoptr(Run) run = start_cli (NULL, "ask", "--title", "Rename", "--question", "New name?",
+  g_autoptr(ClarifyTestRun) run = start_cli (NULL, "ask", "--title", "Rename", "--question", "New name?",
                                   "--placeholder", "e.g. parse_args", NULL);
   ClarifyRequest *request = clarify_test_watch_wait_request_for (&fixture->watch, 1, WAIT_MS);
   ClarifyQuestion *question = clarify_request_get_question (request, 0);
@@ -199,7 +153,7 @@ test_select_with_other (Fixture       *fixture,
                         gconstpointer  data)
 {
   /* Settings before the first --question belong to it. */
-  g_autoptr(Run) run = start_cli (NULL, "ask", "--type", "select", "--option", "Red",
+  g_autoptr(ClarifyTestRun) run = start_cli (NULL, "ask", "--type", "select", "--option", "Red",
                                   "--question", "Colour?", "--option", "Green", "--other", NULL);
   ClarifyRequest *request = clarify_test_watch_wait_request_for (&fixture->watch, 1, WAIT_MS);
   ClarifyQuestion *question = clarify_request_get_question (request, 0);
@@ -225,7 +179,7 @@ static void
 test_several_questions (Fixture       *fixture,
                         gconstpointer  data)
 {
-  g_autoptr(Run) run = start_cli (NULL, "ask",
+  g_autoptr(ClarifyTestRun) run = start_cli (NULL, "ask",
                                   "--question", "Features?", "--type", "multi-select",
                                   "--option", "A", "--option", "B", "--option", "C",
                                   "--question", "Notes?", "--skippable",
@@ -255,7 +209,7 @@ static void
 test_output_json (Fixture       *fixture,
                   gconstpointer  data)
 {
-  g_autoptr(Run) run = start_cli (NULL, "ask", "--question", "Name?", "--output", "json", NULL);
+  g_autoptr(ClarifyTestRun) run = start_cli (NULL, "ask", "--question", "Name?", "--output", "json", NULL);
   ClarifyRequest *request = clarify_test_watch_wait_request_for (&fixture->watch, 1, WAIT_MS);
   g_autoptr(ClarifyResponse) response = clarify_response_new (clarify_request_get_id (request),
                                                               CLARIFY_OUTCOME_ANSWERED);
@@ -279,7 +233,7 @@ static void
 test_cancelled (Fixture       *fixture,
                 gconstpointer  data)
 {
-  g_autoptr(Run) run = start_cli (NULL, "ask", "--question", "Continue?", "--type", "confirm", NULL);
+  g_autoptr(ClarifyTestRun) run = start_cli (NULL, "ask", "--question", "Continue?", "--type", "confirm", NULL);
   ClarifyRequest *request = clarify_test_watch_wait_request_for (&fixture->watch, 1, WAIT_MS);
   g_autoptr(ClarifyResponse) response = clarify_response_new (clarify_request_get_id (request),
                                                               CLARIFY_OUTCOME_CANCELLED);
@@ -293,7 +247,7 @@ static void
 test_timed_out (Fixture       *fixture,
                 gconstpointer  data)
 {
-  g_autoptr(Run) run = start_cli (NULL, "ask", "--question", "Quick?", "--timeout", "1", "--output", "json", NULL);
+  g_autoptr(ClarifyTestRun) run = start_cli (NULL, "ask", "--question", "Quick?", "--timeout", "1", "--output", "json", NULL);
   ClarifyRequest *request = clarify_test_watch_wait_request_for (&fixture->watch, 1, WAIT_MS);
 
   g_assert_cmpuint (clarify_request_get_timeout_ms (request), ==, 1000);
@@ -310,7 +264,7 @@ test_json_request (Fixture       *fixture,
 {
   const char *input = "{\"title\":\"From a file\",\"questions\":[{\"id\":\"size\",\"text\":\"How many?\","
                       "\"kind\":\"number\",\"validation\":{\"min\":1,\"max\":9}}]}";
-  g_autoptr(Run) run = start_cli (input, "ask", "--json", "-", NULL);
+  g_autoptr(ClarifyTestRun) run = start_cli (input, "ask", "--json", "-", NULL);
   ClarifyRequest *request = clarify_test_watch_wait_request_for (&fixture->watch, 1, WAIT_MS);
   g_autoptr(ClarifyResponse) response = clarify_response_new (clarify_request_get_id (request),
                                                               CLARIFY_OUTCOME_ANSWERED);
@@ -330,8 +284,8 @@ test_concurrent_same_id (Fixture       *fixture,
                          gconstpointer  data)
 {
   /* Two scripts, both sending id "clarify-ask": two dialogs, two answers. */
-  g_autoptr(Run) first = start_cli (NULL, "ask", "--question", "First?", NULL);
-  g_autoptr(Run) second = NULL;
+  g_autoptr(ClarifyTestRun) first = start_cli (NULL, "ask", "--question", "First?", NULL);
+  g_autoptr(ClarifyTestRun) second = NULL;
   ClarifyRequest *a = clarify_test_watch_wait_request_for (&fixture->watch, 1, WAIT_MS);
   ClarifyRequest *b;
 
@@ -360,7 +314,7 @@ static void
 test_interrupted (Fixture       *fixture,
                   gconstpointer  data)
 {
-  g_autoptr(Run) run = start_cli (NULL, "ask", "--question", "Still there?", NULL);
+  g_autoptr(ClarifyTestRun) run = start_cli (NULL, "ask", "--question", "Still there?", NULL);
   ClarifyRequest *request = clarify_test_watch_wait_request_for (&fixture->watch, 1, WAIT_MS);
 
   /* Ctrl+C in the script: its bus name vanishes and the dialog goes. */
@@ -390,19 +344,16 @@ test_bad_arguments (void)
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
     {
       g_autoptr(GPtrArray) args = g_ptr_array_new ();
-      g_autoptr(Run) run = g_new0 (Run, 1);
-      g_autoptr(GError) error = NULL;
+      g_autoptr(GSubprocessLauncher) launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE |
+                                                                           G_SUBPROCESS_FLAGS_STDERR_PIPE);
+      g_autoptr(ClarifyTestRun) run = NULL;
 
       g_ptr_array_add (args, test_binary);
       for (guint j = 0; cases[i].args[j] != NULL; j++)
         g_ptr_array_add (args, (char *) cases[i].args[j]);
       g_ptr_array_add (args, NULL);
 
-      run->process = g_subprocess_newv ((const char * const *) args->pdata,
-                                        G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE,
-                                        &error);
-      g_assert_no_error (error);
-      g_subprocess_communicate_utf8_async (run->process, NULL, NULL, communicate_cb, run);
+      run = clarify_test_run_spawn (launcher, NULL, (const char * const *) args->pdata);
 
       g_assert_cmpint (finish_cli (run), ==, 2);
       g_assert_cmpstr (run->out, ==, "");
@@ -427,7 +378,7 @@ test_bad_json (void)
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
     {
-      g_autoptr(Run) run = start_cli (cases[i].input, "ask", "--json", "-", NULL);
+      g_autoptr(ClarifyTestRun) run = start_cli (cases[i].input, "ask", "--json", "-", NULL);
 
       g_assert_cmpint (finish_cli (run), ==, 2);
       g_assert_nonnull (strstr (run->err, cases[i].message));
@@ -440,14 +391,11 @@ test_unreachable (void)
   const char *argv[] = { test_binary, "ask", "--question", "Anyone?", NULL };
   g_autoptr(GSubprocessLauncher) launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE |
                                                                        G_SUBPROCESS_FLAGS_STDERR_PIPE);
-  g_autoptr(Run) run = g_new0 (Run, 1);
-  g_autoptr(GError) error = NULL;
+  g_autoptr(ClarifyTestRun) run = NULL;
 
   /* No session bus at all: nothing could start Clarify either. */
   g_subprocess_launcher_setenv (launcher, "DBUS_SESSION_BUS_ADDRESS", "unix:path=/nonexistent/clarify-test", TRUE);
-  run->process = g_subprocess_launcher_spawnv (launcher, argv, &error);
-  g_assert_no_error (error);
-  g_subprocess_communicate_utf8_async (run->process, NULL, NULL, communicate_cb, run);
+  run = clarify_test_run_spawn (launcher, NULL, argv);
 
   g_assert_cmpint (finish_cli (run), ==, 3);
   g_assert_nonnull (strstr (run->err, "cannot reach the session bus"));
@@ -458,7 +406,7 @@ test_activation (void)
 {
   /* Nobody owns the name now: the bus starts `test-cli --serve-activation`
    * from the service file, as it starts `clarify --gapplication-service`. */
-  g_autoptr(Run) run = start_cli (NULL, "ask", "--question", "Who answers?", NULL);
+  g_autoptr(ClarifyTestRun) run = start_cli (NULL, "ask", "--question", "Who answers?", NULL);
 
   g_assert_cmpint (finish_cli (run), ==, 0);
   g_assert_cmpstr (run->out, ==, "activated\n");
@@ -467,40 +415,14 @@ test_activation (void)
 /* ---------------------------------------------------------------------- */
 /* mcp-stdio */
 
-typedef struct
-{
-  GDataInputStream *out;
-  char             *line;
-  gboolean          done;
-} LineWait;
-
-static void
-line_cb (GObject      *object,
-         GAsyncResult *result,
-         gpointer      user_data)
-{
-  LineWait *wait = user_data;
-
-  wait->line = g_data_input_stream_read_line_finish_utf8 (G_DATA_INPUT_STREAM (object), result, NULL, NULL);
-  wait->done = TRUE;
-}
-
-static gboolean
-line_done (gpointer data)
-{
-  return ((LineWait *) data)->done;
-}
-
 static char *
 read_reply (GDataInputStream *out)
 {
-  LineWait wait = { out, NULL, FALSE };
+  char *line = clarify_test_read_line (out, WAIT_MS);
 
-  g_data_input_stream_read_line_async (out, G_PRIORITY_DEFAULT, NULL, line_cb, &wait);
-  g_assert_true (clarify_test_loop_until (line_done, &wait, WAIT_MS));
-  g_assert_nonnull (wait.line);
+  g_assert_nonnull (line);
 
-  return wait.line;
+  return line;
 }
 
 static void
@@ -918,7 +840,7 @@ ihub_serve_turn (ClarifyTestServer *server,
   clarify_test_server_sse_send (server, path, stream + length, -1);
 }
 
-static Run *
+static ClarifyTestRun *
 ihub_start (const char *spec,
             const char *chat_id,
             const char *output,
@@ -932,7 +854,7 @@ ihub_start (const char *spec,
 static ClarifyRequest *
 ihub_start_select (Fixture            *fixture,
                    ClarifyTestServer **server,
-                   Run               **run,
+                   ClarifyTestRun    **run,
                    const char         *output)
 {
   g_autofree char *spec = NULL;
@@ -963,7 +885,7 @@ test_chat (Fixture       *fixture,
            gconstpointer  data)
 {
   g_autoptr(ClarifyTestServer) server = NULL;
-  g_autoptr(Run) run = NULL;
+  g_autoptr(ClarifyTestRun) run = NULL;
   g_autofree char *kept = g_build_filename (g_get_user_data_dir (), "clarify", "ihub", "corp",
                                             IHUB_CHAT ".json", NULL);
   ClarifyRequest *request = ihub_start_select (fixture, &server, &run, "plain");
@@ -984,7 +906,7 @@ test_chat_output_json (Fixture       *fixture,
                        gconstpointer  data)
 {
   g_autoptr(ClarifyTestServer) server = NULL;
-  g_autoptr(Run) run = NULL;
+  g_autoptr(ClarifyTestRun) run = NULL;
   g_auto(GStrv) lines = NULL;
   g_autoptr(GString) events = g_string_new (NULL);
   ClarifyRequest *request = ihub_start_select (fixture, &server, &run, "json");
@@ -1017,7 +939,7 @@ test_chat_cancelled (Fixture       *fixture,
                      gconstpointer  data)
 {
   g_autoptr(ClarifyTestServer) server = NULL;
-  g_autoptr(Run) run = NULL;
+  g_autoptr(ClarifyTestRun) run = NULL;
   g_autofree char *path = ihub_path (IHUB_CHAT, "");
   ClarifyRequest *request = ihub_start_select (fixture, &server, &run, "plain");
 
@@ -1048,9 +970,9 @@ test_chat_server_errors (Fixture       *fixture,
 {
   g_autofree char *spec = NULL;
   g_autoptr(ClarifyTestServer) server = ihub_server_new ("chat-error", &spec);
-  g_autoptr(Run) error_event = NULL;
-  g_autoptr(Run) refused = NULL;
-  g_autoptr(Run) denied = NULL;
+  g_autoptr(ClarifyTestRun) error_event = NULL;
+  g_autoptr(ClarifyTestRun) refused = NULL;
+  g_autoptr(ClarifyTestRun) denied = NULL;
   g_autofree char *badtype_spec = NULL;
   g_autoptr(ClarifyTestServer) badtype = ihub_server_new ("chat-selftest-badtype", &badtype_spec);
   g_autofree char *denied_spec = NULL;
@@ -1084,7 +1006,7 @@ test_chat_server_down (Fixture       *fixture,
 {
   g_autofree char *spec = NULL;
   g_autoptr(ClarifyTestServer) server = ihub_server_new ("chat-down", &spec);
-  g_autoptr(Run) run = NULL;
+  g_autoptr(ClarifyTestRun) run = NULL;
 
   /* Its port, now closed: nobody listens there. */
   clarify_test_server_free (g_steal_pointer (&server));
@@ -1102,7 +1024,7 @@ test_chat_interrupted (Fixture       *fixture,
   g_autoptr(ClarifyTestServer) server = ihub_server_new ("chat-long", &spec);
   g_autofree char *path = ihub_path ("chat-long", "");
   g_autofree char *stop = ihub_path ("chat-long", "/stop");
-  g_autoptr(Run) run = NULL;
+  g_autoptr(ClarifyTestRun) run = NULL;
   g_autoptr(ClarifyTestRequest) stopped = NULL;
 
   clarify_test_server_add_json (server, "POST", stop, 200, "application/json", "{\"success\":true}");
@@ -1124,7 +1046,7 @@ test_chat_interrupted_asking (Fixture       *fixture,
                               gconstpointer  data)
 {
   g_autoptr(ClarifyTestServer) server = NULL;
-  g_autoptr(Run) run = NULL;
+  g_autoptr(ClarifyTestRun) run = NULL;
   ClarifyRequest *request = ihub_start_select (fixture, &server, &run, "plain");
 
   /* No turn runs: nothing to stop; the question waits in the conversation. */
@@ -1138,9 +1060,9 @@ test_chat_interrupted_asking (Fixture       *fixture,
 static void
 test_chat_bad_arguments (void)
 {
-  g_autoptr(Run) no_message = start_cli (NULL, "chat", "corp=ihub:http://127.0.0.1:1", "--app", "x", NULL);
-  g_autoptr(Run) no_app = start_cli (NULL, "chat", "corp=ihub:http://127.0.0.1:1", "hello", NULL);
-  g_autoptr(Run) wrong_kind = start_cli (NULL, "chat", "corp=opencode:http://127.0.0.1:1", "--app", "x", "hi", NULL);
+  g_autoptr(ClarifyTestRun) no_message = start_cli (NULL, "chat", "corp=ihub:http://127.0.0.1:1", "--app", "x", NULL);
+  g_autoptr(ClarifyTestRun) no_app = start_cli (NULL, "chat", "corp=ihub:http://127.0.0.1:1", "hello", NULL);
+  g_autoptr(ClarifyTestRun) wrong_kind = start_cli (NULL, "chat", "corp=opencode:http://127.0.0.1:1", "--app", "x", "hi", NULL);
 
   g_assert_cmpint (finish_cli (no_message), ==, CLARIFY_CLI_EXIT_BAD_ARGS);
   g_assert_cmpint (finish_cli (no_app), ==, CLARIFY_CLI_EXIT_BAD_ARGS);
@@ -1153,8 +1075,7 @@ main (int   argc,
 {
   GTestDBus *test_bus;
   g_autofree char *service_dir = NULL;
-  g_autofree char *service_file = NULL;
-  g_autofree char *service = NULL;
+  g_autofree char *exec = NULL;
   int exit_status;
   int result;
 
@@ -1174,17 +1095,9 @@ main (int   argc,
   clarify_test_log_init ();
   g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
 
-  /* A private session bus whose service dir names this binary. */
-  service_dir = g_dir_make_tmp ("clarify-test-cli-XXXXXX", NULL);
-  g_assert_nonnull (service_dir);
-  service_file = g_build_filename (service_dir, CLARIFY_DBUS_NAME ".service", NULL);
-  service = g_strdup_printf ("[D-BUS Service]\nName=%s\nExec=%s --serve-activation\n",
-                             CLARIFY_DBUS_NAME, test_binary);
-  g_assert_true (g_file_set_contents (service_file, service, -1, NULL));
-
-  test_bus = g_test_dbus_new (G_TEST_DBUS_NONE);
-  g_test_dbus_add_service_dir (test_bus, service_dir);
-  g_test_dbus_up (test_bus);
+  /* A private session bus whose service file names this binary. */
+  exec = g_strdup_printf ("%s --serve-activation", test_binary);
+  test_bus = clarify_test_session_bus_up (exec, &service_dir);
 
 #define ADD(path, func) g_test_add ("/cli/" path, Fixture, NULL, fixture_setup, func, fixture_teardown)
   ADD ("ask/answered-text", test_answered_text);
@@ -1215,12 +1128,7 @@ main (int   argc,
   g_test_add_func ("/cli/chat/bad-arguments", test_chat_bad_arguments);
 
   result = g_test_run ();
-  /* Only stopped, never finalized: finalizing waits for the shared
-   * connection to go, which GDBus keeps alive past the last test. */
-  g_test_dbus_stop (test_bus);
-
-  g_unlink (service_file);
-  g_rmdir (service_dir);
+  clarify_test_session_bus_down (test_bus, service_dir);
 
   return result;
 }

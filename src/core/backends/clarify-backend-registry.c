@@ -54,6 +54,8 @@ clarify_backend_registry_get_display_name (const char *kind)
     return _("MCP endpoint");
   if (g_strcmp0 (kind, "dbus") == 0)
     return _("D-Bus Ask API");
+  if (g_strcmp0 (kind, "claude-code") == 0)
+    return _("Claude Code");
 
   return kind;
 }

@@ -283,6 +283,21 @@ clarify_local_backend_ask_finish (ClarifyLocalBackend  *self,
   return g_task_propagate_pointer (G_TASK (result), error);
 }
 
+void
+clarify_local_backend_withdraw (ClarifyLocalBackend *self,
+                                const char          *request_id,
+                                ClarifyEndReason     reason)
+{
+  g_return_if_fail (CLARIFY_IS_LOCAL_BACKEND (self));
+  g_return_if_fail (request_id != NULL);
+  g_return_if_fail (reason != CLARIFY_END_REASON_NONE);
+
+  clarify_local_backend_finish_waiter (self, request_id, NULL,
+                                       g_error_new (CLARIFY_ERROR, CLARIFY_ERROR_GONE,
+                                                    "%s was answered elsewhere", request_id),
+                                       reason);
+}
+
 guint
 clarify_local_backend_get_n_waiting (ClarifyLocalBackend *self)
 {

@@ -42,6 +42,14 @@ ClarifyResponse *clarify_local_backend_ask_finish      (ClarifyLocalBackend  *se
                                                         GAsyncResult         *result,
                                                         GError              **error);
 
+/* For subclasses: the agent no longer needs an answer to @request_id (it
+ * got one elsewhere). Withdraws the dialog with @reason and ends the
+ * caller's wait with CLARIFY_ERROR_GONE. Does nothing when no caller
+ * waits for it. */
+void             clarify_local_backend_withdraw        (ClarifyLocalBackend  *self,
+                                                        const char           *request_id,
+                                                        ClarifyEndReason      reason);
+
 /* How many callers wait now. */
 guint            clarify_local_backend_get_n_waiting   (ClarifyLocalBackend  *self);
 

@@ -4,20 +4,17 @@
  */
 #include "config.h"
 
-#include <string.h>
-
+#include "clarify-claude-questions.h"
 #include "clarify-error.h"
 #include "clarify-json.h"
 #include "clarify-phoenix-codec.h"
 
-/* What answering needs beyond the ClarifyRequest: the question texts as the
- * agent sent them (the answers' keys, byte for byte) and the options'
- * previews, which the web client sends back as annotations. */
+/* What answering needs beyond the ClarifyRequest: the conversation, and
+ * the question texts and previews the answers go back with. */
 typedef struct
 {
-  char      *conversation_id;
-  GPtrArray *texts;     /* char *, one per question */
-  GPtrArray *previews;  /* GHashTable label → preview, or NULL, one per question */
+  char                   *conversation_id;
+  ClarifyClaudeQuestions *questions;
 } PhoenixAsk;
 
 static void
@@ -26,74 +23,8 @@ phoenix_ask_free (gpointer data)
   PhoenixAsk *ask = data;
 
   g_free (ask->conversation_id);
-  g_ptr_array_unref (ask->texts);
-  g_ptr_array_unref (ask->previews);
+  clarify_claude_questions_free (ask->questions);
   g_free (ask);
-}
-
-static void
-hash_table_unref0 (gpointer data)
-{
-  if (data != NULL)
-    g_hash_table_unref (data);
-}
-
-static ClarifyQuestion *
-decode_one (JsonObject  *object,
-            guint        index,
-            GHashTable **previews,
-            GError     **error)
-{
-  const char *text = clarify_json_get_string_member (object, "question");
-  const char *header = clarify_json_get_string_member (object, "header");
-  JsonArray *options = clarify_json_get_array_member (object, "options");
-  JsonNode *multi = json_object_get_member (object, "multiSelect");
-  gboolean is_multi = multi != NULL && json_node_get_value_type (multi) == G_TYPE_BOOLEAN &&
-                      json_node_get_boolean (multi);
-  g_autofree char *id = g_strdup_printf ("q%u", index + 1);
-  g_autoptr(ClarifyQuestion) question = NULL;
-
-  if (text == NULL || options == NULL)
-    {
-      g_set_error (error, CLARIFY_ERROR, CLARIFY_ERROR_INVALID,
-                   "question %u has no text or no options", index + 1);
-      return NULL;
-    }
-
-  question = clarify_question_new (id, is_multi ? CLARIFY_QUESTION_KIND_MULTI : CLARIFY_QUESTION_KIND_SINGLE, text);
-  clarify_question_set_header (question, header);
-  /* The web client always offers "Other" with a text box. */
-  clarify_question_set_allow_other (question, TRUE);
-  clarify_question_set_skippable (question, FALSE);
-
-  for (guint i = 0; i < json_array_get_length (options); i++)
-    {
-      JsonNode *node = json_array_get_element (options, i);
-      JsonObject *option = JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
-      const char *label = clarify_json_get_string_member (option, "label");
-      const char *preview = clarify_json_get_string_member (option, "preview");
-      g_autoptr(ClarifyOption) choice = NULL;
-
-      if (label == NULL)
-        continue;
-
-      choice = clarify_option_new (label, label, clarify_json_get_string_member (option, "description"));
-      /* Shown while the option has the focus, as Phoenix's web client does. */
-      clarify_option_set_preview (choice, preview);
-      clarify_question_add_option (question, choice);
-
-      /* Only single-select answers carry a preview (buildAnnotations). */
-      if (preview != NULL && !is_multi)
-        {
-          if (*previews == NULL)
-            *previews = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
-          /* The first of duplicate labels wins, as options.find() does. */
-          if (!g_hash_table_contains (*previews, label))
-            g_hash_table_insert (*previews, g_strdup (label), g_strdup (preview));
-        }
-    }
-
-  return g_steal_pointer (&question);
 }
 
 ClarifyRequest *
@@ -123,29 +54,11 @@ clarify_phoenix_decode_question (JsonObject  *state,
 
   ask = g_new0 (PhoenixAsk, 1);
   ask->conversation_id = g_strdup (conversation_id);
-  ask->texts = g_ptr_array_new_with_free_func (g_free);
-  ask->previews = g_ptr_array_new_with_free_func (hash_table_unref0);
   clarify_request_set_backend_data (request, ask, phoenix_ask_free);
 
-  for (guint i = 0; i < json_array_get_length (questions); i++)
-    {
-      JsonNode *node = json_array_get_element (questions, i);
-      GHashTable *previews = NULL;
-      g_autoptr(ClarifyQuestion) question = NULL;
-
-      if (!JSON_NODE_HOLDS_OBJECT (node))
-        {
-          g_set_error (error, CLARIFY_ERROR, CLARIFY_ERROR_INVALID, "question %u is not an object", i + 1);
-          return NULL;
-        }
-      question = decode_one (json_node_get_object (node), i, &previews, error);
-      if (question == NULL)
-        return NULL;
-
-      g_ptr_array_add (ask->texts, g_strdup (clarify_json_get_string_member (json_node_get_object (node), "question")));
-      g_ptr_array_add (ask->previews, previews);
-      clarify_request_add_question (request, question);
-    }
+  ask->questions = clarify_claude_questions_decode (questions, request, error);
+  if (ask->questions == NULL)
+    return NULL;
 
   return g_steal_pointer (&request);
 }
@@ -158,120 +71,17 @@ clarify_phoenix_request_get_conversation (ClarifyRequest *request)
   return ask != NULL ? ask->conversation_id : NULL;
 }
 
-static char *
-answer_string (ClarifyQuestion     *question,
-               const ClarifyAnswer *answer)
-{
-  g_autofree char *other = NULL;
-  GString *joined;
-
-  if (answer == NULL || answer->skipped)
-    return g_strdup ("");
-
-  other = g_strstrip (g_strdup (answer->custom_text != NULL ? answer->custom_text : ""));
-
-  if (clarify_question_get_kind (question) != CLARIFY_QUESTION_KIND_MULTI)
-    {
-      if (answer->values != NULL && answer->values[0] != NULL && *answer->values[0] != '\0')
-        return g_strdup (answer->values[0]);
-      return g_steal_pointer (&other);
-    }
-
-  /* Array.from(selected).join(', ') with the trimmed Other text last. */
-  joined = g_string_new (NULL);
-  for (guint i = 0; answer->values != NULL && answer->values[i] != NULL; i++)
-    {
-      if (joined->len > 0)
-        g_string_append (joined, ", ");
-      g_string_append (joined, answer->values[i]);
-    }
-  if (*other != '\0')
-    {
-      if (joined->len > 0)
-        g_string_append (joined, ", ");
-      g_string_append (joined, other);
-    }
-
-  return g_string_free (joined, FALSE);
-}
-
-/* A JavaScript object keeps a repeated key at its first place with its last
- * value; two questions with one text must come out the same way. */
-static void
-set_member (GPtrArray  *keys,
-            GHashTable *values,
-            const char *key,
-            gpointer    value)
-{
-  if (!g_hash_table_contains (values, key))
-    g_ptr_array_add (keys, (gpointer) key);
-  g_hash_table_replace (values, (gpointer) key, value);
-}
-
 char *
 clarify_phoenix_encode_answers (ClarifyRequest   *request,
                                 ClarifyResponse  *response,
                                 GError          **error)
 {
   PhoenixAsk *ask = clarify_request_get_backend_data (request);
-  g_autoptr(JsonBuilder) builder = NULL;
-  g_autoptr(GPtrArray) answer_keys = g_ptr_array_new ();
-  g_autoptr(GHashTable) answers = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, g_free);
-  g_autoptr(GPtrArray) preview_keys = g_ptr_array_new ();
-  g_autoptr(GHashTable) previews = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr(JsonBuilder) builder = json_builder_new ();
 
-  if (ask == NULL || ask->texts->len != clarify_request_get_n_questions (request))
-    {
-      g_set_error (error, CLARIFY_ERROR, CLARIFY_ERROR_INVALID,
-                   "request %s is not a Phoenix question", clarify_request_get_id (request));
-      return NULL;
-    }
-
-  for (guint i = 0; i < ask->texts->len; i++)
-    {
-      ClarifyQuestion *question = clarify_request_get_question (request, i);
-      const ClarifyAnswer *answer = clarify_response_lookup_answer (response, clarify_question_get_id (question));
-      const char *text = ask->texts->pdata[i];
-      GHashTable *options = ask->previews->pdata[i];
-      char *value = answer_string (question, answer);
-      const char *preview = NULL;
-
-      if (options != NULL && answer != NULL && !answer->skipped && answer->values != NULL && answer->values[0] != NULL)
-        preview = g_hash_table_lookup (options, answer->values[0]);
-
-      set_member (answer_keys, answers, text, value);
-      /* Only set when there is one: an earlier one of the same text stays. */
-      if (preview != NULL)
-        set_member (preview_keys, previews, text, (gpointer) preview);
-    }
-
-  builder = json_builder_new ();
   json_builder_begin_object (builder);
-  json_builder_set_member_name (builder, "answers");
-  json_builder_begin_object (builder);
-  for (guint i = 0; i < answer_keys->len; i++)
-    {
-      json_builder_set_member_name (builder, answer_keys->pdata[i]);
-      json_builder_add_string_value (builder, g_hash_table_lookup (answers, answer_keys->pdata[i]));
-    }
-  json_builder_end_object (builder);
-
-  /* JSON.stringify leaves out annotations: undefined. Notes come only from
-   * the web client's notes box, which Clarify does not have. */
-  if (preview_keys->len > 0)
-    {
-      json_builder_set_member_name (builder, "annotations");
-      json_builder_begin_object (builder);
-      for (guint i = 0; i < preview_keys->len; i++)
-        {
-          json_builder_set_member_name (builder, preview_keys->pdata[i]);
-          json_builder_begin_object (builder);
-          json_builder_set_member_name (builder, "preview");
-          json_builder_add_string_value (builder, g_hash_table_lookup (previews, preview_keys->pdata[i]));
-          json_builder_end_object (builder);
-        }
-      json_builder_end_object (builder);
-    }
+  if (!clarify_claude_questions_add_answers (ask != NULL ? ask->questions : NULL, request, response, builder, error))
+    return NULL;
   json_builder_end_object (builder);
 
   return clarify_json_builder_to_string (builder);

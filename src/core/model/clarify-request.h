@@ -40,6 +40,7 @@ typedef enum
   CLARIFY_END_REASON_NONE,                    /* nothing to tell the user */
   CLARIFY_END_REASON_AGENT_WITHDREW,          /* the agent no longer asks */
   CLARIFY_END_REASON_ANSWERED_ELSEWHERE,      /* someone answered it in another client */
+  CLARIFY_END_REASON_ANSWERED_IN_TERMINAL,    /* the person answered in the agent's own terminal */
   CLARIFY_END_REASON_SESSION_ENDED,           /* the agent's session stopped */
   CLARIFY_END_REASON_CALLER_LEFT,             /* a local caller (MCP, D-Bus) stopped waiting */
   CLARIFY_END_REASON_STOPPED_LISTENING,       /* Clarify stopped serving local callers */

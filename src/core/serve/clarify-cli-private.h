@@ -38,6 +38,8 @@ int             clarify_cli_run_ask          (int                   argc,
                                               char                **argv);
 int             clarify_cli_run_mcp_stdio    (int                   argc,
                                               char                **argv);
+int             clarify_cli_run_hook         (int                   argc,
+                                              char                **argv);
 /* @program is clarify's own argv[0], for the hook command. */
 int             clarify_cli_run_setup        (const char           *program,
                                               int                   argc,

@@ -253,6 +253,8 @@ clarify_cli_handle (int    argc,
     *exit_status = clarify_cli_run_ask (argc - 1, argv + 1);
   else if (g_str_equal (argv[1], "chat"))
     *exit_status = clarify_chat_cli_run (argc - 1, argv + 1);
+  else if (g_str_equal (argv[1], "hook"))
+    *exit_status = clarify_cli_run_hook (argc - 1, argv + 1);
   else if (g_str_equal (argv[1], "mcp-stdio"))
     *exit_status = clarify_cli_run_mcp_stdio (argc - 1, argv + 1);
   else if (g_str_equal (argv[1], "setup"))

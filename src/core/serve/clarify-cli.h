@@ -2,6 +2,8 @@
  *
  *   clarify ask …        ask the running app over D-Bus, zenity-like
  *   clarify chat …       chat with an iHub app, its questions asked over D-Bus
+ *   clarify hook claude-code   answer a Claude Code hook (stdin → stdout)
+ *                        through the running app over D-Bus
  *   clarify mcp-stdio    an MCP server on stdin/stdout that forwards
  *                        ask_user to the running app over D-Bus
  *   clarify --mcp-info   the MCP endpoint's URL, token and config snippets

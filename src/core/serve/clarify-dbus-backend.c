@@ -6,8 +6,10 @@
 
 #include <glib/gi18n.h>
 
+#include "clarify-claude-code-codec.h"
 #include "clarify-dbus-api.h"
 #include "clarify-dbus-backend.h"
+#include "clarify-error.h"
 #include "clarify-json.h"
 
 struct _ClarifyDbusBackend
@@ -19,6 +21,8 @@ struct _ClarifyDbusBackend
   /* Generated from data/dbus/io.github.clarify.Clarify.xml; exported
    * while the backend runs. */
   ClarifyDbusApi      *skeleton;
+  /* Answers Hook calls; NULL refuses them. */
+  ClarifyClaudeCodeBackend *hook_backend;
 };
 
 G_DEFINE_FINAL_TYPE (ClarifyDbusBackend, clarify_dbus_backend, CLARIFY_TYPE_LOCAL_BACKEND)
@@ -32,7 +36,7 @@ enum {
 
 static GParamSpec *properties[N_PROPS];
 
-/* One Ask call waiting for its answer. */
+/* One Ask or Hook call waiting for its answer. */
 typedef struct
 {
   ClarifyDbusApi        *skeleton;
@@ -63,6 +67,29 @@ caller_vanished_cb (GDBusConnection *bus,
 
   /* The script was interrupted or its bus connection closed. */
   g_cancellable_cancel (call->cancellable);
+}
+
+/* Keeps @invocation until its answer; the caller leaving the bus fires
+ * the call's cancellable. */
+static Call *
+call_new (ClarifyDbusBackend    *self,
+          ClarifyDbusApi        *skeleton,
+          GDBusMethodInvocation *invocation)
+{
+  Call *call = g_new0 (Call, 1);
+  const char *sender = g_dbus_method_invocation_get_sender (invocation);
+
+  call->skeleton = g_object_ref (skeleton);
+  call->invocation = invocation;
+  call->cancellable = g_cancellable_new ();
+
+  if (sender != NULL)
+    call->watch_id = g_bus_watch_name_on_connection (self->bus, sender,
+                                                     G_BUS_NAME_WATCHER_FLAGS_NONE,
+                                                     NULL, caller_vanished_cb,
+                                                     call, NULL);
+
+  return call;
 }
 
 static void
@@ -107,7 +134,6 @@ handle_ask_cb (ClarifyDbusApi        *skeleton,
   g_autoptr(GError) error = NULL;
   g_autofree char *caller_id = NULL;
   g_autofree char *request_id = NULL;
-  const char *sender;
   JsonObject *object;
   Call *call;
 
@@ -135,21 +161,63 @@ handle_ask_cb (ClarifyDbusApi        *skeleton,
       return G_DBUS_METHOD_INVOCATION_HANDLED;
     }
 
-  call = g_new0 (Call, 1);
-  call->skeleton = g_object_ref (skeleton);
-  call->invocation = invocation;
-  call->cancellable = g_cancellable_new ();
+  call = call_new (self, skeleton, invocation);
   call->caller_id = g_steal_pointer (&caller_id);
-
-  sender = g_dbus_method_invocation_get_sender (invocation);
-  if (sender != NULL)
-    call->watch_id = g_bus_watch_name_on_connection (self->bus, sender,
-                                                     G_BUS_NAME_WATCHER_FLAGS_NONE,
-                                                     NULL, caller_vanished_cb,
-                                                     call, NULL);
 
   clarify_local_backend_ask_async (CLARIFY_LOCAL_BACKEND (self), request, call->cancellable,
                                    ask_cb, call);
+
+  return G_DBUS_METHOD_INVOCATION_HANDLED;
+}
+
+static void
+hook_cb (GObject      *object,
+         GAsyncResult *result,
+         gpointer      user_data)
+{
+  Call *call = user_data;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *output = NULL;
+
+  output = clarify_claude_code_backend_handle_hook_finish (CLARIFY_CLAUDE_CODE_BACKEND (object), result, &error);
+  if (output == NULL)
+    g_dbus_method_invocation_return_error_literal (g_steal_pointer (&call->invocation), G_DBUS_ERROR,
+                                                   g_error_matches (error, CLARIFY_ERROR, CLARIFY_ERROR_INVALID)
+                                                   ? G_DBUS_ERROR_INVALID_ARGS : G_DBUS_ERROR_FAILED,
+                                                   error->message);
+  else
+    clarify_dbus_api_complete_hook (call->skeleton, g_steal_pointer (&call->invocation), output);
+
+  call_free (call);
+}
+
+static gboolean
+handle_hook_cb (ClarifyDbusApi        *skeleton,
+                GDBusMethodInvocation *invocation,
+                const char            *agent,
+                const char            *input_json,
+                ClarifyDbusBackend    *self)
+{
+  Call *call;
+
+  if (!g_str_equal (agent, CLARIFY_CLAUDE_CODE_KIND))
+    {
+      g_dbus_method_invocation_return_error (invocation, G_DBUS_ERROR, G_DBUS_ERROR_INVALID_ARGS,
+                                             "Clarify answers the hooks of “%s”, not of “%s”",
+                                             CLARIFY_CLAUDE_CODE_KIND, agent);
+      return G_DBUS_METHOD_INVOCATION_HANDLED;
+    }
+
+  if (self->hook_backend == NULL)
+    {
+      g_dbus_method_invocation_return_error_literal (invocation, G_DBUS_ERROR, G_DBUS_ERROR_NOT_SUPPORTED,
+                                                     "Clarify does not answer hooks here");
+      return G_DBUS_METHOD_INVOCATION_HANDLED;
+    }
+
+  call = call_new (self, skeleton, invocation);
+  clarify_claude_code_backend_handle_hook_async (self->hook_backend, input_json, call->cancellable,
+                                                 hook_cb, call);
 
   return G_DBUS_METHOD_INVOCATION_HANDLED;
 }
@@ -218,6 +286,7 @@ clarify_dbus_backend_finalize (GObject *object)
   ClarifyDbusBackend *self = CLARIFY_DBUS_BACKEND (object);
 
   g_clear_object (&self->bus);
+  g_clear_object (&self->hook_backend);
   g_clear_pointer (&self->object_path, g_free);
 
   G_OBJECT_CLASS (clarify_dbus_backend_parent_class)->finalize (object);
@@ -303,6 +372,7 @@ clarify_dbus_backend_init (ClarifyDbusBackend *self)
 {
   self->skeleton = clarify_dbus_api_skeleton_new ();
   g_signal_connect (self->skeleton, "handle-ask", G_CALLBACK (handle_ask_cb), self);
+  g_signal_connect (self->skeleton, "handle-hook", G_CALLBACK (handle_hook_cb), self);
 }
 
 ClarifyBackend *
@@ -321,4 +391,14 @@ clarify_dbus_backend_new (GDBusConnection *bus,
                        "bus", bus,
                        "object-path", object_path,
                        NULL);
+}
+
+void
+clarify_dbus_backend_set_hook_backend (ClarifyDbusBackend       *self,
+                                       ClarifyClaudeCodeBackend *backend)
+{
+  g_return_if_fail (CLARIFY_IS_DBUS_BACKEND (self));
+  g_return_if_fail (!backend || CLARIFY_IS_CLAUDE_CODE_BACKEND (backend));
+
+  g_set_object (&self->hook_backend, backend);
 }

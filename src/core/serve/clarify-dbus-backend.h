@@ -3,7 +3,7 @@
  * Exports io.github.clarify.Clarify (data/dbus/io.github.clarify.Clarify.xml,
  * installed to $datadir/dbus-1/interfaces; clarify-dbus-api.h is generated
  * from it) at /io/github/clarify/Clarify on the application's own bus name
- * with one method:
+ * with two methods:
  *
  *   Ask (s request_json) → (s response_json)
  *
@@ -14,10 +14,17 @@
  * org.freedesktop.DBus.Error.InvalidArgs. `clarify ask` and
  * `clarify mcp-stdio` are its clients.
  *
+ *   Hook (s agent, s input_json) → (s output_json)
+ *
+ * answers one of an agent's hooks (agent "claude-code") through the
+ * ClarifyClaudeCodeBackend it is given: the input is the hook's stdin, the
+ * reply its stdout ("" prints nothing). `clarify hook` is its client.
+ *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #pragma once
 
+#include "clarify-claude-code-backend.h"
 #include "clarify-local-backend.h"
 
 G_BEGIN_DECLS
@@ -30,7 +37,10 @@ G_DECLARE_FINAL_TYPE (ClarifyDbusBackend, clarify_dbus_backend, CLARIFY, DBUS_BA
 
 /* clarify_backend_start() registers the object on @bus at @object_path
  * (NULL: CLARIFY_DBUS_PATH); stop unregisters it. */
-ClarifyBackend *clarify_dbus_backend_new (GDBusConnection *bus,
-                                          const char      *object_path);
+ClarifyBackend *clarify_dbus_backend_new              (GDBusConnection          *bus,
+                                                       const char               *object_path);
+/* Hook calls go to @backend; without one they fail with NotSupported. */
+void            clarify_dbus_backend_set_hook_backend (ClarifyDbusBackend       *self,
+                                                       ClarifyClaudeCodeBackend *backend);
 
 G_END_DECLS

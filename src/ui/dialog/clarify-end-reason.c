@@ -28,6 +28,9 @@ clarify_end_reason_describe (ClarifyEndReason  reason,
     case CLARIFY_END_REASON_ANSWERED_ELSEWHERE:
       return g_strdup (_("This question was answered elsewhere."));
 
+    case CLARIFY_END_REASON_ANSWERED_IN_TERMINAL:
+      return g_strdup (_("Answered in the terminal"));
+
     case CLARIFY_END_REASON_SESSION_ENDED:
       return g_strdup (_("The session ended"));
 

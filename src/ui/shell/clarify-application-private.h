@@ -32,6 +32,8 @@ struct _ClarifyApplication
    * to list, and nothing to keep the process alive for (D-Bus activation
    * starts it again). */
   ClarifyBackend         *dbus_backend;
+  /* Claude Code's hooks, through the D-Bus API's Hook method: the same. */
+  ClarifyBackend         *claude_code_backend;
 
   ClarifyWindow          *window;     /* weak */
   ClarifyTray            *tray;       /* NULL without a session bus */

@@ -16,6 +16,7 @@
 
 #include "clarify-application-private.h"
 #include "clarify-backend-registry.h"
+#include "clarify-claude-code-backend.h"
 #include "clarify-dbus-backend.h"
 #include "clarify-end-reason.h"
 #include "clarify-error.h"
@@ -166,6 +167,29 @@ outbox_failed_cb (ClarifyOutbox      *outbox,
                             error->message);
 
   clarify_application_tell_user (self, notification_id, text);
+}
+
+/* Claude has finished in a terminal the person may not be looking at. */
+static void
+claude_idle_prompt_cb (ClarifyBackend     *backend,
+                       const char         *project,
+                       const char         *session_id,
+                       const char         *message,
+                       ClarifyApplication *self)
+{
+  g_autoptr(GNotification) notification = g_notification_new (_("Claude is waiting for your input"));
+  /* One per session: a later one replaces it. */
+  g_autofree char *notification_id = g_strconcat ("claude-idle\x1f", session_id != NULL ? session_id : "", NULL);
+
+  if (project != NULL && *project != '\0')
+    {
+      /* Translators: %s is the folder a Claude Code session works in */
+      g_autofree char *body = g_strdup_printf (_("In the project “%s”"), project);
+
+      g_notification_set_body (notification, body);
+    }
+
+  g_application_send_notification (G_APPLICATION (self), notification_id, notification);
 }
 
 /* Backends */
@@ -363,6 +387,16 @@ clarify_application_dbus_register (GApplication     *application,
   /* In the inbox like any backend, but not a connection to list or hold for. */
   self->dbus_backend = clarify_dbus_backend_new (connection, object_path);
   clarify_backend_set_inbox (self->dbus_backend, self->inbox);
+
+  /* Claude Code's hooks come through the same API (its Hook method). */
+  self->claude_code_backend = clarify_claude_code_backend_new ();
+  clarify_backend_set_inbox (self->claude_code_backend, self->inbox);
+  g_signal_connect_object (self->claude_code_backend, "idle-prompt",
+                           G_CALLBACK (claude_idle_prompt_cb), self, 0);
+  clarify_backend_start (self->claude_code_backend);
+  clarify_dbus_backend_set_hook_backend (CLARIFY_DBUS_BACKEND (self->dbus_backend),
+                                         CLARIFY_CLAUDE_CODE_BACKEND (self->claude_code_backend));
+
   clarify_backend_start (self->dbus_backend);
 
   return TRUE;
@@ -379,6 +413,11 @@ clarify_application_dbus_unregister (GApplication    *application,
     {
       clarify_backend_stop (self->dbus_backend);
       g_clear_object (&self->dbus_backend);
+    }
+  if (self->claude_code_backend != NULL)
+    {
+      clarify_backend_stop (self->claude_code_backend);
+      g_clear_object (&self->claude_code_backend);
     }
 
   G_APPLICATION_CLASS (clarify_application_parent_class)->dbus_unregister (application, connection, object_path);
@@ -448,6 +487,7 @@ clarify_application_dispose (GObject *object)
   g_clear_object (&self->tray);
   g_clear_object (&self->demo_agent);
   g_clear_object (&self->dbus_backend);
+  g_clear_object (&self->claude_code_backend);
   g_clear_object (&self->inbox);
   g_clear_pointer (&self->temporary, g_hash_table_unref);
   g_clear_object (&self->store);

@@ -1,0 +1,266 @@
+/* clarify-cli-hook.c: `clarify hook claude-code`, the command Claude Code's
+ * hooks run
+ *
+ * It must never stand in Claude Code's way: whatever goes wrong, it exits
+ * 0 and prints nothing on stdout, and Claude Code's own terminal prompt
+ * does the asking (exit 2 would deny a permission). Clarify has about a
+ * second to be reached; after that the hook waits as long as the person
+ * takes. It runs once per question, so it starts no GUI of its own.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <gio/gunixinputstream.h>
+#include <glib/gi18n.h>
+#include <stdio.h>
+#include <unistd.h>
+
+#include "clarify-claude-code-codec.h"
+#include "clarify-cli-private.h"
+#include "clarify-dbus-backend.h"
+
+/* Far more than any hook input; Claude Code's own tool inputs are capped
+ * well below this. */
+#define MAX_INPUT_BYTES (4 * 1024 * 1024)
+
+/* How long Clarify may take to own its name. A cold start of the whole
+ * app, D-Bus activated, took about 0.3 s here (see the report of issue
+ * 11); a second leaves room for a loaded machine without keeping Claude
+ * Code's prompt from the person noticeably. */
+#define REACH_TIMEOUT_MS 1000
+
+typedef struct
+{
+  GMainLoop       *loop;
+  GDBusConnection *bus;
+  guint            watch_id;
+  guint            timeout_id;
+  gboolean         reached;
+  gboolean         spawned;
+  char            *output;
+  GError          *error;
+} Hook;
+
+static void
+hook_clear (Hook *hook)
+{
+  g_clear_handle_id (&hook->watch_id, g_bus_unwatch_name);
+  g_clear_handle_id (&hook->timeout_id, g_source_remove);
+  g_clear_pointer (&hook->loop, g_main_loop_unref);
+  g_clear_object (&hook->bus);
+  g_clear_pointer (&hook->output, g_free);
+  g_clear_error (&hook->error);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Hook, hook_clear)
+
+/* All of stdin, or NULL with a message when it is larger than any hook's. */
+static char *
+read_input (GError **error)
+{
+  g_autoptr(GInputStream) stream = g_unix_input_stream_new (STDIN_FILENO, FALSE);
+  g_autofree char *buffer = g_malloc (MAX_INPUT_BYTES + 1);
+  gsize length = 0;
+
+  if (!g_input_stream_read_all (stream, buffer, MAX_INPUT_BYTES + 1, &length, NULL, error))
+    return NULL;
+
+  if (length > MAX_INPUT_BYTES)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_MESSAGE_TOO_LARGE,
+                   _("The hook input is larger than %d MiB"), MAX_INPUT_BYTES / (1024 * 1024));
+      return NULL;
+    }
+
+  buffer[length] = '\0';
+
+  return g_realloc (g_steal_pointer (&buffer), length + 1);
+}
+
+static void
+child_setup (gpointer data)
+{
+  /* Its own session: Claude Code may end the hook's process group. */
+  setsid ();
+}
+
+/* Starts this same program as the app, the way D-Bus activation does
+ * (the service file runs `clarify --gapplication-service`): a service
+ * stays up for its first caller even when nothing else holds it, which
+ * `--background` does not do without a connection to keep. */
+static gboolean
+start_clarify (GError **error)
+{
+  g_autofree char *program = g_file_read_link ("/proc/self/exe", error);
+  const char *argv[] = { program, "--gapplication-service", NULL };
+
+  if (program == NULL)
+    return FALSE;
+
+  /* For tests: a machine on which nothing can start Clarify. */
+  if (g_getenv ("CLARIFY_HOOK_TEST_NO_START") != NULL)
+    {
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED, "starting Clarify is switched off");
+      return FALSE;
+    }
+
+  return g_spawn_async (NULL, (char **) argv, NULL,
+                        G_SPAWN_STDIN_FROM_DEV_NULL | G_SPAWN_STDOUT_TO_DEV_NULL | G_SPAWN_STDERR_TO_DEV_NULL,
+                        child_setup, NULL, NULL, error);
+}
+
+static void
+name_appeared_cb (GDBusConnection *bus,
+                  const char      *name,
+                  const char      *owner,
+                  gpointer         data)
+{
+  Hook *hook = data;
+
+  hook->reached = TRUE;
+  g_main_loop_quit (hook->loop);
+}
+
+/* Nobody owns the name, and D-Bus activation (asked for by the watch)
+ * could not start Clarify: no service file, as in a build tree. */
+static void
+name_vanished_cb (GDBusConnection *bus,
+                  const char      *name,
+                  gpointer         data)
+{
+  Hook *hook = data;
+  g_autoptr(GError) error = NULL;
+
+  if (hook->spawned)
+    return;
+
+  hook->spawned = TRUE;
+  if (!start_clarify (&error))
+    {
+      g_printerr (_("clarify hook: cannot start Clarify: %s\n"), error->message);
+      g_main_loop_quit (hook->loop);
+    }
+}
+
+static gboolean
+reach_timeout_cb (gpointer data)
+{
+  Hook *hook = data;
+
+  hook->timeout_id = 0;
+  g_main_loop_quit (hook->loop);
+
+  return G_SOURCE_REMOVE;
+}
+
+/* Waits until Clarify owns its name, starting it when it does not run. */
+static gboolean
+reach_clarify (Hook *hook)
+{
+  hook->watch_id = g_bus_watch_name_on_connection (hook->bus, CLARIFY_DBUS_NAME,
+                                                   G_BUS_NAME_WATCHER_FLAGS_AUTO_START,
+                                                   name_appeared_cb, name_vanished_cb,
+                                                   hook, NULL);
+  hook->timeout_id = g_timeout_add (REACH_TIMEOUT_MS, reach_timeout_cb, hook);
+  g_main_loop_run (hook->loop);
+  g_clear_handle_id (&hook->watch_id, g_bus_unwatch_name);
+  g_clear_handle_id (&hook->timeout_id, g_source_remove);
+
+  return hook->reached;
+}
+
+static void
+hook_done_cb (GObject      *object,
+              GAsyncResult *result,
+              gpointer      data)
+{
+  Hook *hook = data;
+  g_autoptr(GVariant) reply = NULL;
+
+  reply = g_dbus_connection_call_finish (G_DBUS_CONNECTION (object), result, &hook->error);
+  if (reply != NULL)
+    g_variant_get (reply, "(s)", &hook->output);
+  g_main_loop_quit (hook->loop);
+}
+
+static int
+usage (void)
+{
+  g_printerr ("%s\n", _("Usage: clarify hook claude-code (the hook's input on standard input)"));
+  /* Even a misconfigured hook must not block Claude Code. */
+  return 0;
+}
+
+int
+clarify_cli_run_hook (int    argc,
+                      char **argv)
+{
+  g_auto(Hook) hook = { 0 };
+  g_autoptr(ClarifyClaudeHook) decoded = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *input = NULL;
+  const char *agent = argc == 2 ? argv[1] : NULL;
+
+  if (agent == NULL || g_str_equal (agent, "--help") || g_str_equal (agent, "-h"))
+    return usage ();
+  if (!g_str_equal (agent, CLARIFY_CLAUDE_CODE_KIND))
+    {
+      g_printerr (_("clarify hook: unknown agent “%s”\n"), agent);
+      return usage ();
+    }
+
+  input = read_input (&error);
+  if (input == NULL)
+    {
+      g_printerr (_("clarify hook: cannot read the hook input: %s\n"), error->message);
+      return 0;
+    }
+
+  /* Checked here too: a bad input gets its message without starting
+   * Clarify, and notifications Clarify does not show cost nothing. */
+  decoded = clarify_claude_hook_decode (input, -1, "check", &error);
+  if (decoded == NULL)
+    {
+      g_printerr (_("clarify hook: %s\n"), error->message);
+      return 0;
+    }
+  if (decoded->action == CLARIFY_CLAUDE_HOOK_IGNORED)
+    return 0;
+
+  hook.bus = g_bus_get_sync (G_BUS_TYPE_SESSION, NULL, &error);
+  if (hook.bus == NULL)
+    {
+      g_printerr (_("clarify hook: cannot reach the session bus: %s\n"), error->message);
+      return 0;
+    }
+
+  hook.loop = g_main_loop_new (NULL, FALSE);
+  if (!reach_clarify (&hook))
+    {
+      g_printerr ("%s\n", _("clarify hook: Clarify is not running and did not start in time; the terminal asks instead."));
+      return 0;
+    }
+
+  /* No timeout: the person may take as long as the hook's own. */
+  g_dbus_connection_call (hook.bus, CLARIFY_DBUS_NAME, CLARIFY_DBUS_PATH, CLARIFY_DBUS_NAME, "Hook",
+                          g_variant_new ("(ss)", agent, input), G_VARIANT_TYPE ("(s)"),
+                          G_DBUS_CALL_FLAGS_NO_AUTO_START, G_MAXINT, NULL, hook_done_cb, &hook);
+  g_main_loop_run (hook.loop);
+
+  if (hook.output == NULL)
+    {
+      /* Clarify went away or refused the input: the terminal asks. */
+      g_dbus_error_strip_remote_error (hook.error);
+      g_printerr (_("clarify hook: %s\n"), hook.error->message);
+      return 0;
+    }
+
+  if (*hook.output != '\0')
+    {
+      g_print ("%s\n", hook.output);
+      fflush (stdout);
+    }
+
+  return 0;
+}
