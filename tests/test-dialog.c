@@ -867,7 +867,7 @@ test_header_and_plain_text (void)
   g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (find_by_id (&run, "context_label"))), ==,
                    "Context with <i>tags</i> & ampersands");
   g_assert_nonnull (find_labelled (GTK_WIDGET (run.dialog), GTK_TYPE_LABEL, "Really <big>deploy</big>?"));
-  g_assert_nonnull (find_labelled (GTK_WIDGET (run.dialog), GTK_TYPE_LABEL, "<U>HEADER</U>"));
+  g_assert_nonnull (find_labelled (GTK_WIDGET (run.dialog), GTK_TYPE_LABEL, "<u>Header</u>"));
   shot (&run, "plain-text");
 
   run_clear (&run);
