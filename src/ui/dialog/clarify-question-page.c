@@ -136,6 +136,8 @@ clarify_question_page_constructed (GObject *object)
                            G_CALLBACK (input_state_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->input, "activate-default",
                            G_CALLBACK (input_activate_default_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->input, "grown",
+                           G_CALLBACK (input_state_cb), self, G_CONNECT_SWAPPED);
 
   update_error (self);
 }
