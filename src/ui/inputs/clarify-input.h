@@ -2,8 +2,8 @@
  *
  * One input kind is one subclass: ClarifyTextInput, ClarifySingleInput,
  * ClarifyMultiInput, ClarifyConfirmInput, ClarifyNumberInput,
- * ClarifyDateInput, ClarifyDateRangeInput; clarify-input-factory.h picks
- * the one for a question.
+ * ClarifyDateInput, ClarifyDateRangeInput, ClarifyPermissionInput;
+ * clarify-input-factory.h picks the one for a question.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
