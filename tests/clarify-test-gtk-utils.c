@@ -229,6 +229,80 @@ clarify_test_find_button (GtkWidget  *root,
   return NULL;
 }
 
+gboolean
+clarify_test_trigger_matches (GtkShortcutTrigger *trigger,
+                              guint               keyval,
+                              GdkModifierType     modifiers)
+{
+  if (GTK_IS_KEYVAL_TRIGGER (trigger))
+    return gtk_keyval_trigger_get_keyval (GTK_KEYVAL_TRIGGER (trigger)) == keyval &&
+           gtk_keyval_trigger_get_modifiers (GTK_KEYVAL_TRIGGER (trigger)) == modifiers;
+
+  if (GTK_IS_ALTERNATIVE_TRIGGER (trigger))
+    return clarify_test_trigger_matches (gtk_alternative_trigger_get_first (GTK_ALTERNATIVE_TRIGGER (trigger)),
+                                         keyval, modifiers) ||
+           clarify_test_trigger_matches (gtk_alternative_trigger_get_second (GTK_ALTERNATIVE_TRIGGER (trigger)),
+                                         keyval, modifiers);
+
+  return FALSE;
+}
+
+/* The first of @widget's shortcuts in @phase bound to the key, activated. */
+static gboolean
+activate_bound (GtkWidget           *widget,
+                GtkPropagationPhase  phase,
+                guint                keyval,
+                GdkModifierType      modifiers)
+{
+  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (widget);
+
+  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+    {
+      g_autoptr(GtkEventController) controller = g_list_model_get_item (controllers, i);
+      GListModel *shortcuts = G_LIST_MODEL (controller);
+
+      if (!GTK_IS_SHORTCUT_CONTROLLER (controller) ||
+          gtk_event_controller_get_propagation_phase (controller) != phase)
+        continue;
+
+      for (guint j = 0; j < g_list_model_get_n_items (shortcuts); j++)
+        {
+          g_autoptr(GtkShortcut) shortcut = g_list_model_get_item (shortcuts, j);
+
+          if (clarify_test_trigger_matches (gtk_shortcut_get_trigger (shortcut), keyval, modifiers) &&
+              gtk_shortcut_action_activate (gtk_shortcut_get_action (shortcut),
+                                            GTK_SHORTCUT_ACTION_EXCLUSIVE,
+                                            widget,
+                                            gtk_shortcut_get_arguments (shortcut)))
+            return TRUE;
+        }
+    }
+
+  return FALSE;
+}
+
+gboolean
+clarify_test_send_key (GtkWidget       *window,
+                       guint            keyval,
+                       GdkModifierType  modifiers)
+{
+  GtkWidget *focus = gtk_root_get_focus (GTK_ROOT (window));
+  g_autoptr(GPtrArray) chain = g_ptr_array_new ();
+
+  for (GtkWidget *w = focus != NULL ? focus : window; w != NULL; w = gtk_widget_get_parent (w))
+    g_ptr_array_add (chain, w);
+
+  for (guint i = chain->len; i-- > 0;)
+    if (activate_bound (g_ptr_array_index (chain, i), GTK_PHASE_CAPTURE, keyval, modifiers))
+      return TRUE;
+
+  for (guint i = 0; i < chain->len; i++)
+    if (activate_bound (g_ptr_array_index (chain, i), GTK_PHASE_BUBBLE, keyval, modifiers))
+      return TRUE;
+
+  return FALSE;
+}
+
 GtkWidget *
 clarify_test_find_label (GtkWidget  *root,
                          const char *text)

@@ -51,6 +51,16 @@ GtkWidget *clarify_test_find_descendant (GtkWidget   *root,
  * @text, visible or not; NULL when there is none. */
 GtkWidget *clarify_test_find_label      (GtkWidget   *root,
                                          const char  *text);
+/* Whether @trigger fires for @keyval with exactly @modifiers. */
+gboolean   clarify_test_trigger_matches (GtkShortcutTrigger *trigger,
+                                         guint               keyval,
+                                         GdkModifierType     modifiers);
+/* Runs what @window's focus widget and its ancestors bind to the key, in
+ * the order a key press reaches them (capture from the window down, then
+ * bubble up), as the key press would; returns whether a binding took it. */
+gboolean   clarify_test_send_key        (GtkWidget          *window,
+                                         guint               keyval,
+                                         GdkModifierType     modifiers);
 /* A new private config dir for this process and the instances it starts
  * (XDG_CONFIG_HOME, secrets kept in a file there) holding @mcp_ini as
  * clarify/mcp.ini. Call before anything caches the user dirs.

@@ -342,6 +342,7 @@ test_factory_kinds (void)
     { CLARIFY_QUESTION_KIND_NUMBER, "ClarifyNumberInput" },
     { CLARIFY_QUESTION_KIND_DATE, "ClarifyDateInput" },
     { CLARIFY_QUESTION_KIND_DATE_RANGE, "ClarifyDateRangeInput" },
+    { CLARIFY_QUESTION_KIND_PERMISSION, "ClarifyPermissionInput" },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (kinds); i++)
@@ -352,6 +353,8 @@ test_factory_kinds (void)
 
       if (kinds[i].kind == CLARIFY_QUESTION_KIND_SINGLE || kinds[i].kind == CLARIFY_QUESTION_KIND_MULTI)
         add_options (question, "A", "a", NULL, "B", "b", NULL, NULL);
+      if (kinds[i].kind == CLARIFY_QUESTION_KIND_PERMISSION)
+        add_options (question, "Allow once", CLARIFY_PERMISSION_ONCE, NULL, "Deny", CLARIFY_PERMISSION_REJECT, NULL, NULL);
 
       input = g_object_ref_sink (clarify_input_new_for_question (question));
       g_assert_cmpstr (G_OBJECT_TYPE_NAME (input), ==, kinds[i].type_name);

@@ -116,11 +116,10 @@ clarify_question_page_constructed (GObject *object)
   g_return_if_fail (self->question != NULL);
 
   header = clarify_question_get_header (self->question);
+  /* As the agent wrote it: upper-casing is no style for every language. */
   if (header != NULL && header[0] != '\0')
     {
-      g_autofree char *upper = g_utf8_strup (header, -1);
-
-      gtk_label_set_text (self->header_label, upper);
+      gtk_label_set_text (self->header_label, header);
       gtk_widget_set_visible (GTK_WIDGET (self->header_label), TRUE);
     }
   gtk_label_set_text (self->question_label, clarify_question_get_text (self->question));
@@ -137,6 +136,8 @@ clarify_question_page_constructed (GObject *object)
                            G_CALLBACK (input_state_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->input, "activate-default",
                            G_CALLBACK (input_activate_default_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->input, "grown",
+                           G_CALLBACK (input_state_cb), self, G_CONNECT_SWAPPED);
 
   update_error (self);
 }

@@ -49,7 +49,8 @@ void                 clarify_question_page_add_answer      (ClarifyQuestionPage 
                                                             ClarifyResponse     *response);
 
 /* Signals:
- *   ::changed when the input's :valid, :error or :touched changes;
+ *   ::changed when the input's :valid, :error or :touched changes, or it
+ *     grows (the dialog may have to grow with it);
  *   ::activate-default when the user presses Enter in a one-line control.
  * :skip-active notifies when the Skip toggle changes. */
 

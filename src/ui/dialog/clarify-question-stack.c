@@ -60,6 +60,7 @@ question_is_short (ClarifyQuestion *question)
     case CLARIFY_QUESTION_KIND_NUMBER:
     case CLARIFY_QUESTION_KIND_DATE:
     case CLARIFY_QUESTION_KIND_DATE_RANGE:
+    case CLARIFY_QUESTION_KIND_PERMISSION:
       return TRUE;
 
     case CLARIFY_QUESTION_KIND_TEXT:

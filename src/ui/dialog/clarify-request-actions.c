@@ -133,6 +133,8 @@ void
 clarify_request_actions_set_request (ClarifyRequestActions *self,
                                      ClarifyRequest        *request)
 {
+  const char *skip_label;
+  const char *cancel_label;
   gboolean several;
 
   g_return_if_fail (CLARIFY_IS_REQUEST_ACTIONS (self));
@@ -146,7 +148,16 @@ clarify_request_actions_set_request (ClarifyRequestActions *self,
                           request != NULL && clarify_request_get_cancellable (request));
   gtk_widget_set_visible (self->skip_button,
                           request != NULL && clarify_request_get_skippable (request));
-  gtk_button_set_label (GTK_BUTTON (self->skip_button), several ? _("Skip All") : _("Skip"));
+
+  /* The request may word them itself ("Answer in the Terminal", "Decline"). */
+  skip_label = request != NULL ? clarify_request_get_skip_label (request) : NULL;
+  cancel_label = request != NULL ? clarify_request_get_cancel_label (request) : NULL;
+  if (skip_label == NULL || skip_label[0] == '\0')
+    skip_label = several ? _("Skip All") : _("Skip");
+  if (cancel_label == NULL || cancel_label[0] == '\0')
+    cancel_label = _("Cancel");
+  gtk_button_set_label (GTK_BUTTON (self->skip_button), skip_label);
+  gtk_button_set_label (GTK_BUTTON (self->cancel_button), cancel_label);
 
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_REQUEST]);
 }

@@ -8,6 +8,7 @@
 
 #include "clarify-end-reason.h"
 #include "clarify-fit-scroller.h"
+#include "clarify-permission-input.h"
 #include "clarify-question-stack.h"
 #include "clarify-request-actions.h"
 #include "clarify-request-dialog.h"
@@ -81,6 +82,33 @@ n_pages (ClarifyRequestDialog *self)
   return self->stack != NULL ? clarify_question_stack_get_n_pages (self->stack) : 0;
 }
 
+/* The input when a permission is all the request asks: its buttons are the
+ * dialog's actions then. NULL otherwise. */
+static ClarifyPermissionInput *
+lone_permission (ClarifyRequestDialog *self)
+{
+  ClarifyInput *input;
+
+  if (n_pages (self) != 1)
+    return NULL;
+
+  input = clarify_question_page_get_input (get_page (self, 0));
+
+  return CLARIFY_IS_PERMISSION_INPUT (input) ? CLARIFY_PERMISSION_INPUT (input) : NULL;
+}
+
+/* None for a lone permission: Enter then answers with the focused button
+ * (Allow Once from the start) and opens "Add a message…" rather than
+ * approving behind it. */
+static GtkWidget *
+get_default_widget (ClarifyRequestDialog *self)
+{
+  if (lone_permission (self) != NULL)
+    return NULL;
+
+  return clarify_request_actions_get_default_widget (self->actions);
+}
+
 static void
 update_steps (ClarifyRequestDialog *self)
 {
@@ -126,8 +154,7 @@ update_actions (ClarifyRequestDialog *self)
   clarify_request_actions_set_step (self->actions, paged, last);
 
   if (open)
-    gtk_window_set_default_widget (GTK_WINDOW (self),
-                                   clarify_request_actions_get_default_widget (self->actions));
+    gtk_window_set_default_widget (GTK_WINDOW (self), get_default_widget (self));
 
   update_steps (self);
 }
@@ -211,6 +238,7 @@ request_withdrawn_cb (ClarifyRequestDialog *self,
 
   /* In place of the buttons, so the window keeps its size. */
   clarify_request_actions_show_notice (self->actions, notice != NULL ? notice : "");
+  gtk_widget_set_visible (GTK_WIDGET (self->actions), TRUE);
   close_button = clarify_request_actions_get_default_widget (self->actions);
   gtk_window_set_default_widget (GTK_WINDOW (self), close_button);
   gtk_widget_grab_focus (close_button);
@@ -457,6 +485,14 @@ setup_questions (ClarifyRequestDialog *self)
     }
 
   gtk_widget_set_visible (GTK_WIDGET (self->steps_box), clarify_question_stack_get_paged (self->stack));
+  /* A lone permission's own buttons answer it; Esc and closing the window
+   * still cancel or hide as they always do. The margin the buttons had
+   * stays below the content. */
+  if (lone_permission (self) != NULL)
+    {
+      gtk_widget_set_visible (GTK_WIDGET (self->actions), FALSE);
+      gtk_widget_set_margin_bottom (GTK_WIDGET (self->stack), 6);
+    }
 }
 
 static void

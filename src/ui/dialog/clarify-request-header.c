@@ -52,6 +52,29 @@ show_text (GtkLabel   *label,
   gtk_widget_set_visible (GTK_WIDGET (label), any);
 }
 
+/* A lone question's header ("Database") is shown as its tag; a title that
+ * only repeats it would show it twice. */
+static gboolean
+title_repeats_header (ClarifyRequest *request)
+{
+  const char *title = clarify_request_get_title (request);
+  const char *header;
+  g_autofree char *title_key = NULL;
+  g_autofree char *header_key = NULL;
+
+  if (title == NULL || clarify_request_get_n_questions (request) != 1)
+    return FALSE;
+
+  header = clarify_question_get_header (clarify_request_get_question (request, 0));
+  if (header == NULL)
+    return FALSE;
+
+  title_key = g_utf8_casefold (g_strstrip (g_strdup (title)), -1);
+  header_key = g_utf8_casefold (g_strstrip (g_strdup (header)), -1);
+
+  return g_utf8_collate (title_key, header_key) == 0;
+}
+
 static void
 clarify_request_header_dispose (GObject *object)
 {
@@ -150,7 +173,8 @@ clarify_request_header_set_request (ClarifyRequestHeader *self,
   if (!g_set_object (&self->request, request))
     return;
 
-  show_text (self->title_label, request != NULL ? clarify_request_get_title (request) : NULL);
+  show_text (self->title_label,
+             request != NULL && !title_repeats_header (request) ? clarify_request_get_title (request) : NULL);
   show_text (self->context_label, request != NULL ? clarify_request_get_context (request) : NULL);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_REQUEST]);
 }

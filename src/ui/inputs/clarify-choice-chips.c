@@ -21,7 +21,7 @@ struct _ClarifyChoiceChips
 
 G_DEFINE_FINAL_TYPE (ClarifyChoiceChips, clarify_choice_chips, CLARIFY_TYPE_CHOICE_VIEW)
 
-#define OPTION_KEY "clarify-option"
+#define OPTION_KEY CLARIFY_CHOICE_VIEW_OPTION_KEY
 #define CHECK_KEY  "clarify-check"
 
 static ClarifyOption *
@@ -114,6 +114,7 @@ new_chip (ClarifyChoiceChips *self,
 
   g_object_set_data (G_OBJECT (chip), OPTION_KEY, option);
   g_signal_connect (chip, "toggled", G_CALLBACK (chip_toggled_cb), self);
+  clarify_choice_view_track_pointer (CLARIFY_CHOICE_VIEW (self), chip);
 
   return chip;
 }

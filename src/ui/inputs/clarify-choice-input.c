@@ -10,14 +10,20 @@
 #include "clarify-choice-input.h"
 #include "clarify-input-private.h"
 #include "clarify-option-list.h"
+#include "clarify-text-frame.h"
 
 /* More options than this get the searchable list. */
 #define CHIPS_MAX_OPTIONS 4
+/* A longer preview scrolls. */
+#define PREVIEW_MAX_HEIGHT 240
 
 typedef struct
 {
   GtkWidget *view;
   GtkWidget *other_entry;
+  /* Only when an option has a preview: its frame and its text. */
+  GtkWidget *preview_frame;
+  GtkWidget *preview_label;
   /* To move focus into the entry only when Other has just been chosen. */
   gboolean   other_was_active;
 } ClarifyChoiceInputPrivate;
@@ -39,6 +45,59 @@ view_changed_cb (ClarifyChoiceInput *self)
   priv->other_was_active = other_active;
 
   clarify_input_changed (CLARIFY_INPUT (self));
+}
+
+static void
+highlighted_cb (ClarifyChoiceInput *self)
+{
+  ClarifyChoiceInputPrivate *priv = clarify_choice_input_get_instance_private (self);
+  ClarifyOption *option = clarify_choice_view_get_highlighted (CLARIFY_CHOICE_VIEW (priv->view));
+  const char *preview = option != NULL ? clarify_option_get_preview (option) : NULL;
+  gboolean any = preview != NULL && preview[0] != '\0';
+
+  clarify_text_frame_set_text (CLARIFY_TEXT_FRAME (priv->preview_frame), preview);
+  gtk_widget_set_visible (priv->preview_frame, any);
+  if (any)
+    clarify_input_grown (CLARIFY_INPUT (self));
+}
+
+static gboolean
+any_preview (GListModel *options)
+{
+  guint n = g_list_model_get_n_items (options);
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(ClarifyOption) option = g_list_model_get_item (options, i);
+      const char *preview = clarify_option_get_preview (option);
+
+      if (preview != NULL && preview[0] != '\0')
+        return TRUE;
+    }
+
+  return FALSE;
+}
+
+/* Monospace, as the agent laid it out (a mockup, code): it scrolls rather
+ * than wraps. */
+static void
+add_preview (ClarifyChoiceInput *self)
+{
+  ClarifyChoiceInputPrivate *priv = clarify_choice_input_get_instance_private (self);
+  GtkWidget *frame = clarify_text_frame_new (FALSE, PREVIEW_MAX_HEIGHT);
+
+  priv->preview_label = clarify_text_frame_get_label (CLARIFY_TEXT_FRAME (frame));
+
+  gtk_widget_add_css_class (frame, "clarify-preview");
+  gtk_accessible_update_property (GTK_ACCESSIBLE (frame),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Preview"),
+                                  -1);
+  gtk_widget_set_visible (frame, FALSE);
+  gtk_widget_set_parent (frame, GTK_WIDGET (self));
+
+  priv->preview_frame = frame;
+  g_signal_connect_object (priv->view, "notify::highlighted",
+                           G_CALLBACK (highlighted_cb), self, G_CONNECT_SWAPPED);
 }
 
 static void
@@ -95,6 +154,9 @@ clarify_choice_input_setup (ClarifyInput    *input,
                                 G_CALLBACK (clarify_input_activate_default), self);
     }
   gtk_widget_set_parent (priv->view, GTK_WIDGET (self));
+
+  if (any_preview (options))
+    add_preview (self);
 
   if (with_other)
     {
@@ -162,6 +224,8 @@ clarify_choice_input_dispose (GObject *object)
   /* Children go with the base class; drop the borrowed pointers. */
   priv->view = NULL;
   priv->other_entry = NULL;
+  priv->preview_frame = NULL;
+  priv->preview_label = NULL;
 
   G_OBJECT_CLASS (clarify_choice_input_parent_class)->dispose (object);
 }
@@ -213,4 +277,14 @@ clarify_choice_input_get_other_entry (ClarifyChoiceInput *self)
   g_return_val_if_fail (CLARIFY_IS_CHOICE_INPUT (self), NULL);
 
   return priv->other_entry;
+}
+
+GtkWidget *
+clarify_choice_input_get_preview (ClarifyChoiceInput *self)
+{
+  ClarifyChoiceInputPrivate *priv = clarify_choice_input_get_instance_private (self);
+
+  g_return_val_if_fail (CLARIFY_IS_CHOICE_INPUT (self), NULL);
+
+  return priv->preview_label;
 }

@@ -29,5 +29,8 @@ gboolean   clarify_choice_input_uses_chips      (ClarifyQuestion    *question);
 GtkWidget *clarify_choice_input_get_view        (ClarifyChoiceInput *self);
 /* The entry that "Other…" reveals, or NULL without allow_other. */
 GtkWidget *clarify_choice_input_get_other_entry (ClarifyChoiceInput *self);
+/* The label showing the highlighted option's preview, in a frame below the
+ * options that shows only while there is one; NULL when no option has one. */
+GtkWidget *clarify_choice_input_get_preview     (ClarifyChoiceInput *self);
 
 G_END_DECLS

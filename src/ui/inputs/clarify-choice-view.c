@@ -15,6 +15,15 @@ typedef struct
   gboolean    multiple;
   gboolean    with_other;
   gboolean    other_active;
+
+  /* The highlighted option is the first of hovered, focused and picked
+   * that is set: the option under the pointer, with the focus, picked last. */
+  ClarifyOption *hovered;
+  ClarifyOption *focused;
+  ClarifyOption *picked;
+  ClarifyOption *highlighted;
+  GtkRoot       *root;
+  gulong         focus_handler;
 } ClarifyChoiceViewPrivate;
 
 G_DEFINE_ABSTRACT_TYPE_WITH_PRIVATE (ClarifyChoiceView, clarify_choice_view, GTK_TYPE_WIDGET)
@@ -25,6 +34,7 @@ enum
   PROP_OPTIONS,
   PROP_MULTIPLE,
   PROP_WITH_OTHER,
+  PROP_HIGHLIGHTED,
   N_PROPS
 };
 
@@ -38,10 +48,82 @@ static GParamSpec *properties[N_PROPS];
 static guint signals[N_SIGNALS];
 
 static void
+update_highlighted (ClarifyChoiceView *self)
+{
+  ClarifyChoiceViewPrivate *priv = clarify_choice_view_get_instance_private (self);
+  ClarifyOption *highlighted;
+
+  if (priv->hovered != NULL)
+    highlighted = priv->hovered;
+  else if (priv->focused != NULL)
+    highlighted = priv->focused;
+  else
+    highlighted = priv->picked;
+
+  if (g_set_object (&priv->highlighted, highlighted))
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_HIGHLIGHTED]);
+}
+
+/* The option an option widget stands for: set on the widget or one of its
+ * ancestors inside the view, or on its first child (a list row's focus is
+ * on the row around our child). */
+static ClarifyOption *
+option_for_widget (ClarifyChoiceView *self,
+                   GtkWidget         *widget)
+{
+  GtkWidget *child = gtk_widget_get_first_child (widget);
+
+  for (GtkWidget *w = widget; w != NULL && w != GTK_WIDGET (self); w = gtk_widget_get_parent (w))
+    if (g_object_get_data (G_OBJECT (w), CLARIFY_CHOICE_VIEW_OPTION_KEY) != NULL)
+      return g_object_get_data (G_OBJECT (w), CLARIFY_CHOICE_VIEW_OPTION_KEY);
+
+  return child != NULL ? g_object_get_data (G_OBJECT (child), CLARIFY_CHOICE_VIEW_OPTION_KEY) : NULL;
+}
+
+static void
+focus_widget_cb (ClarifyChoiceView *self)
+{
+  ClarifyChoiceViewPrivate *priv = clarify_choice_view_get_instance_private (self);
+  GtkWidget *focus = priv->root != NULL ? gtk_root_get_focus (priv->root) : NULL;
+  ClarifyOption *focused = NULL;
+
+  if (focus != NULL && gtk_widget_is_ancestor (focus, GTK_WIDGET (self)))
+    focused = option_for_widget (self, focus);
+
+  g_set_object (&priv->focused, focused);
+  update_highlighted (self);
+}
+
+static void
+pointer_enter_cb (GtkEventControllerMotion *motion,
+                  double                    x,
+                  double                    y,
+                  ClarifyChoiceView        *self)
+{
+  ClarifyChoiceViewPrivate *priv = clarify_choice_view_get_instance_private (self);
+  GtkWidget *widget = gtk_event_controller_get_widget (GTK_EVENT_CONTROLLER (motion));
+
+  g_set_object (&priv->hovered, option_for_widget (self, widget));
+  update_highlighted (self);
+}
+
+static void
+pointer_leave_cb (GtkEventControllerMotion *motion,
+                  ClarifyChoiceView        *self)
+{
+  ClarifyChoiceViewPrivate *priv = clarify_choice_view_get_instance_private (self);
+
+  g_clear_object (&priv->hovered);
+  update_highlighted (self);
+}
+
+static void
 state_changed (ClarifyChoiceView *self)
 {
   if (CLARIFY_CHOICE_VIEW_GET_CLASS (self)->sync != NULL)
     CLARIFY_CHOICE_VIEW_GET_CLASS (self)->sync (self);
+
+  update_highlighted (self);
 
   g_signal_emit (self, signals[CHANGED], 0);
 }
@@ -62,9 +144,44 @@ clarify_choice_view_constructed (GObject *object)
 }
 
 static void
+clarify_choice_view_map (GtkWidget *widget)
+{
+  ClarifyChoiceView *self = CLARIFY_CHOICE_VIEW (widget);
+  ClarifyChoiceViewPrivate *priv = clarify_choice_view_get_instance_private (self);
+
+  GTK_WIDGET_CLASS (clarify_choice_view_parent_class)->map (widget);
+
+  /* The focus moves between our widgets without telling us otherwise. */
+  priv->root = gtk_widget_get_root (widget);
+  priv->focus_handler = g_signal_connect_swapped (priv->root, "notify::focus-widget",
+                                                  G_CALLBACK (focus_widget_cb), self);
+  focus_widget_cb (self);
+}
+
+static void
+clarify_choice_view_unmap (GtkWidget *widget)
+{
+  ClarifyChoiceView *self = CLARIFY_CHOICE_VIEW (widget);
+  ClarifyChoiceViewPrivate *priv = clarify_choice_view_get_instance_private (self);
+
+  if (priv->root != NULL)
+    g_clear_signal_handler (&priv->focus_handler, priv->root);
+  priv->root = NULL;
+
+  GTK_WIDGET_CLASS (clarify_choice_view_parent_class)->unmap (widget);
+}
+
+static void
 clarify_choice_view_dispose (GObject *object)
 {
+  ClarifyChoiceView *self = CLARIFY_CHOICE_VIEW (object);
+  ClarifyChoiceViewPrivate *priv = clarify_choice_view_get_instance_private (self);
   GtkWidget *child;
+
+  g_clear_object (&priv->hovered);
+  g_clear_object (&priv->focused);
+  g_clear_object (&priv->picked);
+  g_clear_object (&priv->highlighted);
 
   while ((child = gtk_widget_get_first_child (GTK_WIDGET (object))) != NULL)
     gtk_widget_unparent (child);
@@ -105,6 +222,10 @@ clarify_choice_view_get_property (GObject    *object,
 
     case PROP_WITH_OTHER:
       g_value_set_boolean (value, priv->with_other);
+      break;
+
+    case PROP_HIGHLIGHTED:
+      g_value_set_object (value, priv->highlighted);
       break;
 
     default:
@@ -152,6 +273,9 @@ clarify_choice_view_class_init (ClarifyChoiceViewClass *klass)
   object_class->get_property = clarify_choice_view_get_property;
   object_class->set_property = clarify_choice_view_set_property;
 
+  widget_class->map = clarify_choice_view_map;
+  widget_class->unmap = clarify_choice_view_unmap;
+
   properties[PROP_OPTIONS] =
     g_param_spec_object ("options", NULL, NULL,
                          G_TYPE_LIST_MODEL,
@@ -166,6 +290,11 @@ clarify_choice_view_class_init (ClarifyChoiceViewClass *klass)
     g_param_spec_boolean ("with-other", NULL, NULL,
                           FALSE,
                           G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
+
+  properties[PROP_HIGHLIGHTED] =
+    g_param_spec_object ("highlighted", NULL, NULL,
+                         CLARIFY_TYPE_OPTION,
+                         G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
@@ -256,10 +385,20 @@ clarify_choice_view_set_active (ClarifyChoiceView *self,
           priv->other_active = FALSE;
         }
       g_ptr_array_add (priv->active, option);
+      g_set_object (&priv->picked, option);
     }
   else
     {
       g_ptr_array_remove (priv->active, option);
+      /* The preview follows the last option still picked. */
+      if (priv->picked == option)
+        {
+          ClarifyOption *last = NULL;
+
+          if (priv->active->len > 0)
+            last = g_ptr_array_index (priv->active, priv->active->len - 1);
+          g_set_object (&priv->picked, last);
+        }
     }
 
   state_changed (self);
@@ -291,6 +430,8 @@ clarify_choice_view_set_other_active (ClarifyChoiceView *self,
   /* In a single choice, "Other…" is one more option of the group. */
   if (active && !priv->multiple)
     g_ptr_array_set_size (priv->active, 0);
+  if (active)
+    g_clear_object (&priv->picked);
 
   state_changed (self);
 }
@@ -328,4 +469,29 @@ clarify_choice_view_pick (ClarifyChoiceView *self,
     return FALSE;
 
   return CLARIFY_CHOICE_VIEW_GET_CLASS (self)->pick (self, index);
+}
+
+ClarifyOption *
+clarify_choice_view_get_highlighted (ClarifyChoiceView *self)
+{
+  ClarifyChoiceViewPrivate *priv = clarify_choice_view_get_instance_private (self);
+
+  g_return_val_if_fail (CLARIFY_IS_CHOICE_VIEW (self), NULL);
+
+  return priv->highlighted;
+}
+
+void
+clarify_choice_view_track_pointer (ClarifyChoiceView *self,
+                                   GtkWidget         *widget)
+{
+  GtkEventController *motion;
+
+  g_return_if_fail (CLARIFY_IS_CHOICE_VIEW (self));
+  g_return_if_fail (GTK_IS_WIDGET (widget));
+
+  motion = gtk_event_controller_motion_new ();
+  g_signal_connect_object (motion, "enter", G_CALLBACK (pointer_enter_cb), self, 0);
+  g_signal_connect_object (motion, "leave", G_CALLBACK (pointer_leave_cb), self, 0);
+  gtk_widget_add_controller (widget, motion);
 }

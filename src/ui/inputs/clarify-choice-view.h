@@ -53,6 +53,20 @@ void        clarify_choice_view_collect          (ClarifyChoiceView *self,
 gboolean    clarify_choice_view_pick             (ClarifyChoiceView *self,
                                                   guint              index);
 
-/* Signals: ::changed after every change of the state. */
+/* The option the user is looking at: the one under the pointer, else the
+ * one with the focus, else the one picked last; NULL when there is none.
+ * The input shows its preview. */
+ClarifyOption *clarify_choice_view_get_highlighted (ClarifyChoiceView *self);
+
+/* For subclasses: the option a widget of theirs shows is set on it with
+ * g_object_set_data (widget, CLARIFY_CHOICE_VIEW_OPTION_KEY, option), on the
+ * focusable widget or its only child; track_pointer() follows the pointer
+ * over it. */
+#define CLARIFY_CHOICE_VIEW_OPTION_KEY "clarify-option"
+void        clarify_choice_view_track_pointer    (ClarifyChoiceView *self,
+                                                  GtkWidget         *widget);
+
+/* Signals: ::changed after every change of the state.
+ * :highlighted notifies when the highlighted option changes. */
 
 G_END_DECLS

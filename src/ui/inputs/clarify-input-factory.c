@@ -10,6 +10,7 @@
 #include "clarify-input-factory.h"
 #include "clarify-multi-input.h"
 #include "clarify-number-input.h"
+#include "clarify-permission-input.h"
 #include "clarify-single-input.h"
 #include "clarify-text-input.h"
 
@@ -54,6 +55,10 @@ clarify_input_new_for_question (ClarifyQuestion *question)
 
     case CLARIFY_QUESTION_KIND_DATE_RANGE:
       type = CLARIFY_TYPE_DATE_RANGE_INPUT;
+      break;
+
+    case CLARIFY_QUESTION_KIND_PERMISSION:
+      type = CLARIFY_TYPE_PERMISSION_INPUT;
       break;
 
     default:

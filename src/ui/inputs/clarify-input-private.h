@@ -10,6 +10,9 @@ G_BEGIN_DECLS
 
 /* Emits ::activate-default (Enter in a one-line control). */
 void       clarify_input_activate_default (ClarifyInput *self);
+/* Emits ::grown: something appeared that the answer did not change (a
+ * preview, a field opened), and the window may have to grow for it. */
+void       clarify_input_grown            (ClarifyInput *self);
 
 /* A dim, small, wrapping label for the input's own hints and counters.
  * Plain text only: it may show numbers that came from the agent. */

@@ -40,6 +40,7 @@ enum
 enum
 {
   ACTIVATE_DEFAULT,
+  GROWN,
   N_SIGNALS
 };
 
@@ -278,6 +279,15 @@ clarify_input_class_init (ClarifyInputClass *klass)
                   NULL,
                   G_TYPE_NONE, 0);
 
+  signals[GROWN] =
+    g_signal_new ("grown",
+                  G_TYPE_FROM_CLASS (klass),
+                  G_SIGNAL_RUN_LAST,
+                  0,
+                  NULL, NULL,
+                  NULL,
+                  G_TYPE_NONE, 0);
+
   /* Subclasses inherit the layout manager type; each instance is vertical. */
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BOX_LAYOUT);
   gtk_widget_class_set_css_name (widget_class, "clarifyinput");
@@ -447,6 +457,14 @@ clarify_input_activate_default (ClarifyInput *self)
   g_return_if_fail (CLARIFY_IS_INPUT (self));
 
   g_signal_emit (self, signals[ACTIVATE_DEFAULT], 0);
+}
+
+void
+clarify_input_grown (ClarifyInput *self)
+{
+  g_return_if_fail (CLARIFY_IS_INPUT (self));
+
+  g_signal_emit (self, signals[GROWN], 0);
 }
 
 GtkWidget *

@@ -2,8 +2,8 @@
  *
  * One input kind is one subclass: ClarifyTextInput, ClarifySingleInput,
  * ClarifyMultiInput, ClarifyConfirmInput, ClarifyNumberInput,
- * ClarifyDateInput, ClarifyDateRangeInput; clarify-input-factory.h picks
- * the one for a question.
+ * ClarifyDateInput, ClarifyDateRangeInput, ClarifyPermissionInput;
+ * clarify-input-factory.h picks the one for a question.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -66,6 +66,7 @@ void             clarify_input_set_context      (ClarifyInput    *self,
 const char      *clarify_input_get_context      (ClarifyInput    *self);
 
 /* Signals: ::activate-default when the user presses Enter in a one-line
- * control, so the dialog can move to the next page or submit. */
+ * control, so the dialog can move to the next page or submit;
+ * ::grown when the input shows more without a change of the answer. */
 
 G_END_DECLS

@@ -56,7 +56,7 @@ enum
 
 static guint signals[N_SIGNALS];
 
-#define OPTION_KEY "clarify-option"
+#define OPTION_KEY CLARIFY_CHOICE_VIEW_OPTION_KEY
 
 /* Rows up to this height, then the list scrolls. */
 #define LIST_MAX_HEIGHT 264
@@ -456,6 +456,7 @@ setup_row_cb (GtkSignalListItemFactory *factory,
       gtk_widget_set_margin_start (texts, 6);
       gtk_check_button_set_child (GTK_CHECK_BUTTON (check), texts);
       g_signal_connect (check, "toggled", G_CALLBACK (check_toggled_cb), self);
+      clarify_choice_view_track_pointer (CLARIFY_CHOICE_VIEW (self), check);
       gtk_list_item_set_child (list_item, check);
     }
   else
@@ -470,6 +471,7 @@ setup_row_cb (GtkSignalListItemFactory *factory,
 
       gtk_box_append (GTK_BOX (box), texts);
       gtk_box_append (GTK_BOX (box), mark);
+      clarify_choice_view_track_pointer (CLARIFY_CHOICE_VIEW (self), box);
       gtk_list_item_set_child (list_item, box);
     }
 }
@@ -489,9 +491,11 @@ bind_row_cb (GtkSignalListItemFactory *factory,
   gtk_label_set_text (GTK_LABEL (subtitle), description != NULL ? description : "");
   gtk_widget_set_visible (subtitle, description != NULL && description[0] != '\0');
 
+  /* The row's option, for the preview too (see ClarifyChoiceView). */
+  g_object_set_data (G_OBJECT (child), OPTION_KEY, item);
+
   if (GTK_IS_CHECK_BUTTON (child))
     {
-      g_object_set_data (G_OBJECT (child), OPTION_KEY, item);
       self->syncing = TRUE;
       gtk_check_button_set_active (GTK_CHECK_BUTTON (child), item_get_active (self, item));
       self->syncing = FALSE;
@@ -506,11 +510,9 @@ unbind_row_cb (GtkSignalListItemFactory *factory,
 {
   GtkWidget *child = gtk_list_item_get_child (list_item);
 
+  g_object_set_data (G_OBJECT (child), OPTION_KEY, NULL);
   if (GTK_IS_CHECK_BUTTON (child))
-    {
-      g_object_set_data (G_OBJECT (child), OPTION_KEY, NULL);
-      g_hash_table_remove (self->bound_checks, child);
-    }
+    g_hash_table_remove (self->bound_checks, child);
 }
 
 static void
