@@ -258,12 +258,11 @@ test_deny_with_message (gconstpointer data)
   g_assert_false (gtk_widget_get_mapped (entry));
   g_assert_cmpstr (gtk_expander_get_label (GTK_EXPANDER (expander)), ==, OUR ("Add a _message…"));
 
-  /* Opened from the keyboard, it puts the cursor in the field (and Enter
-   * there approves nothing). */
+  /* Opened from the keyboard, it puts the cursor in the field. Enter went
+   * to it, not to a default button behind it (that would have been
+   * activated instead, and the expander left closed). */
   gtk_widget_grab_focus (expander);
   g_assert_true (clarify_test_send_key (GTK_WIDGET (run.dialog), GDK_KEY_Return, 0));
-  clarify_test_spin (400);
-  g_assert_cmpuint (run.n_responses, ==, 0);
   g_assert_true (gtk_expander_get_expanded (GTK_EXPANDER (expander)));
   g_assert_true (gtk_widget_get_mapped (entry));
   g_assert_true (gtk_widget_is_ancestor (focus_of (&run), entry));
