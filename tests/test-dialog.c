@@ -1424,7 +1424,8 @@ test_short_questions_form (gconstpointer data)
   run_clear (&run);
 }
 
-/* OpenCode's permission request: a choice and an optional message, one form. */
+/* A choice and an optional message beside it share one form (as OpenCode's
+ * permission was asked before permissions had a kind of their own). */
 static void
 test_permission_form (gconstpointer data)
 {

@@ -179,22 +179,20 @@ test_permission_asked (void)
   g_assert_cmpint (clarify_opencode_request_get_info (request)->kind, ==, CLARIFY_OPENCODE_REQUEST_PERMISSION);
   g_assert_cmpstr (clarify_request_get_session (request), ==, "ses_dffd78a34ffeVp29E8GMwyMs4j");
   g_assert_cmpstr (clarify_request_get_title (request), ==, "Allow “bash”?");
-  g_assert_cmpstr (clarify_request_get_context (request), ==, "Patterns:\necho hello-from-fake\ncommand: echo hello-from-fake");
+  g_assert_cmpstr (clarify_request_get_context (request), ==, "command: echo hello-from-fake");
 
-  g_assert_cmpuint (clarify_request_get_n_questions (request), ==, 2);
+  /* One permission question: the patterns are its subject, and a refusal
+   * may carry a message. */
+  g_assert_cmpuint (clarify_request_get_n_questions (request), ==, 1);
   question = clarify_request_get_question (request, 0);
   g_assert_cmpstr (clarify_question_get_id (question), ==, CLARIFY_OPENCODE_PERMISSION_REPLY);
-  g_assert_cmpint (clarify_question_get_kind (question), ==, CLARIFY_QUESTION_KIND_SINGLE);
-  g_assert_false (clarify_question_get_allow_other (question));
+  g_assert_cmpint (clarify_question_get_kind (question), ==, CLARIFY_QUESTION_KIND_PERMISSION);
+  g_assert_cmpstr (clarify_question_get_subject (question), ==, "echo hello-from-fake");
+  g_assert_true (clarify_question_get_allow_other (question));
   g_assert_cmpuint (clarify_question_get_n_options (question), ==, 3);
-  clarify_test_assert_option (question, 0, "Allow once", "once", "Only this time");
-  clarify_test_assert_option (question, 1, "Always allow", "always", "Also allow “echo *” from now on");
-  clarify_test_assert_option (question, 2, "Reject", "reject", "The agent does not get to do this");
-
-  question = clarify_request_get_question (request, 1);
-  g_assert_cmpstr (clarify_question_get_id (question), ==, CLARIFY_OPENCODE_PERMISSION_MESSAGE);
-  g_assert_cmpint (clarify_question_get_kind (question), ==, CLARIFY_QUESTION_KIND_TEXT);
-  g_assert_true (clarify_question_get_skippable (question));
+  clarify_test_assert_option (question, 0, "Allow once", CLARIFY_PERMISSION_ONCE, "Only this time");
+  clarify_test_assert_option (question, 1, "Always allow", CLARIFY_PERMISSION_ALWAYS, "Also allow “echo *” from now on");
+  clarify_test_assert_option (question, 2, "Reject", CLARIFY_PERMISSION_REJECT, "The agent does not get to do this");
 }
 
 /* The permission.updated of older servers (A5's field list): no message. */
@@ -209,8 +207,11 @@ test_permission_updated (void)
   request = asked_request (node, NULL, NULL);
   g_assert_null (clarify_request_get_project (request));
   g_assert_cmpstr (clarify_request_get_title (request), ==, "Allow “edit”?");
-  g_assert_cmpstr (clarify_request_get_context (request), ==, "Edit src/main.c\nPatterns:\nsrc/*.c\nfilepath: src/main.c");
+  g_assert_cmpstr (clarify_request_get_context (request), ==, "Edit src/main.c\nfilepath: src/main.c");
   g_assert_cmpuint (clarify_request_get_n_questions (request), ==, 1);
+  g_assert_cmpint (clarify_question_get_kind (clarify_request_get_question (request, 0)), ==, CLARIFY_QUESTION_KIND_PERMISSION);
+  g_assert_cmpstr (clarify_question_get_subject (clarify_request_get_question (request, 0)), ==, "src/*.c");
+  g_assert_false (clarify_question_get_allow_other (clarify_request_get_question (request, 0)));
 }
 
 /* A3's events and A5's permission.replied, old and new. */
@@ -451,6 +452,8 @@ test_encode_permission (void)
   g_autoptr(ClarifyRequest) request = asked_request (node, DIR, NULL);
   g_autoptr(ClarifyResponse) once = clarify_response_new (PERMISSION_ID, CLARIFY_OUTCOME_ANSWERED);
   g_autoptr(ClarifyResponse) reject = clarify_response_new (PERMISSION_ID, CLARIFY_OUTCOME_ANSWERED);
+  g_autoptr(ClarifyResponse) refused = clarify_response_new (PERMISSION_ID, CLARIFY_OUTCOME_ANSWERED);
+  g_autoptr(ClarifyResponse) bare = clarify_response_new (PERMISSION_ID, CLARIFY_OUTCOME_ANSWERED);
   g_autoptr(ClarifyResponse) cancel = clarify_response_new (PERMISSION_ID, CLARIFY_OUTCOME_CANCELLED);
   g_autoptr(ClarifyResponse) bogus = clarify_response_new (PERMISSION_ID, CLARIFY_OUTCOME_ANSWERED);
   g_autoptr(GError) error = NULL;
@@ -469,6 +472,12 @@ test_encode_permission (void)
   clarify_response_add_answer (reject, CLARIFY_OPENCODE_PERMISSION_REPLY, reject_value, NULL, FALSE);
   clarify_response_add_answer (reject, CLARIFY_OPENCODE_PERMISSION_MESSAGE, message, NULL, FALSE);
   assert_reply (request, reject, "/permission/" PERMISSION_ID "/reply", "{\"reply\":\"reject\",\"message\":\"Use printf instead\"}");
+
+  /* As the permission dialog answers: the message is the refusal's own. */
+  clarify_response_add_answer (refused, CLARIFY_OPENCODE_PERMISSION_REPLY, reject_value, message[0], FALSE);
+  assert_reply (request, refused, "/permission/" PERMISSION_ID "/reply", "{\"reply\":\"reject\",\"message\":\"Use printf instead\"}");
+  clarify_response_add_answer (bare, CLARIFY_OPENCODE_PERMISSION_REPLY, reject_value, "  ", FALSE);
+  assert_reply (request, bare, "/permission/" PERMISSION_ID "/reply", "{\"reply\":\"reject\"}");
 
   assert_reply (request, cancel, "/permission/" PERMISSION_ID "/reply", "{\"reply\":\"reject\"}");
 

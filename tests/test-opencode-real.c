@@ -16,6 +16,7 @@
 #include "clarify-opencode-events.h"
 #include "clarify-choice-input.h"
 #include "clarify-outbox.h"
+#include "clarify-permission-input.h"
 #include "clarify-request-dialog-private.h"
 #include "clarify-test-gtk-utils.h"
 #include "clarify-opencode-backend.h"
@@ -165,8 +166,8 @@ test_real_server (void)
   ClarifyRequest *request;
   JsonObject *replied;
   const char *project;
+  ClarifyPermissionInput *permission;
   GtkWidget *entry;
-  GtkWidget *skip;
 
   /* OpenCode and its own view of what happens (the recorder). */
   if (!clarify_test_opencode_start (&server, script, G_N_ELEMENTS (script), NULL))
@@ -233,16 +234,13 @@ test_real_server (void)
   clarify_request_set_connection (german, "real", "opencode");
   screenshot_german (german, "opencode-permission-de");
 
+  /* The command whole; Allow Once has the focus, and Enter answers. */
   dialog = open_dialog (request, outbox, backend, "opencode-permission-en");
-  click (GTK_WIDGET (clarify_request_dialog_get_input (dialog, 0)), "Allow once");
-  if (clarify_request_dialog_get_paged (dialog))
-    press_button (GTK_WIDGET (dialog), "Next");
-  /* The message is optional: say so. */
-  skip = GTK_WIDGET (clarify_request_dialog_get_skip_toggle (dialog, 1));
-  g_assert_nonnull (skip);
-  gtk_widget_activate (skip);
-  g_assert_true (clarify_test_wait_until (toggle_is_active, skip, 5000));
-  press_button (GTK_WIDGET (dialog), "Submit");
+  permission = CLARIFY_PERMISSION_INPUT (clarify_request_dialog_get_input (dialog, 0));
+  g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (clarify_permission_input_get_subject_label (permission))), ==,
+                   "echo hello-from-clarify");
+  g_assert_true (gtk_root_get_focus (GTK_ROOT (dialog)) == clarify_permission_input_get_default_button (permission));
+  g_assert_true (clarify_test_send_key (GTK_WIDGET (dialog), GDK_KEY_Return, 0));
 
   replied = clarify_test_opencode_wait_for_event (&server, "permission.replied");
   g_assert_cmpstr (json_object_get_string_member (replied, "requestID"), ==, clarify_request_get_id (request));

@@ -260,6 +260,7 @@ test_permission (Fixture       *fixture,
   g_autofree char *payload = permission_payload ();
   g_autoptr(ClarifyResponse) once = clarify_response_new (PERMISSION_ID, CLARIFY_OUTCOME_ANSWERED);
   g_autoptr(ClarifyResponse) reject = clarify_response_new (PERMISSION_ID, CLARIFY_OUTCOME_ANSWERED);
+  g_autoptr(ClarifyResponse) refused = clarify_response_new (PERMISSION_ID, CLARIFY_OUTCOME_ANSWERED);
   g_autoptr(ClarifyResponse) cancel = clarify_response_new (PERMISSION_ID, CLARIFY_OUTCOME_CANCELLED);
   const char *once_value[] = { "once", NULL };
   const char *reject_value[] = { "reject", NULL };
@@ -279,11 +280,12 @@ test_permission (Fixture       *fixture,
   g_assert_cmpstr (g_object_get_data (G_OBJECT (request), CLARIFY_REQUEST_DATA_KIND), ==, "permission");
   g_assert_cmpstr (clarify_request_get_title (request), ==, "Allow “bash”?");
   context = clarify_request_get_context (request);
-  g_assert_cmpstr (context, ==, "Patterns:\necho hello-from-fake\ncommand: echo hello-from-fake");
-  g_assert_cmpuint (clarify_request_get_n_questions (request), ==, 2);
+  g_assert_cmpstr (context, ==, "command: echo hello-from-fake");
+  g_assert_cmpuint (clarify_request_get_n_questions (request), ==, 1);
   question = clarify_request_get_question (request, 0);
-  g_assert_cmpint (clarify_question_get_kind (question), ==, CLARIFY_QUESTION_KIND_SINGLE);
-  g_assert_false (clarify_question_get_allow_other (question));
+  g_assert_cmpint (clarify_question_get_kind (question), ==, CLARIFY_QUESTION_KIND_PERMISSION);
+  g_assert_cmpstr (clarify_question_get_subject (question), ==, "echo hello-from-fake");
+  g_assert_true (clarify_question_get_allow_other (question));
   g_assert_cmpuint (clarify_question_get_n_options (question), ==, 3);
   g_assert_cmpstr (clarify_option_get_label (clarify_question_get_option (question, 0)), ==, "Allow once");
   g_assert_cmpstr (clarify_option_get_value (clarify_question_get_option (question, 0)), ==, "once");
@@ -292,10 +294,6 @@ test_permission (Fixture       *fixture,
   g_assert_cmpstr (clarify_option_get_description (clarify_question_get_option (question, 1)), ==, "Also allow “echo *” from now on");
   g_assert_cmpstr (clarify_option_get_label (clarify_question_get_option (question, 2)), ==, "Reject");
   g_assert_cmpstr (clarify_option_get_value (clarify_question_get_option (question, 2)), ==, "reject");
-  question = clarify_request_get_question (request, 1);
-  g_assert_cmpint (clarify_question_get_kind (question), ==, CLARIFY_QUESTION_KIND_TEXT);
-  g_assert_cmpstr (clarify_question_get_text (question), ==, "Message for the agent");
-  g_assert_true (clarify_question_get_skippable (question));
 
   clarify_response_add_answer (once, CLARIFY_OPENCODE_PERMISSION_REPLY, once_value, NULL, FALSE);
   clarify_response_add_answer (once, CLARIFY_OPENCODE_PERMISSION_MESSAGE, blank, NULL, FALSE);
@@ -306,6 +304,12 @@ test_permission (Fixture       *fixture,
   clarify_response_add_answer (reject, CLARIFY_OPENCODE_PERMISSION_REPLY, reject_value, NULL, FALSE);
   clarify_response_add_answer (reject, CLARIFY_OPENCODE_PERMISSION_MESSAGE, message, NULL, FALSE);
   g_assert_true (clarify_test_watch_respond (&fixture->watch, request, reject, &error));
+  clarify_test_assert_next_request (fixture->server, "POST", "/permission/" PERMISSION_ID "/reply", DIR_QUERY,
+               "{\"reply\":\"reject\",\"message\":\"Use printf instead\"}");
+
+  /* As the permission dialog answers: the message is the refusal's own. */
+  clarify_response_add_answer (refused, CLARIFY_OPENCODE_PERMISSION_REPLY, reject_value, message[0], FALSE);
+  g_assert_true (clarify_test_watch_respond (&fixture->watch, request, refused, &error));
   clarify_test_assert_next_request (fixture->server, "POST", "/permission/" PERMISSION_ID "/reply", DIR_QUERY,
                "{\"reply\":\"reject\",\"message\":\"Use printf instead\"}");
 
@@ -328,7 +332,7 @@ test_legacy_permission (Fixture       *fixture,
   send_global (fixture, "{\"id\":\"evt_1\",\"type\":\"permission.updated\",\"properties\":{\"id\":\"per_old1\",\"type\":\"edit\",\"pattern\":[\"src/*.c\"],\"sessionID\":\"ses_old\",\"messageID\":\"msg_1\",\"title\":\"Edit src/main.c\",\"metadata\":{\"filepath\":\"src/main.c\"},\"time\":{\"created\":1}}}");
   request = clarify_test_watch_wait_request (&fixture->watch, 1);
   g_assert_cmpstr (clarify_request_get_title (request), ==, "Allow “edit”?");
-  g_assert_cmpstr (clarify_request_get_context (request), ==, "Edit src/main.c\nPatterns:\nsrc/*.c\nfilepath: src/main.c");
+  g_assert_cmpstr (clarify_request_get_context (request), ==, "Edit src/main.c\nfilepath: src/main.c");
   g_assert_cmpuint (clarify_request_get_n_questions (request), ==, 1);
 
   clarify_response_add_answer (always, CLARIFY_OPENCODE_PERMISSION_REPLY, always_value, NULL, FALSE);

@@ -219,11 +219,12 @@ clarify_opencode_permission_new (JsonObject  *properties,
 {
   g_autoptr(ClarifyRequest) request = NULL;
   g_autoptr(ClarifyQuestion) reply = NULL;
-  g_autoptr(ClarifyQuestion) message = NULL;
   g_autoptr(ClarifyOption) once = NULL;
   g_autoptr(ClarifyOption) always = NULL;
   g_autoptr(ClarifyOption) reject = NULL;
   g_autoptr(GString) context = g_string_new (NULL);
+  /* The patterns asked for (a command, a path): shown whole in monospace. */
+  g_autoptr(GString) subject = g_string_new (NULL);
   g_autoptr(GString) always_patterns = g_string_new (NULL);
   g_autofree char *title = NULL;
   g_autofree char *always_description = NULL;
@@ -256,27 +257,14 @@ clarify_opencode_permission_new (JsonObject  *properties,
         summary = clarify_json_get_string_member (properties, "message");
       if (summary != NULL)
         g_string_append (context, summary);
-      if (pattern != NULL && (JSON_NODE_HOLDS_ARRAY (pattern) || json_node_get_value_type (pattern) == G_TYPE_STRING))
-        {
-          if (context->len > 0)
-            g_string_append_c (context, '\n');
-          /* Translators: followed by file or command patterns, one per line */
-          g_string_append_printf (context, "%s\n", _("Patterns:"));
-          if (JSON_NODE_HOLDS_ARRAY (pattern))
-            append_strings (context, json_node_get_array (pattern), "\n");
-          else
-            g_string_append (context, json_node_get_string (pattern));
-        }
+      if (pattern != NULL && JSON_NODE_HOLDS_ARRAY (pattern))
+        append_strings (subject, json_node_get_array (pattern), "\n");
+      else if (pattern != NULL && json_node_get_value_type (pattern) == G_TYPE_STRING)
+        g_string_append (subject, json_node_get_string (pattern));
     }
   else
     {
-      JsonArray *patterns = clarify_json_get_array_member (properties, "patterns");
-
-      if (patterns != NULL && json_array_get_length (patterns) > 0)
-        {
-          g_string_append_printf (context, "%s\n", _("Patterns:"));
-          append_strings (context, patterns, "\n");
-        }
+      append_strings (subject, clarify_json_get_array_member (properties, "patterns"), "\n");
       /* Translators: joins patterns inside “%s” of "Also allow “%s” from now on";
        * use your language's closing quote, comma and opening quote */
       append_strings (always_patterns, clarify_json_get_array_member (properties, "always"), _("”, “"));
@@ -286,9 +274,11 @@ clarify_opencode_permission_new (JsonObject  *properties,
   if (context->len > 0)
     clarify_request_set_context (request, context->str);
 
-  reply = clarify_question_new (CLARIFY_OPENCODE_PERMISSION_REPLY, CLARIFY_QUESTION_KIND_SINGLE,
+  reply = clarify_question_new (CLARIFY_OPENCODE_PERMISSION_REPLY, CLARIFY_QUESTION_KIND_PERMISSION,
                                 _("Allow the agent to go ahead?"));
   clarify_question_set_header (reply, _("Permission"));
+  if (subject->len > 0)
+    clarify_question_set_subject (reply, subject->str);
   once = clarify_option_new (_("Allow once"), "once", _("Only this time"));
   if (always_patterns->len > 0)
     /* Translators: %s lists patterns such as echo * (joined by ”, “ as translated above) */
@@ -300,19 +290,9 @@ clarify_opencode_permission_new (JsonObject  *properties,
   clarify_question_add_option (reply, once);
   clarify_question_add_option (reply, always);
   clarify_question_add_option (reply, reject);
-  clarify_question_set_allow_other (reply, FALSE);
+  /* Only the non-legacy route carries a message, with a refusal. */
+  clarify_question_set_allow_other (reply, !legacy);
   clarify_request_add_question (request, reply);
-
-  /* Only the non-legacy route carries a message. */
-  if (!legacy)
-    {
-      message = clarify_question_new (CLARIFY_OPENCODE_PERMISSION_MESSAGE, CLARIFY_QUESTION_KIND_TEXT,
-                                      _("Message for the agent"));
-      clarify_question_set_header (message, _("Message"));
-      clarify_question_set_placeholder (message, _("Optional, e.g. what to do instead"));
-      clarify_question_set_skippable (message, TRUE);
-      clarify_request_add_question (request, message);
-    }
 
   if (!clarify_request_validate (request, error))
     return NULL;

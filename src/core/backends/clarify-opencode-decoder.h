@@ -38,7 +38,9 @@ ClarifyOpencodeRequestInfo *clarify_opencode_request_get_info (ClarifyRequest *r
  * "permission", so that the UI may label a request without knowing OpenCode. */
 #define CLARIFY_REQUEST_DATA_KIND "clarify-request-kind"
 
-/* The ids of the permission request's two questions. */
+/* The id of the permission request's question (CLARIFY_QUESTION_KIND_PERMISSION,
+ * its custom text the message that goes with a refusal). The encoder still
+ * takes the message from a separate answer under the second id. */
 #define CLARIFY_OPENCODE_PERMISSION_REPLY   "reply"
 #define CLARIFY_OPENCODE_PERMISSION_MESSAGE "message"
 

@@ -67,8 +67,14 @@ permission_reply (ClarifyResponse *response,
 
   if (clarify_response_get_outcome (response) == CLARIFY_OUTCOME_ANSWERED)
     {
-      reply = answer_text (clarify_response_lookup_answer (response, CLARIFY_OPENCODE_PERMISSION_REPLY));
-      message = answer_text (clarify_response_lookup_answer (response, CLARIFY_OPENCODE_PERMISSION_MESSAGE));
+      const ClarifyAnswer *answer = clarify_response_lookup_answer (response, CLARIFY_OPENCODE_PERMISSION_REPLY);
+
+      reply = answer_text (answer);
+      /* The refusal's message, or a separate answer's (as two questions sent it). */
+      if (answer != NULL && !answer->skipped && !clarify_text_is_blank (answer->custom_text))
+        message = answer->custom_text;
+      else
+        message = answer_text (clarify_response_lookup_answer (response, CLARIFY_OPENCODE_PERMISSION_MESSAGE));
 
       if (g_strcmp0 (reply, "once") != 0 && g_strcmp0 (reply, "always") != 0 && g_strcmp0 (reply, "reject") != 0)
         {

@@ -17,6 +17,24 @@ struct _ClarifyTextFrame
 
 G_DEFINE_FINAL_TYPE (ClarifyTextFrame, clarify_text_frame, GTK_TYPE_WIDGET)
 
+static gboolean
+overflows (GtkAdjustment *adjustment)
+{
+  return gtk_adjustment_get_upper (adjustment) - gtk_adjustment_get_lower (adjustment) >
+         gtk_adjustment_get_page_size (adjustment);
+}
+
+/* A Tab stop only while there is something to scroll to with the keys. */
+static void
+adjustment_changed_cb (ClarifyTextFrame *self)
+{
+  GtkScrolledWindow *scrolled = GTK_SCROLLED_WINDOW (self->scrolled);
+
+  gtk_widget_set_focusable (self->scrolled,
+                            overflows (gtk_scrolled_window_get_vadjustment (scrolled)) ||
+                            overflows (gtk_scrolled_window_get_hadjustment (scrolled)));
+}
+
 static GtkSizeRequestMode
 clarify_text_frame_get_request_mode (GtkWidget *widget)
 {
@@ -99,9 +117,17 @@ clarify_text_frame_init (ClarifyTextFrame *self)
   gtk_widget_add_css_class (self->label, "monospace");
 
   self->scrolled = gtk_scrolled_window_new ();
+  /* A scrollbar that stays: more of the command is to be read. */
+  gtk_scrolled_window_set_overlay_scrolling (GTK_SCROLLED_WINDOW (self->scrolled), FALSE);
   gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (self->scrolled), self->label);
   gtk_widget_add_css_class (self->scrolled, "card");
   gtk_widget_set_parent (self->scrolled, GTK_WIDGET (self));
+
+  gtk_widget_set_focusable (self->scrolled, FALSE);
+  g_signal_connect_object (gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (self->scrolled)), "changed",
+                           G_CALLBACK (adjustment_changed_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (gtk_scrolled_window_get_hadjustment (GTK_SCROLLED_WINDOW (self->scrolled)), "changed",
+                           G_CALLBACK (adjustment_changed_cb), self, G_CONNECT_SWAPPED);
 }
 
 GtkWidget *
