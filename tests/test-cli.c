@@ -176,6 +176,28 @@ test_select_with_other (Fixture       *fixture,
 }
 
 static void
+test_options_make_a_select (Fixture       *fixture,
+                            gconstpointer  data)
+{
+  /* -o without --type: the person expects a choice, not a text box. */
+  g_autoptr(ClarifyTestRun) run = start_cli (NULL, "ask", "--question", "Colour?", "-o", "Red", "-o", "Green", NULL);
+  ClarifyRequest *request = clarify_test_watch_wait_request_for (&fixture->watch, 1, WAIT_MS);
+  ClarifyQuestion *question = clarify_request_get_question (request, 0);
+  g_autoptr(ClarifyResponse) response = clarify_response_new (clarify_request_get_id (request),
+                                                              CLARIFY_OUTCOME_ANSWERED);
+
+  g_assert_cmpint (clarify_question_get_kind (question), ==, CLARIFY_QUESTION_KIND_SINGLE);
+  g_assert_cmpuint (clarify_question_get_n_options (question), ==, 2);
+
+  clarify_response_add_answer (response, clarify_question_get_id (question),
+                               (const char *[]) { "Green", NULL }, NULL, FALSE);
+  clarify_test_watch_answer (&fixture->watch, request, response);
+
+  g_assert_cmpint (finish_cli (run), ==, 0);
+  g_assert_cmpstr (run->out, ==, "Green\n");
+}
+
+static void
 test_several_questions (Fixture       *fixture,
                         gconstpointer  data)
 {
@@ -328,7 +350,7 @@ static void
 test_bad_arguments (void)
 {
   const struct {
-    const char *args[8];
+    const char *args[10];
     const char *message;
   } cases[] = {
     { { "ask", NULL }, "At least one --question is required" },
@@ -336,6 +358,9 @@ test_bad_arguments (void)
     { { "ask", "--question", "Q", "--type", "colour", NULL }, "Unknown --type “colour”" },
     { { "ask", "--question", "Q", "--type", "select", NULL }, "option" },
     { { "ask", "--question", "Q", "--output", "xml", NULL }, "Unknown --output “xml”" },
+    /* Choices on a kind that has none were once dropped without a word. */
+    { { "ask", "--question", "Name?", "--type", "text", "-o", "Ada", NULL }, "apply only to select and multi-select questions, not to “Name?”" },
+    { { "ask", "--question", "Sure?", "--type", "confirm", "--other", NULL }, "not to “Sure?”" },
     { { "ask", "--question", "Q", "stray", NULL }, "Unexpected argument “stray”" },
     { { "ask", "--question", "Q", "--timeout", "0", NULL }, "--timeout must be a positive number" },
     { { "ask", "--question", "Q", "--frobnicate", NULL }, "frobnicate" },
@@ -1102,6 +1127,7 @@ main (int   argc,
 #define ADD(path, func) g_test_add ("/cli/" path, Fixture, NULL, fixture_setup, func, fixture_teardown)
   ADD ("ask/answered-text", test_answered_text);
   ADD ("ask/select-with-other", test_select_with_other);
+  ADD ("ask/options-make-a-select", test_options_make_a_select);
   ADD ("ask/several-questions", test_several_questions);
   ADD ("ask/output-json", test_output_json);
   ADD ("ask/cancelled", test_cancelled);

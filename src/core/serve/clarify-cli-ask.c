@@ -108,7 +108,8 @@ question_setting_cb (const char  *option_name,
       g_free (spec->type);
       spec->type = g_strdup (value);
     }
-  else if (g_str_equal (option_name, "--option"))
+  /* GOption names a short option by its short form. */
+  else if (g_str_equal (option_name, "--option") || g_str_equal (option_name, "-o"))
     g_ptr_array_add (spec->options, g_strdup (value));
   else if (g_str_equal (option_name, "--other"))
     spec->other = TRUE;
@@ -229,6 +230,19 @@ build_request_json (AskOptions  *options,
           g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
                        _("Unknown --type “%s” (use text, select, multi-select, confirm, number, date or date_range)"),
                        spec->type);
+          return NULL;
+        }
+
+      /* Choices without a --type make a select; with another type they
+       * would be dropped without a word, so they are an error. */
+      if (spec->type == NULL && spec->options->len > 0)
+        kind = CLARIFY_QUESTION_KIND_SINGLE;
+      if ((spec->options->len > 0 || spec->other) &&
+          kind != CLARIFY_QUESTION_KIND_SINGLE && kind != CLARIFY_QUESTION_KIND_MULTI)
+        {
+          g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                       _("--option and --other apply only to select and multi-select questions, not to “%s”"),
+                       spec->text);
           return NULL;
         }
 
