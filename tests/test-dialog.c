@@ -559,7 +559,10 @@ test_header_and_plain_text (void)
   title_widget = clarify_test_find_descendant (gtk_window_get_titlebar (GTK_WINDOW (run.dialog)), ADW_TYPE_WINDOW_TITLE);
   g_assert_nonnull (title_widget);
   g_assert_cmpstr (adw_window_title_get_title (ADW_WINDOW_TITLE (title_widget)), ==, "OpenCode");
-  g_assert_cmpstr (adw_window_title_get_subtitle (ADW_WINDOW_TITLE (title_widget)), ==, "~/src/app · ses_01JH0000…");
+  /* The folder's name, never the path or the session's id: those are details. */
+  g_assert_cmpstr (adw_window_title_get_subtitle (ADW_WINDOW_TITLE (title_widget)), ==, "app");
+  g_assert_nonnull (strstr (gtk_widget_get_tooltip_text (title_widget), "/src/app"));
+  g_assert_nonnull (strstr (gtk_widget_get_tooltip_text (title_widget), "ses_01JH0000"));
   g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (run.dialog)), ==, "<b>Deploy</b> & ship");
 
   /* Agent text is shown as it is, never as markup. */
@@ -588,7 +591,7 @@ test_untitled_window_title (void)
   add_question (request, "q", CLARIFY_QUESTION_KIND_CONFIRM, NULL, "Continue?");
   run_start (&run, request);
 
-  expected = g_strdup_printf (OUR ("Question from %s"), "work (OpenCode)");
+  expected = g_strdup_printf (OUR ("Question from %s"), "OpenCode");
   g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (run.dialog)), ==, expected);
   g_assert_false (gtk_widget_get_visible (find_by_id (&run, "title_label")));
   g_assert_false (gtk_widget_get_visible (find_by_id (&run, "context_label")));
@@ -598,22 +601,60 @@ test_untitled_window_title (void)
   run_clear (&run);
 }
 
-/* A source named after its kind is named once, as users know the kind. */
+static GtkWidget *
+title_widget_of (Run *run)
+{
+  return clarify_test_find_descendant (gtk_window_get_titlebar (GTK_WINDOW (run->dialog)),
+                                       ADW_TYPE_WINDOW_TITLE);
+}
+
+/* A local caller is named as it names itself, or in plain words; the kind
+ * of endpoint is a detail. */
 static void
-test_source_named_after_kind (void)
+test_source_local_caller (gconstpointer data)
 {
   g_autoptr(ClarifyRequest) request = clarify_request_new ("r1");
+  g_autoptr(ClarifyRequest) named = clarify_request_new ("r2");
   g_autofree char *expected = NULL;
   Run run = { 0 };
 
+  set_language (data);
+  clarify_request_set_connection (request, "D-Bus", "dbus");
+  add_question (request, "q", CLARIFY_QUESTION_KIND_CONFIRM, NULL, T ("Continue?", "Weiter?"));
+  run_start (&run, request);
+  g_assert_cmpstr (adw_window_title_get_title (ADW_WINDOW_TITLE (title_widget_of (&run))), ==,
+                   OUR ("A program on this computer"));
+  g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (run.dialog)), ==, OUR ("Question"));
+  shot (&run, "source-local-unknown");
+  run_clear (&run);
+
+  clarify_request_set_connection (named, "MCP", "mcp");
+  clarify_request_set_caller (named, "claude-code");
+  clarify_request_set_project (named, g_get_home_dir ());
+  add_question (named, "q", CLARIFY_QUESTION_KIND_CONFIRM, NULL, T ("Continue?", "Weiter?"));
+  run_start (&run, named);
+  g_assert_cmpstr (adw_window_title_get_title (ADW_WINDOW_TITLE (title_widget_of (&run))), ==, "Claude Code");
+  g_assert_cmpstr (adw_window_title_get_subtitle (ADW_WINDOW_TITLE (title_widget_of (&run))), ==, "~");
+  expected = g_strdup_printf (OUR ("Question from %s"), "Claude Code");
+  g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (run.dialog)), ==, expected);
+  g_assert_nonnull (strstr (gtk_widget_get_tooltip_text (title_widget_of (&run)), "claude-code"));
+  shot (&run, "source-local-named");
+  run_clear (&run);
+}
+
+/* Clarify's own protocol is any agent's: its connection's name names it. */
+static void
+test_source_own_protocol (void)
+{
+  g_autoptr(ClarifyRequest) request = clarify_request_new ("r1");
+  Run run = { 0 };
+
   set_language ("en");
-  clarify_request_set_connection (request, "MCP", "mcp");
+  clarify_request_set_connection (request, "Demo", "clarify");
   add_question (request, "q", CLARIFY_QUESTION_KIND_CONFIRM, NULL, "Continue?");
   run_start (&run, request);
-
-  expected = g_strdup_printf (OUR ("Question from %s"), OUR ("MCP endpoint"));
-  g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (run.dialog)), ==, expected);
-
+  g_assert_cmpstr (adw_window_title_get_title (ADW_WINDOW_TITLE (title_widget_of (&run))), ==, "Demo");
+  g_assert_nonnull (strstr (gtk_widget_get_tooltip_text (title_widget_of (&run)), OUR ("Clarify JSON")));
   run_clear (&run);
 }
 
@@ -1642,7 +1683,8 @@ main (int   argc,
   add_kind_tests ();
   g_test_add_func ("/dialog/header-and-plain-text", test_header_and_plain_text);
   g_test_add_func ("/dialog/untitled", test_untitled_window_title);
-  g_test_add_func ("/dialog/source-named-after-kind", test_source_named_after_kind);
+  add_language_test ("/dialog/source/local-caller", test_source_local_caller);
+  g_test_add_func ("/dialog/source/own-protocol", test_source_own_protocol);
   add_language_test ("/dialog/skip/request", test_skip_request);
   add_language_test ("/dialog/skip/question", test_skip_question);
   add_language_test ("/dialog/skip/optional-left-empty", test_optional_left_empty);

@@ -15,6 +15,7 @@ struct _ClarifyRequest
   char           *connection_kind;
   char           *project;
   char           *session;
+  char           *caller;
   char           *title;
   char           *context;
   char           *skip_label;
@@ -42,6 +43,7 @@ enum {
   PROP_CONNECTION_KIND,
   PROP_PROJECT,
   PROP_SESSION,
+  PROP_CALLER,
   PROP_TITLE,
   PROP_CONTEXT,
   PROP_TIMEOUT_MS,
@@ -90,6 +92,7 @@ clarify_request_finalize (GObject *object)
   g_clear_pointer (&self->connection_kind, g_free);
   g_clear_pointer (&self->project, g_free);
   g_clear_pointer (&self->session, g_free);
+  g_clear_pointer (&self->caller, g_free);
   g_clear_pointer (&self->title, g_free);
   g_clear_pointer (&self->context, g_free);
   g_clear_pointer (&self->skip_label, g_free);
@@ -128,6 +131,10 @@ clarify_request_get_property (GObject    *object,
 
     case PROP_SESSION:
       g_value_set_string (value, self->session);
+      break;
+
+    case PROP_CALLER:
+      g_value_set_string (value, self->caller);
       break;
 
     case PROP_TITLE:
@@ -209,6 +216,10 @@ clarify_request_set_property (GObject      *object,
       clarify_request_set_session (self, g_value_get_string (value));
       break;
 
+    case PROP_CALLER:
+      clarify_request_set_caller (self, g_value_get_string (value));
+      break;
+
     case PROP_TITLE:
       clarify_request_set_title (self, g_value_get_string (value));
       break;
@@ -278,6 +289,11 @@ clarify_request_class_init (ClarifyRequestClass *klass)
 
   properties[PROP_SESSION] =
     g_param_spec_string ("session", NULL, NULL,
+                         NULL,
+                         (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
+  properties[PROP_CALLER] =
+    g_param_spec_string ("caller", NULL, NULL,
                          NULL,
                          (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
 
@@ -466,6 +482,23 @@ clarify_request_set_session (ClarifyRequest *self,
   g_return_if_fail (CLARIFY_IS_REQUEST (self));
 
   set_string (self, &self->session, session, PROP_SESSION);
+}
+
+const char *
+clarify_request_get_caller (ClarifyRequest *self)
+{
+  g_return_val_if_fail (CLARIFY_IS_REQUEST (self), NULL);
+
+  return self->caller;
+}
+
+void
+clarify_request_set_caller (ClarifyRequest *self,
+                            const char     *caller)
+{
+  g_return_if_fail (CLARIFY_IS_REQUEST (self));
+
+  set_string (self, &self->caller, caller, PROP_CALLER);
 }
 
 const char *

@@ -72,6 +72,11 @@ void             clarify_request_set_project         (ClarifyRequest *self,
 const char      *clarify_request_get_session         (ClarifyRequest *self);
 void             clarify_request_set_session         (ClarifyRequest *self,
                                                       const char     *session);
+/* The program that asks, as it names itself (an MCP client's
+ * clientInfo.name), when a source that serves any caller knows it. */
+const char      *clarify_request_get_caller          (ClarifyRequest *self);
+void             clarify_request_set_caller          (ClarifyRequest *self,
+                                                      const char     *caller);
 
 const char      *clarify_request_get_title           (ClarifyRequest *self);
 void             clarify_request_set_title           (ClarifyRequest *self,

@@ -5,7 +5,6 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
-#include <string.h>
 
 #include "clarify-backend-registry.h"
 #include "clarify-request-source.h"
@@ -29,113 +28,143 @@ enum {
 
 static GParamSpec *properties[N_PROPS];
 
-static char *
-shorten_home (const char *path)
-{
-  const char *home = g_get_home_dir ();
-  gsize len = strlen (home);
-
-  if (len > 1 && g_str_has_prefix (path, home) && (path[len] == '/' || path[len] == '\0'))
-    return g_strconcat ("~", path + len, NULL);
-
-  return g_strdup (path);
-}
-
-/* Session ids are long and only tell sessions apart: their start is enough. */
-static char *
-shorten_session (const char *session)
-{
-  g_autofree char *start = NULL;
-
-  if (g_utf8_strlen (session, -1) <= 16)
-    return g_strdup (session);
-
-  start = g_utf8_substring (session, 0, 12);
-
-  return g_strconcat (start, "…", NULL);
-}
-
-/* "D-Bus" and "dbus", "MCP" and "mcp": a connection named after its kind
- * needs no "(kind)" behind it. */
+/* Local sources serve whoever calls: the caller is the agent. */
 static gboolean
-same_word (const char *a,
-           const char *b)
+is_local_kind (const char *kind)
 {
-  if (b == NULL)
-    return FALSE;
-
-  for (;; a++, b++)
-    {
-      while (*a != '\0' && !g_ascii_isalnum (*a))
-        a++;
-      while (*b != '\0' && !g_ascii_isalnum (*b))
-        b++;
-      if (g_ascii_tolower (*a) != g_ascii_tolower (*b))
-        return FALSE;
-      if (*a == '\0')
-        return TRUE;
-    }
+  return g_strcmp0 (kind, "mcp") == 0 || g_strcmp0 (kind, "dbus") == 0;
 }
 
+/* MCP clients name themselves by an id; the names their users know. */
+static const char *
+caller_display_name (const char *caller)
+{
+  static const struct { const char *id; const char *name; } known[] = {
+    { "claude-code", "Claude Code" },
+    { "opencode", "OpenCode" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (known); i++)
+    if (g_ascii_strcasecmp (caller, known[i].id) == 0)
+      return known[i].name;
+
+  return caller;
+}
+
+/* The agent as its own UI names it; NULL when not known. Clarify's own
+ * protocol is spoken by any agent, so that connection's name names it. */
 static char *
 format_name (ClarifyRequest *request)
 {
   const char *name = clarify_request_get_connection_name (request);
-  const char *kind_id = clarify_request_get_connection_kind (request);
-  const char *kind = clarify_backend_registry_get_display_name (kind_id);
+  const char *kind = clarify_request_get_connection_kind (request);
+  const char *caller = clarify_request_get_caller (request);
 
-  if (name != NULL && name[0] != '\0' && kind != NULL && kind[0] != '\0' &&
-      !same_word (name, kind_id))
-    /* Translators: a connection's name and its kind, e.g. "work (OpenCode)" */
-    return g_strdup_printf (_("%s (%s)"), name, kind);
-  if (kind != NULL && kind[0] != '\0')
-    return g_strdup (kind);
-  if (name != NULL && name[0] != '\0')
+  if (caller != NULL && caller[0] != '\0')
+    return g_strdup (caller_display_name (caller));
+  if (is_local_kind (kind))
+    return NULL;
+  if ((kind == NULL || g_strcmp0 (kind, "clarify") == 0) && name != NULL && name[0] != '\0')
     return g_strdup (name);
+  if (kind != NULL && kind[0] != '\0')
+    return g_strdup (clarify_backend_registry_get_display_name (kind));
 
   return NULL;
+}
+
+/* A project folder's name; the whole path is in the tooltip. */
+static char *
+format_project (const char *project)
+{
+  if (!g_path_is_absolute (project))
+    return g_strdup (project);
+  if (g_strcmp0 (project, g_get_home_dir ()) == 0)
+    return g_strdup ("~");
+
+  return g_path_get_basename (project);
+}
+
+static void
+add_line (GString    *text,
+          const char *line)
+{
+  if (text->len > 0)
+    g_string_append_c (text, '\n');
+  g_string_append (text, line);
+}
+
+/* The details behind the title: the connection, its kind, the whole path
+ * and the ids, for whoever needs to tell two sessions apart. */
+static char *
+format_details (ClarifyRequest *request)
+{
+  const char *name = clarify_request_get_connection_name (request);
+  const char *kind = clarify_request_get_connection_kind (request);
+  const char *caller = clarify_request_get_caller (request);
+  const char *project = clarify_request_get_project (request);
+  const char *session = clarify_request_get_session (request);
+  g_autoptr(GString) details = g_string_new (NULL);
+
+  if (kind != NULL && kind[0] != '\0')
+    {
+      g_autofree char *line = NULL;
+
+      if (name != NULL && name[0] != '\0')
+        /* Translators: 1: a connection's name, 2: its kind, e.g. "work (OpenCode)" */
+        line = g_strdup_printf (_("Connection: %s (%s)"), name,
+                                clarify_backend_registry_get_display_name (kind));
+      else
+        line = g_strdup_printf (_("Connection: %s"), clarify_backend_registry_get_display_name (kind));
+      add_line (details, line);
+    }
+  if (caller != NULL && caller[0] != '\0')
+    {
+      /* Translators: %s is how the calling program names itself */
+      g_autofree char *line = g_strdup_printf (_("Program: %s"), caller);
+
+      add_line (details, line);
+    }
+  if (project != NULL && project[0] != '\0')
+    add_line (details, project);
+  if (session != NULL && session[0] != '\0')
+    {
+      /* Translators: %s is the agent's id of a session */
+      g_autofree char *line = g_strdup_printf (_("Session: %s"), session);
+
+      add_line (details, line);
+    }
+
+  return details->len > 0 ? g_strdup (details->str) : NULL;
 }
 
 static void
 update (ClarifyRequestSource *self)
 {
   const char *project = NULL;
-  const char *session = NULL;
-  g_autoptr(GString) where = g_string_new (NULL);
-  g_autoptr(GString) tooltip = g_string_new (NULL);
+  g_autofree char *where = NULL;
+  g_autofree char *details = NULL;
+  const char *title;
 
   g_clear_pointer (&self->name, g_free);
   if (self->request != NULL)
     {
       self->name = format_name (self->request);
       project = clarify_request_get_project (self->request);
-      session = clarify_request_get_session (self->request);
+      details = format_details (self->request);
     }
-
   if (project != NULL && project[0] != '\0')
-    {
-      g_autofree char *shown = shorten_home (project);
+    where = format_project (project);
 
-      g_string_append (where, shown);
-      g_string_append (tooltip, project);
-    }
-  if (session != NULL && session[0] != '\0')
-    {
-      g_autofree char *shown = shorten_session (session);
+  if (self->name != NULL)
+    title = self->name;
+  else if (self->request != NULL && is_local_kind (clarify_request_get_connection_kind (self->request)))
+    title = _("A program on this computer");
+  else
+    title = _("Question");
 
-      if (where->len > 0)
-        {
-          g_string_append (where, " · ");
-          g_string_append_c (tooltip, '\n');
-        }
-      g_string_append (where, shown);
-      g_string_append (tooltip, session);
-    }
-
-  adw_window_title_set_title (self->title, self->name != NULL ? self->name : _("Question"));
-  adw_window_title_set_subtitle (self->title, where->str);
-  gtk_widget_set_tooltip_text (GTK_WIDGET (self->title),
-                               tooltip->len > 0 ? tooltip->str : NULL);
+  adw_window_title_set_title (self->title, title);
+  adw_window_title_set_subtitle (self->title, where != NULL ? where : "");
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->title), details);
 }
 
 static void

@@ -1,7 +1,8 @@
 /* clarify-request-source.h: where a request comes from, in the title bar
  *
- * The connection ("work (OpenCode)") as title, the project and session as
- * subtitle, and their full forms as tooltip.
+ * The agent as its own UI names it ("OpenCode", "Claude Code") as title,
+ * the project folder's name as subtitle; the connection, its kind, the whole
+ * path and the session's id as tooltip.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -19,7 +20,7 @@ G_DECLARE_FINAL_TYPE (ClarifyRequestSource, clarify_request_source, CLARIFY, REQ
 ClarifyRequest *clarify_request_source_get_request (ClarifyRequestSource *self);
 void            clarify_request_source_set_request (ClarifyRequestSource *self,
                                                     ClarifyRequest       *request);
-/* The connection's name and kind as shown, or NULL when the request names neither. */
+/* The agent's name as shown, or NULL when it is not known. */
 const char     *clarify_request_source_get_name    (ClarifyRequestSource *self);
 
 G_END_DECLS
