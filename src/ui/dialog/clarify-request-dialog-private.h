@@ -23,6 +23,12 @@ GtkToggleButton  *clarify_request_dialog_get_skip_toggle       (ClarifyRequestDi
                                                                 guint                 position);
 gboolean          clarify_request_dialog_is_submit_sensitive   (ClarifyRequestDialog *self);
 ClarifyCountdown *clarify_request_dialog_get_countdown         (ClarifyRequestDialog *self);
+/* How long the dialog ignores keys after it maps (before it is shown). */
+void              clarify_request_dialog_set_key_guard_ms      (ClarifyRequestDialog *self,
+                                                                guint                 ms);
+/* Keys are still ignored; and how many were. */
+gboolean          clarify_request_dialog_get_key_guarded       (ClarifyRequestDialog *self);
+guint             clarify_request_dialog_get_n_keys_ignored    (ClarifyRequestDialog *self);
 /* The withdrawal notice is showing. */
 gboolean          clarify_request_dialog_get_withdrawn         (ClarifyRequestDialog *self);
 

@@ -19,6 +19,10 @@
 
 /* How long the withdrawal notice stays before the dialog closes. */
 #define WITHDRAWN_NOTICE_MS 2500
+/* How long a dialog that just appeared ignores the keyboard: keys typed for
+ * another window must not answer it (an Enter meant for an editor approving
+ * a command). */
+#define KEY_GUARD_MS 700
 
 struct _ClarifyRequestDialog
 {
@@ -40,6 +44,10 @@ struct _ClarifyRequestDialog
   gulong                 withdrawn_handler;
   guint                  close_timer_id;
   guint                  close_idle_id;
+  /* Runs only while the dialog is young; keys are ignored until it fires. */
+  guint                  key_guard_id;
+  guint                  key_guard_ms;
+  guint                  n_keys_ignored;
   guint                  finished : 1;
   guint                  withdrawn : 1;
   guint                  focused_once : 1;
@@ -536,12 +544,41 @@ clarify_request_dialog_constructed (GObject *object)
   update_actions (self);
 }
 
+static gboolean
+key_guard_done_cb (gpointer data)
+{
+  ClarifyRequestDialog *self = data;
+
+  self->key_guard_id = 0;
+
+  return G_SOURCE_REMOVE;
+}
+
+static gboolean
+key_guard_cb (ClarifyRequestDialog *self,
+              guint                 keyval,
+              guint                 keycode,
+              GdkModifierType       state)
+{
+  if (self->key_guard_id == 0)
+    return FALSE;
+
+  self->n_keys_ignored++;
+
+  return TRUE;
+}
+
 static void
 clarify_request_dialog_map (GtkWidget *widget)
 {
   ClarifyRequestDialog *self = CLARIFY_REQUEST_DIALOG (widget);
 
   GTK_WIDGET_CLASS (clarify_request_dialog_parent_class)->map (widget);
+
+  /* From every map: a dialog shown again from the list is just as new. */
+  g_clear_handle_id (&self->key_guard_id, g_source_remove);
+  if (!self->finished)
+    self->key_guard_id = g_timeout_add (self->key_guard_ms, key_guard_done_cb, self);
 
   if (!self->focused_once && !self->finished && clarify_question_stack_get_n_pages (self->stack) > 0)
     {
@@ -571,6 +608,7 @@ clarify_request_dialog_dispose (GObject *object)
   self->finished = TRUE;
   g_clear_handle_id (&self->close_timer_id, g_source_remove);
   g_clear_handle_id (&self->close_idle_id, g_source_remove);
+  g_clear_handle_id (&self->key_guard_id, g_source_remove);
   /* Dispose may run twice; the countdown is gone after the first. */
   if (self->countdown != NULL)
     clarify_countdown_stop (g_steal_pointer (&self->countdown));
@@ -726,6 +764,13 @@ clarify_request_dialog_init (ClarifyRequestDialog *self)
 
   gtk_widget_init_template (GTK_WIDGET (self));
 
+  /* First of all, before any shortcut or the focused widget sees a key. */
+  self->key_guard_ms = KEY_GUARD_MS;
+  controller = gtk_event_controller_key_new ();
+  gtk_event_controller_set_propagation_phase (controller, GTK_PHASE_CAPTURE);
+  g_signal_connect_swapped (controller, "key-pressed", G_CALLBACK (key_guard_cb), self);
+  gtk_widget_add_controller (GTK_WIDGET (self), controller);
+
   self->countdown = clarify_request_header_get_countdown (self->header);
   g_signal_connect_object (self->countdown, "expired",
                            G_CALLBACK (countdown_expired_cb), self, G_CONNECT_SWAPPED);
@@ -828,6 +873,31 @@ clarify_request_dialog_get_countdown (ClarifyRequestDialog *self)
   g_return_val_if_fail (CLARIFY_IS_REQUEST_DIALOG (self), NULL);
 
   return self->countdown;
+}
+
+void
+clarify_request_dialog_set_key_guard_ms (ClarifyRequestDialog *self,
+                                         guint                 ms)
+{
+  g_return_if_fail (CLARIFY_IS_REQUEST_DIALOG (self));
+
+  self->key_guard_ms = ms;
+}
+
+gboolean
+clarify_request_dialog_get_key_guarded (ClarifyRequestDialog *self)
+{
+  g_return_val_if_fail (CLARIFY_IS_REQUEST_DIALOG (self), FALSE);
+
+  return self->key_guard_id != 0;
+}
+
+guint
+clarify_request_dialog_get_n_keys_ignored (ClarifyRequestDialog *self)
+{
+  g_return_val_if_fail (CLARIFY_IS_REQUEST_DIALOG (self), 0);
+
+  return self->n_keys_ignored;
 }
 
 gboolean
