@@ -219,6 +219,65 @@ test_allow_once_by_enter (gconstpointer data)
   run_clear (&run);
 }
 
+/* A real key press through the X server, as typing meant for another
+ * window arrives when a dialog pops up under it. */
+static void
+x_server_key (const char *key)
+{
+  const char *argv[] = { "xdotool", "key", "--clearmodifiers", key, NULL };
+  g_autoptr(GError) error = NULL;
+  int status = 0;
+
+  g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_SEARCH_PATH | G_SPAWN_STDOUT_TO_DEV_NULL,
+                               NULL, NULL, NULL, NULL, &status, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_spawn_check_wait_status (status, NULL));
+}
+
+static gboolean
+keys_were_ignored (gpointer data)
+{
+  Run *run = data;
+
+  return clarify_request_dialog_get_n_keys_ignored (run->dialog) > 0;
+}
+
+static gboolean
+keys_are_taken (gpointer data)
+{
+  Run *run = data;
+
+  return !clarify_request_dialog_get_key_guarded (run->dialog);
+}
+
+/* An Enter meant for an editor must not approve a command: a dialog ignores
+ * keys for a moment after it appears, then takes them as usual. */
+static void
+test_key_guard (void)
+{
+  g_autoptr(ClarifyRequest) request = new_bash_permission ();
+  Run run = { 0 };
+
+  run_create (&run, request);
+  /* Long enough that a loaded machine cannot end it before the first key. */
+  clarify_request_dialog_set_key_guard_ms (run.dialog, 4000);
+  clarify_test_present_and_wait (GTK_WINDOW (run.dialog));
+  g_assert_true (clarify_request_dialog_get_key_guarded (run.dialog));
+
+  x_server_key ("Return");
+  g_assert_true (clarify_test_wait_until (keys_were_ignored, &run, 5000));
+  g_assert_cmpuint (run.n_responses, ==, 0);
+  g_assert_false (run_is_destroyed (&run));
+
+  g_assert_true (clarify_test_wait_until (keys_are_taken, &run, 10000));
+  x_server_key ("Return");
+  assert_answered (&run,
+                   "{\"id\":\"perm-1\",\"outcome\":\"answered\",\"answers\":["
+                   "{\"question_id\":\"permission\",\"values\":[\"once\"]}]}");
+  g_assert_cmpuint (clarify_request_dialog_get_n_keys_ignored (run.dialog), ==, 1);
+  run_clear (&run);
+}
+
 static const char edit_path[] =
   "/home/user/src/shop/src/components/checkout/payment/PaymentMethodSelector.test.tsx";
 
@@ -786,6 +845,7 @@ main (int   argc,
   g_test_add_func ("/permission/message-goes-with-deny-only", test_message_goes_with_deny_only);
   g_test_add_func ("/permission/offered-answers-only", test_offered_answers_only);
   g_test_add_func ("/permission/withdrawn", test_permission_withdrawn);
+  g_test_add_func ("/permission/key-guard", test_key_guard);
   g_test_add_func ("/permission/long-subject-scrolls", test_long_subject_scrolls);
   add_language_test ("/preview/on-focus", test_previews_on_focus);
   g_test_add_func ("/preview/in-list", test_preview_in_list);
