@@ -1,0 +1,339 @@
+/* test-text-inputs.c: text, number and date questions in a real dialog,
+ * typed into as a person does, in English and German
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <locale.h>
+
+#include "clarify-number-input.h"
+#include "clarify-test-dialog.h"
+#include "clarify-test-log.h"
+#include "clarify-text-input.h"
+
+/* Keys ---------------------------------------------------------------------- */
+
+/* Runs the key press handlers and shortcuts a real key press reaches, in
+ * its order: capture from the window down to the focus widget, then bubble
+ * back up, until one takes it. Returns whether one did. */
+static gboolean
+send_key (Run             *run,
+          guint            keyval,
+          GdkModifierType  modifiers)
+{
+  GtkWidget *window = GTK_WIDGET (run->dialog);
+  GtkWidget *focus = gtk_root_get_focus (GTK_ROOT (window));
+  g_autoptr(GPtrArray) chain = g_ptr_array_new ();
+  static const GtkPropagationPhase phases[] = { GTK_PHASE_CAPTURE, GTK_PHASE_TARGET, GTK_PHASE_BUBBLE };
+
+  g_assert_nonnull (focus);
+  for (GtkWidget *w = focus; w != NULL; w = gtk_widget_get_parent (w))
+    g_ptr_array_add (chain, w);
+
+  for (guint p = 0; p < G_N_ELEMENTS (phases); p++)
+    for (guint k = 0; k < chain->len; k++)
+      {
+        /* Capture runs from the window down, bubble from the focus up. */
+        guint index = phases[p] == GTK_PHASE_CAPTURE ? chain->len - 1 - k : k;
+        GtkWidget *widget = g_ptr_array_index (chain, index);
+        g_autoptr(GListModel) controllers = NULL;
+
+        if (phases[p] == GTK_PHASE_TARGET && widget != focus)
+          continue;
+
+        controllers = gtk_widget_observe_controllers (widget);
+        for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+          {
+            g_autoptr(GtkEventController) controller = g_list_model_get_item (controllers, i);
+            gboolean handled = FALSE;
+
+            if (gtk_event_controller_get_propagation_phase (controller) != phases[p])
+              continue;
+
+            if (GTK_IS_EVENT_CONTROLLER_KEY (controller))
+              {
+                g_signal_emit_by_name (controller, "key-pressed", keyval, 0, modifiers, &handled);
+              }
+            else if (GTK_IS_SHORTCUT_CONTROLLER (controller))
+              {
+                for (guint j = 0; !handled && j < g_list_model_get_n_items (G_LIST_MODEL (controller)); j++)
+                  {
+                    g_autoptr(GtkShortcut) shortcut = g_list_model_get_item (G_LIST_MODEL (controller), j);
+
+                    if (clarify_test_trigger_matches (gtk_shortcut_get_trigger (shortcut), keyval, modifiers))
+                      handled = gtk_shortcut_action_activate (gtk_shortcut_get_action (shortcut),
+                                                              GTK_SHORTCUT_ACTION_EXCLUSIVE,
+                                                              widget,
+                                                              gtk_shortcut_get_arguments (shortcut));
+                  }
+              }
+
+            if (handled)
+              return TRUE;
+          }
+      }
+
+  return FALSE;
+}
+
+/* Types @text at the cursor of the focus widget, one character at a time,
+ * as the input method hands over what is typed. */
+static void
+type (Run        *run,
+      const char *text)
+{
+  GtkWidget *focus = gtk_root_get_focus (GTK_ROOT (run->dialog));
+
+  g_assert_nonnull (focus);
+  for (const char *c = text; *c != '\0'; c = g_utf8_next_char (c))
+    {
+      int length = g_utf8_next_char (c) - c;
+
+      if (GTK_IS_TEXT_VIEW (focus))
+        {
+          gtk_text_buffer_insert_interactive_at_cursor (gtk_text_view_get_buffer (GTK_TEXT_VIEW (focus)),
+                                                        c, length, TRUE);
+        }
+      else
+        {
+          GtkEditable *editable = GTK_EDITABLE (focus);
+          int position = gtk_editable_get_position (editable);
+
+          gtk_editable_insert_text (editable, c, length, &position);
+          gtk_editable_set_position (editable, position);
+        }
+    }
+}
+
+static void
+focus_question (Run   *run,
+                guint  position)
+{
+  clarify_test_present_and_wait (GTK_WINDOW (run->dialog));
+  g_assert_true (gtk_widget_grab_focus (GTK_WIDGET (input_at (run, position))));
+}
+
+/* Labels ------------------------------------------------------------------- */
+
+/* How many labels below @root show exactly @text (or contain it, when
+ * @substring), with every ancestor visible. */
+static guint
+count_visible_labels (GtkWidget  *root,
+                      const char *text,
+                      gboolean    substring)
+{
+  guint n = 0;
+
+  if (!gtk_widget_get_visible (root) || !gtk_widget_get_child_visible (root))
+    return 0;
+
+  if (GTK_IS_LABEL (root))
+    {
+      const char *shown = gtk_label_get_text (GTK_LABEL (root));
+
+      if (substring ? strstr (shown, text) != NULL : g_str_equal (shown, text))
+        n++;
+    }
+
+  for (GtkWidget *child = gtk_widget_get_first_child (root);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    n += count_visible_labels (child, text, substring);
+
+  return n;
+}
+
+/* Text ------------------------------------------------------------------- */
+
+static ClarifyQuestion *
+add_project_name (ClarifyRequest *request)
+{
+  ClarifyQuestion *q = add_question (request, "project-name", CLARIFY_QUESTION_KIND_TEXT,
+                                     T ("Project name", "Projektname"),
+                                     T ("What should the new project be called?",
+                                        "Wie soll das neue Projekt heißen?"));
+  ClarifyValidation validation;
+
+  clarify_validation_init (&validation);
+  validation.pattern = g_strdup ("^[a-z][a-z0-9-]*$");
+  validation.max_length = 40;
+  clarify_question_set_validation (q, &validation);
+  clarify_validation_clear (&validation);
+  clarify_question_set_placeholder (q, T ("my-project", "mein-projekt"));
+
+  return q;
+}
+
+static void
+test_text_enter_submits (gconstpointer data)
+{
+  g_autoptr(ClarifyRequest) request = NULL;
+  ClarifyTextInput *input;
+  Run run = { 0 };
+
+  set_language (data);
+  request = new_request ("r1", NULL, NULL);
+  add_project_name (request);
+  run_start (&run, request);
+
+  /* A short answer is one line: an entry, not a text view. */
+  input = CLARIFY_TEXT_INPUT (input_at (&run, 0));
+  g_assert_false (clarify_text_input_get_multi_line (input));
+  g_assert_true (GTK_IS_ENTRY (clarify_text_input_get_field (input)));
+  g_assert_null (clarify_test_find_descendant (GTK_WIDGET (run.dialog), GTK_TYPE_TEXT_VIEW));
+  shot (&run, "text-short");
+
+  focus_question (&run, 0);
+  type (&run, "clarify-demo");
+  shot (&run, "text-short-typed");
+  g_assert_true (send_key (&run, GDK_KEY_Return, 0));
+
+  /* Exactly what was typed: no newline, which the pattern's $ would let by. */
+  assert_response (&run,
+                   "{\"id\":\"r1\",\"outcome\":\"answered\",\"answers\":[{\"question_id\":\"project-name\","
+                   "\"values\":[\"clarify-demo\"]}]}");
+  run_clear (&run);
+}
+
+static void
+test_text_enter_moves_on (gconstpointer data)
+{
+  g_autoptr(ClarifyRequest) request = NULL;
+  Run run = { 0 };
+
+  set_language (data);
+  request = new_request ("r1", NULL, NULL);
+  add_project_name (request);
+  add_question (request, "owner", CLARIFY_QUESTION_KIND_TEXT,
+                T ("Owner", "Verantwortlich"),
+                T ("Who owns it?", "Wer ist verantwortlich?"));
+  run_start (&run, request);
+
+  /* Enter in the first goes on to the second, and only there submits. */
+  focus_question (&run, 0);
+  type (&run, "clarify-demo");
+  g_assert_true (send_key (&run, GDK_KEY_Return, 0));
+  g_assert_false (run_is_destroyed (&run));
+  g_assert_true (focus_is_inside (&run, GTK_WIDGET (input_at (&run, 1))));
+
+  type (&run, "Ada");
+  g_assert_true (send_key (&run, GDK_KEY_Return, 0));
+  assert_response (&run,
+                   "{\"id\":\"r1\",\"outcome\":\"answered\",\"answers\":["
+                   "{\"question_id\":\"project-name\",\"values\":[\"clarify-demo\"]},"
+                   "{\"question_id\":\"owner\",\"values\":[\"Ada\"]}]}");
+  run_clear (&run);
+}
+
+static char *
+buffer_text (GtkWidget *view)
+{
+  GtkTextBuffer *buffer = gtk_text_view_get_buffer (GTK_TEXT_VIEW (view));
+  GtkTextIter start, end;
+
+  gtk_text_buffer_get_bounds (buffer, &start, &end);
+  return gtk_text_buffer_get_text (buffer, &start, &end, FALSE);
+}
+
+static void
+test_text_long_is_multi_line (gconstpointer data)
+{
+  g_autoptr(ClarifyRequest) request = NULL;
+  g_autofree char *typed = NULL;
+  ClarifyQuestion *q;
+  ClarifyValidation validation;
+  ClarifyTextInput *input;
+  GtkWidget *view;
+  Run run = { 0 };
+
+  set_language (data);
+  request = new_request ("r1", NULL, NULL);
+  q = add_question (request, "notes", CLARIFY_QUESTION_KIND_TEXT,
+                    T ("Release notes", "Versionshinweise"),
+                    T ("What should the release notes say?", "Was soll in den Versionshinweisen stehen?"));
+  clarify_validation_init (&validation);
+  validation.max_length = 2000;
+  clarify_question_set_validation (q, &validation);
+  clarify_validation_clear (&validation);
+  run_start (&run, request);
+
+  /* Up to 2000 characters: a box where Enter starts a new line. */
+  input = CLARIFY_TEXT_INPUT (input_at (&run, 0));
+  g_assert_true (clarify_text_input_get_multi_line (input));
+  view = clarify_text_input_get_field (input);
+  g_assert_true (GTK_IS_TEXT_VIEW (view));
+  gtk_test_accessible_assert_property (view, GTK_ACCESSIBLE_PROPERTY_MULTI_LINE, TRUE);
+  shot (&run, "text-long");
+
+  focus_question (&run, 0);
+  g_assert_true (gtk_widget_has_focus (view));
+  type (&run, T ("Faster start-up.", "Schnellerer Start."));
+  g_assert_true (send_key (&run, GDK_KEY_Return, 0));
+  type (&run, T ("Dates in your language.", "Datumsangaben in Ihrer Sprache."));
+  g_assert_true (send_key (&run, GDK_KEY_Return, 0));
+  g_assert_false (run_is_destroyed (&run));
+  typed = buffer_text (view);
+  g_assert_cmpstr (typed, ==, T ("Faster start-up.\nDates in your language.\n",
+                                 "Schnellerer Start.\nDatumsangaben in Ihrer Sprache.\n"));
+  /* The counter counts what will be sent. */
+  g_assert_cmpuint (count_visible_labels (GTK_WIDGET (run.dialog), T ("40 / 2000", "50 / 2000"), FALSE), ==, 1);
+  shot (&run, "text-long-typed");
+
+  /* Ctrl+Enter answers; the line break typed last was nothing to see. */
+  g_assert_true (send_key (&run, GDK_KEY_Return, GDK_CONTROL_MASK));
+  assert_response (&run, german
+                   ? "{\"id\":\"r1\",\"outcome\":\"answered\",\"answers\":[{\"question_id\":\"notes\","
+                     "\"values\":[\"Schnellerer Start.\\nDatumsangaben in Ihrer Sprache.\"]}]}"
+                   : "{\"id\":\"r1\",\"outcome\":\"answered\",\"answers\":[{\"question_id\":\"notes\","
+                     "\"values\":[\"Faster start-up.\\nDates in your language.\"]}]}");
+  run_clear (&run);
+}
+
+/* Skipped from the keyboard while typing: the focus leaves the entry before
+ * it turns insensitive (GTK warns about a focused entry that does, and the
+ * warning is fatal here). */
+static void
+test_text_skip_while_typing (void)
+{
+  g_autoptr(ClarifyRequest) request = NULL;
+  GtkToggleButton *skip;
+  ClarifyQuestion *q;
+  Run run = { 0 };
+
+  set_language ("en");
+  request = new_request ("r1", NULL, NULL);
+  q = add_project_name (request);
+  clarify_question_set_skippable (q, TRUE);
+  add_question (request, "owner", CLARIFY_QUESTION_KIND_TEXT, "Owner", "Who owns it?");
+  run_start (&run, request);
+
+  focus_question (&run, 0);
+  type (&run, "clar");
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (run.dialog), "dialog.skip-question", NULL));
+  skip = clarify_request_dialog_get_skip_toggle (run.dialog, 0);
+  g_assert_true (gtk_toggle_button_get_active (skip));
+  /* Skipping is an answer: on to the next question, ready to type. */
+  g_assert_true (focus_is_inside (&run, GTK_WIDGET (input_at (&run, 1))));
+  g_assert_false (gtk_widget_is_sensitive (clarify_text_input_get_field (CLARIFY_TEXT_INPUT (input_at (&run, 0)))));
+  /* Long enough for a cursor blink. */
+  clarify_test_spin (1500);
+
+  run_clear (&run);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  clarify_test_log_init ();
+  clarify_test_gtk_init (&argc, &argv);
+
+  add_language_test ("/text-inputs/text/enter-submits", test_text_enter_submits);
+  add_language_test ("/text-inputs/text/enter-moves-on", test_text_enter_moves_on);
+  add_language_test ("/text-inputs/text/long-is-multi-line", test_text_long_is_multi_line);
+  g_test_add_func ("/text-inputs/text/skip-while-typing", test_text_skip_while_typing);
+
+  return g_test_run ();
+}
