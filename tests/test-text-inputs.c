@@ -8,6 +8,8 @@
 #include <glib/gi18n.h>
 #include <locale.h>
 
+#include "clarify-date-input.h"
+#include "clarify-date-range-input.h"
 #include "clarify-number-input.h"
 #include "clarify-test-dialog.h"
 #include "clarify-test-log.h"
@@ -323,6 +325,187 @@ test_text_skip_while_typing (void)
   run_clear (&run);
 }
 
+/* Dates --------------------------------------------------------------- */
+
+typedef struct
+{
+  const char *name;      /* test path and screenshot suffix */
+  const char *language;  /* our catalog: "en" or "de" */
+  const char *locale;    /* LC_ALL, or NULL for what set_language() picks */
+  const char *typed;     /* the locale's own numeric form of 1 December 2026 */
+  const char *shown;     /* what the field shows once it is read */
+  const char *words;     /* the date understood, in words */
+  const char *other;     /* another spelling of the same day */
+  const char *impossible;
+  /* 01.12.2026, German style: read the locale's way, and said so. */
+  const char *dotted_words;
+} DateCase;
+
+static const DateCase date_cases[] = {
+  { "de", "de", NULL, "01.12.2026", "01.12.2026", "Di., 1. Dezember 2026", "1.12.26", "31.02.2026",
+    "Di., 1. Dezember 2026" },
+  { "en", "en", NULL, "12/01/2026", "2026-12-01", "Tue, 1 December 2026", "12/1/26", "02/31/2026",
+    "Mon, 12 January 2026" },
+  { "en_US", "en", "en_US.UTF-8", "12/01/2026", "12/01/2026", "Tue, 1 December 2026", "12/1/26", "02/31/2026",
+    "Mon, 12 January 2026" },
+  { "en_GB", "en", "en_GB.UTF-8", "01/12/2026", "01/12/2026", "Tue, 1 December 2026", "1/12/26", "31/02/2026",
+    "Tue, 1 December 2026" },
+};
+
+static void
+set_date_case (const DateCase *c)
+{
+  set_language (c->language);
+  if (c->locale != NULL && setlocale (LC_ALL, c->locale) == NULL)
+    g_error ("The %s locale is missing; tools/install-deps generates it", c->locale);
+}
+
+static void
+date_shot (Run            *run,
+           const DateCase *c,
+           const char     *name)
+{
+  g_autofree char *full = NULL;
+  g_autofree char *path = NULL;
+
+  /* shot() names files after the language; en_US and en_GB are English too. */
+  if (c->locale == NULL)
+    {
+      shot (run, name);
+      return;
+    }
+
+  full = g_strdup_printf ("dialog-%s-%s", name, c->name);
+  settle (run);
+  path = clarify_test_save_screenshot (GTK_WIDGET (run->dialog), full);
+  g_assert_true (g_file_test (path, G_FILE_TEST_EXISTS));
+}
+
+static ClarifyRequest *
+new_date_request (void)
+{
+  ClarifyRequest *request = new_request ("r1", NULL, NULL);
+
+  add_question (request, "freeze", CLARIFY_QUESTION_KIND_DATE,
+                T ("Feature freeze", "Funktionsstopp"),
+                T ("On which day should the feature freeze begin?",
+                   "An welchem Tag soll der Funktionsstopp beginnen?"));
+
+  return request;
+}
+
+static GtkWidget *
+date_field (Run *run)
+{
+  return clarify_date_entry_get_entry (clarify_date_input_get_date_entry (CLARIFY_DATE_INPUT (input_at (run, 0))));
+}
+
+static void
+test_date_locale (gconstpointer data)
+{
+  const DateCase *c = data;
+  g_autoptr(ClarifyRequest) request = NULL;
+  GtkWidget *dialog;
+  GtkWidget *field;
+  Run run = { 0 };
+
+  set_date_case (c);
+  request = new_date_request ();
+  run_start (&run, request);
+  dialog = GTK_WIDGET (run.dialog);
+  field = date_field (&run);
+  date_shot (&run, c, "date");
+
+  /* The locale's own form, read the locale's way, and said in words. */
+  focus_question (&run, 0);
+  type (&run, c->typed);
+  g_assert_cmpuint (count_visible_labels (dialog, c->words, FALSE), ==, 1);
+  date_shot (&run, c, "date-typed");
+
+  /* ISO in every locale, and the locale's short year too. */
+  clarify_test_set_field_text (field, "2026-12-01");
+  g_assert_cmpuint (count_visible_labels (dialog, c->words, FALSE), ==, 1);
+  clarify_test_set_field_text (field, c->other);
+  g_assert_cmpuint (count_visible_labels (dialog, c->words, FALSE), ==, 1);
+
+  /* A form of another locale is read this locale's way, in plain sight. */
+  clarify_test_set_field_text (field, "01.12.2026");
+  g_assert_cmpuint (count_visible_labels (dialog, c->dotted_words, FALSE), ==, 1);
+  date_shot (&run, c, "date-dotted");
+
+  /* Enter shows the date as the locale writes it, and answers in ISO. */
+  clarify_test_set_field_text (field, c->typed);
+  g_assert_true (send_key (&run, GDK_KEY_Return, 0));
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (field)), ==, c->shown);
+  assert_response (&run,
+                   "{\"id\":\"r1\",\"outcome\":\"answered\",\"answers\":[{\"question_id\":\"freeze\","
+                   "\"values\":[\"2026-12-01\"]}]}");
+  run_clear (&run);
+}
+
+static void
+test_date_impossible (gconstpointer data)
+{
+  const DateCase *c = data;
+  g_autoptr(ClarifyRequest) request = NULL;
+  GtkWidget *dialog;
+  Run run = { 0 };
+
+  set_date_case (c);
+  request = new_date_request ();
+  run_start (&run, request);
+  dialog = GTK_WIDGET (run.dialog);
+
+  /* 31 February: one inline error, no date in words, no answer. */
+  focus_question (&run, 0);
+  type (&run, c->impossible);
+  g_assert_cmpuint (count_visible_labels (dialog, OUR ("Please enter a valid date."), FALSE), ==, 1);
+  g_assert_cmpuint (count_visible_labels (dialog, "2026", TRUE), ==, 0);
+  g_assert_false (clarify_request_dialog_is_submit_sensitive (run.dialog));
+  send_key (&run, GDK_KEY_Return, 0);
+  g_assert_false (run_is_destroyed (&run));
+  date_shot (&run, c, "date-impossible");
+
+  run_clear (&run);
+}
+
+static void
+test_date_range_locale (gconstpointer data)
+{
+  const DateCase *c = data;
+  g_autoptr(ClarifyRequest) request = NULL;
+  ClarifyDateRangeInput *input;
+  GtkWidget *dialog;
+  Run run = { 0 };
+
+  set_date_case (c);
+  request = new_request ("r1", NULL, NULL);
+  add_question (request, "on-call", CLARIFY_QUESTION_KIND_DATE_RANGE,
+                T ("On call", "Bereitschaft"),
+                T ("Which days will you be on call?", "An welchen Tagen haben Sie Bereitschaft?"));
+  run_start (&run, request);
+  dialog = GTK_WIDGET (run.dialog);
+  input = CLARIFY_DATE_RANGE_INPUT (input_at (&run, 0));
+  date_shot (&run, c, "date-range");
+
+  /* Each end in the locale's form, each said in words under its field;
+   * Enter in Start goes on to End, Enter in End answers. */
+  focus_question (&run, 0);
+  type (&run, c->typed);
+  g_assert_true (send_key (&run, GDK_KEY_Return, 0));
+  g_assert_true (focus_is_inside (&run, GTK_WIDGET (clarify_date_range_input_get_end (input))));
+  type (&run, "2026-12-24");
+  g_assert_cmpuint (count_visible_labels (dialog, c->words, FALSE), ==, 1);
+  g_assert_cmpuint (count_visible_labels (dialog, T ("Thu, 24 December 2026", "Do., 24. Dezember 2026"), FALSE), ==, 1);
+  date_shot (&run, c, "date-range-typed");
+
+  g_assert_true (send_key (&run, GDK_KEY_Return, 0));
+  assert_response (&run,
+                   "{\"id\":\"r1\",\"outcome\":\"answered\",\"answers\":[{\"question_id\":\"on-call\","
+                   "\"values\":[\"2026-12-01\",\"2026-12-24\"]}]}");
+  run_clear (&run);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -334,6 +517,16 @@ main (int   argc,
   add_language_test ("/text-inputs/text/enter-moves-on", test_text_enter_moves_on);
   add_language_test ("/text-inputs/text/long-is-multi-line", test_text_long_is_multi_line);
   g_test_add_func ("/text-inputs/text/skip-while-typing", test_text_skip_while_typing);
+  for (guint i = 0; i < G_N_ELEMENTS (date_cases); i++)
+    {
+      g_autofree char *locale = g_strdup_printf ("/text-inputs/date/locale/%s", date_cases[i].name);
+      g_autofree char *impossible = g_strdup_printf ("/text-inputs/date/impossible/%s", date_cases[i].name);
+      g_autofree char *range = g_strdup_printf ("/text-inputs/date-range/locale/%s", date_cases[i].name);
+
+      g_test_add_data_func (locale, &date_cases[i], test_date_locale);
+      g_test_add_data_func (impossible, &date_cases[i], test_date_impossible);
+      g_test_add_data_func (range, &date_cases[i], test_date_range_locale);
+    }
 
   return g_test_run ();
 }
