@@ -325,6 +325,110 @@ test_text_skip_while_typing (void)
   run_clear (&run);
 }
 
+/* Too short: "at least 2 characters" is said once, by the error. */
+static void
+test_text_min_length_once (gconstpointer data)
+{
+  g_autoptr(ClarifyRequest) request = NULL;
+  g_autofree char *too_short = NULL;
+  g_autofree char *hint = NULL;
+  ClarifyQuestion *q;
+  ClarifyValidation validation;
+  GtkWidget *dialog;
+  Run run = { 0 };
+
+  set_language (data);
+  too_short = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "Please enter at least %d character.",
+                                            "Please enter at least %d characters.", 2), 2);
+  hint = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "At least %d character", "At least %d characters", 2), 2);
+  request = new_request ("r1", NULL, NULL);
+  q = add_question (request, "initials", CLARIFY_QUESTION_KIND_TEXT,
+                    T ("Initials", "Kürzel"), T ("Your initials?", "Ihr Kürzel?"));
+  clarify_validation_init (&validation);
+  validation.min_length = 2;
+  clarify_question_set_validation (q, &validation);
+  run_start (&run, request);
+  dialog = GTK_WIDGET (run.dialog);
+  g_assert_cmpuint (count_visible_labels (dialog, hint, FALSE), ==, 1);
+
+  focus_question (&run, 0);
+  type (&run, "A");
+  g_assert_cmpuint (count_visible_labels (dialog, too_short, FALSE), ==, 1);
+  g_assert_cmpuint (count_visible_labels (dialog, hint, FALSE), ==, 0);
+  type (&run, "L");
+  g_assert_cmpuint (count_visible_labels (dialog, too_short, FALSE), ==, 0);
+  g_assert_cmpuint (count_visible_labels (dialog, hint, FALSE), ==, 1);
+  g_assert_true (send_key (&run, GDK_KEY_Return, 0));
+  assert_response (&run,
+                   "{\"id\":\"r1\",\"outcome\":\"answered\",\"answers\":[{\"question_id\":\"initials\","
+                   "\"values\":[\"AL\"]}]}");
+  run_clear (&run);
+}
+
+/* Numbers -------------------------------------------------------------- */
+
+static void
+test_number_error_once (gconstpointer data)
+{
+  g_autoptr(ClarifyRequest) request = NULL;
+  ClarifyQuestion *q;
+  ClarifyValidation validation;
+  GtkWidget *dialog;
+  const char *range;
+  g_autofree char *too_many = NULL;
+  g_autofree char *too_few = NULL;
+  Run run = { 0 };
+
+  set_language (data);
+  too_many = g_strdup_printf (OUR ("The number must be at most %s."), "64");
+  too_few = g_strdup_printf (OUR ("The number must be at least %s."), "1");
+  request = new_request ("r1", NULL, NULL);
+  q = add_question (request, "workers", CLARIFY_QUESTION_KIND_NUMBER,
+                    T ("Workers", "Prozesse"),
+                    T ("How many worker threads should the service start?",
+                       "Wie viele Prozesse soll der Dienst starten?"));
+  clarify_validation_init (&validation);
+  validation.has_min = validation.has_max = TRUE;
+  validation.min = 1;
+  validation.max = 64;
+  validation.step = 1;
+  clarify_question_set_validation (q, &validation);
+  clarify_question_set_default_values (q, (const char *[]) { "4", NULL });
+  run_start (&run, request);
+  dialog = GTK_WIDGET (run.dialog);
+  range = T ("Between 1 and 64", "Zwischen 1 und 64");
+  g_assert_cmpuint (count_visible_labels (dialog, range, FALSE), ==, 1);
+  shot (&run, "number");
+
+  /* Too many: the limit is said once, by the error, not by the hint too. */
+  focus_question (&run, 0);
+  clarify_test_set_field_text (gtk_root_get_focus (GTK_ROOT (dialog)), "");
+  type (&run, "100");
+  g_assert_cmpuint (count_visible_labels (dialog, too_many, FALSE), ==, 1);
+  g_assert_cmpuint (count_visible_labels (dialog, "64", TRUE), ==, 1);
+  g_assert_false (clarify_request_dialog_is_submit_sensitive (run.dialog));
+  shot (&run, "number-too-many");
+
+  clarify_test_set_field_text (gtk_root_get_focus (GTK_ROOT (dialog)), "0");
+  g_assert_cmpuint (count_visible_labels (dialog, too_few, FALSE), ==, 1);
+  g_assert_cmpuint (count_visible_labels (dialog, range, FALSE), ==, 0);
+
+  /* No number at all: the error says so, and the range still guides. */
+  clarify_test_set_field_text (gtk_root_get_focus (GTK_ROOT (dialog)), T ("many", "viele"));
+  g_assert_cmpuint (count_visible_labels (dialog, OUR ("Please enter a number."), FALSE), ==, 1);
+  g_assert_cmpuint (count_visible_labels (dialog, range, FALSE), ==, 1);
+
+  clarify_test_set_field_text (gtk_root_get_focus (GTK_ROOT (dialog)), "12");
+  g_assert_cmpuint (count_visible_labels (dialog, range, FALSE), ==, 1);
+  g_assert_cmpuint (count_visible_labels (dialog, "64", TRUE), ==, 1);
+  shot (&run, "number-typed");
+  g_assert_true (send_key (&run, GDK_KEY_Return, 0));
+  assert_response (&run,
+                   "{\"id\":\"r1\",\"outcome\":\"answered\",\"answers\":[{\"question_id\":\"workers\","
+                   "\"values\":[\"12\"]}]}");
+  run_clear (&run);
+}
+
 /* Dates --------------------------------------------------------------- */
 
 typedef struct
@@ -517,6 +621,8 @@ main (int   argc,
   add_language_test ("/text-inputs/text/enter-moves-on", test_text_enter_moves_on);
   add_language_test ("/text-inputs/text/long-is-multi-line", test_text_long_is_multi_line);
   g_test_add_func ("/text-inputs/text/skip-while-typing", test_text_skip_while_typing);
+  add_language_test ("/text-inputs/text/min-length-once", test_text_min_length_once);
+  add_language_test ("/text-inputs/number/error-once", test_number_error_once);
   for (guint i = 0; i < G_N_ELEMENTS (date_cases); i++)
     {
       g_autofree char *locale = g_strdup_printf ("/text-inputs/date/locale/%s", date_cases[i].name);
