@@ -524,6 +524,9 @@ test_date_locale (gconstpointer data)
   focus_question (&run, 0);
   type (&run, c->typed);
   g_assert_cmpuint (count_visible_labels (dialog, c->words, FALSE), ==, 1);
+  /* A screen reader hears it with the field. */
+  gtk_test_accessible_assert_relation (field, GTK_ACCESSIBLE_RELATION_DESCRIBED_BY,
+                                       clarify_test_find_label (dialog, c->words), NULL);
   date_shot (&run, c, "date-typed");
 
   /* ISO in every locale, and the locale's short year too. */
