@@ -124,9 +124,8 @@ clarify_test_answer_type_text (ClarifyRequestDialog *dialog,
                                const char           *text)
 {
   ClarifyInput *input = clarify_request_dialog_get_input (dialog, position);
-  GtkTextView *view = clarify_text_input_get_text_view (CLARIFY_TEXT_INPUT (input));
 
-  gtk_text_buffer_set_text (gtk_text_view_get_buffer (view), text, -1);
+  clarify_test_set_field_text (clarify_text_input_get_field (CLARIFY_TEXT_INPUT (input)), text);
 }
 
 /* On a paged dialog, moves on to the next question. */

@@ -303,6 +303,28 @@ clarify_test_send_key (GtkWidget       *window,
   return FALSE;
 }
 
+void
+clarify_test_set_field_text (GtkWidget  *field,
+                             const char *text)
+{
+  if (GTK_IS_EDITABLE (field))
+    {
+      gtk_editable_set_text (GTK_EDITABLE (field), text);
+      gtk_editable_set_position (GTK_EDITABLE (field), -1);
+    }
+  else
+    {
+      GtkTextBuffer *buffer;
+      GtkTextIter end;
+
+      g_assert_true (GTK_IS_TEXT_VIEW (field));
+      buffer = gtk_text_view_get_buffer (GTK_TEXT_VIEW (field));
+      gtk_text_buffer_set_text (buffer, text, -1);
+      gtk_text_buffer_get_end_iter (buffer, &end);
+      gtk_text_buffer_place_cursor (buffer, &end);
+    }
+}
+
 GtkWidget *
 clarify_test_find_label (GtkWidget  *root,
                          const char *text)

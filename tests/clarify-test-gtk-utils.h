@@ -61,6 +61,10 @@ gboolean   clarify_test_trigger_matches (GtkShortcutTrigger *trigger,
 gboolean   clarify_test_send_key        (GtkWidget          *window,
                                          guint               keyval,
                                          GdkModifierType     modifiers);
+/* Replaces what a GtkEditable (an entry) or a GtkTextView holds with @text,
+ * the cursor at its end, as selecting all and typing it would. */
+void       clarify_test_set_field_text  (GtkWidget          *field,
+                                         const char         *text);
 /* A new private config dir for this process and the instances it starts
  * (XDG_CONFIG_HOME, secrets kept in a file there) holding @mcp_ini as
  * clarify/mcp.ini. Call before anything caches the user dirs.

@@ -27,6 +27,7 @@
 #include "clarify-input.h"
 #include "clarify-request-dialog-private.h"
 #include "clarify-request-row.h"
+#include "clarify-text-input.h"
 #include "clarify-backend-state.h"
 #include "clarify-test-backend.h"
 #include "clarify-window.h"
@@ -100,10 +101,8 @@ type_text (ClarifyRequestDialog *dialog,
            const char           *text)
 {
   ClarifyInput *input = clarify_request_dialog_get_input (dialog, position);
-  GtkWidget *view = clarify_test_find_descendant (GTK_WIDGET (input), GTK_TYPE_TEXT_VIEW);
 
-  g_assert_nonnull (view);
-  gtk_text_buffer_set_text (gtk_text_view_get_buffer (GTK_TEXT_VIEW (view)), text, -1);
+  clarify_test_set_field_text (clarify_text_input_get_field (CLARIFY_TEXT_INPUT (input)), text);
 }
 
 static void

@@ -148,9 +148,7 @@ static void
 type_text (ClarifyInput *input,
            const char   *text)
 {
-  GtkTextView *view = clarify_text_input_get_text_view (CLARIFY_TEXT_INPUT (input));
-
-  gtk_text_buffer_set_text (gtk_text_view_get_buffer (view), text, -1);
+  clarify_test_set_field_text (clarify_text_input_get_field (CLARIFY_TEXT_INPUT (input)), text);
 }
 
 static void

@@ -13,7 +13,7 @@
 static const char full_request[] =
   "{\"id\":\"demo-1\",\"title\":\"Trip\",\"context\":\"Planning the trip\",\"project\":\"/home/me/trip\","
   "\"session\":\"s1\",\"timeout_ms\":60000,\"skippable\":true,\"cancellable\":false,\"questions\":["
-  "{\"id\":\"name\",\"text\":\"Your name?\",\"header\":\"Name\",\"kind\":\"text\",\"placeholder\":\"Ada\","
+  "{\"id\":\"name\",\"text\":\"Your name?\",\"header\":\"Name\",\"kind\":\"text\",\"multiline\":true,\"placeholder\":\"Ada\","
   "\"validation\":{\"pattern\":\"^[A-Za-z ]+$\",\"message\":\"Letters only\",\"min_length\":2,\"max_length\":40}},"
   "{\"id\":\"city\",\"text\":\"Which city?\",\"kind\":\"single\",\"options\":[{\"label\":\"Berlin\",\"value\":\"ber\","
   "\"description\":\"Capital\"},{\"label\":\"Köln\",\"preview\":\"Dom\\nRhein\"}],\"allow_other\":true,\"default\":\"ber\"},"
@@ -71,6 +71,8 @@ test_request_round_trip (void)
   g_assert_cmpstr (clarify_option_get_preview (clarify_question_get_option (clarify_request_get_question (request, 1), 1)), ==, "Dom\nRhein");
   g_assert_cmpint (clarify_question_get_kind (clarify_request_get_question (request, 7)), ==, CLARIFY_QUESTION_KIND_PERMISSION);
   g_assert_cmpstr (clarify_question_get_subject (clarify_request_get_question (request, 7)), ==, "make clean && make");
+  g_assert_true (clarify_question_get_multi_line (clarify_request_get_question (request, 0)));
+  g_assert_false (clarify_question_get_multi_line (clarify_request_get_question (request, 1)));
 }
 
 static void
@@ -86,7 +88,7 @@ static const char aliased_request[] =
   "{\"id\":\"a\",\"timeout\":30000,\"title\":{\"en\":\"Hello\",\"de\":\"Hallo\"},\"questions\":["
   "{\"question\":\"Pick\",\"type\":\"multi_select\",\"options\":[\"A\",{\"label\":{\"en\":\"Bee\",\"de\":\"Biene\"},\"value\":2}],"
   "\"allowOther\":true,\"required\":false,\"default\":\"A\"},"
-  "{\"label\":\"Sure?\",\"input_type\":\"CONFIRM\",\"default\":true}]}";
+  "{\"label\":\"Sure?\",\"input_type\":\"CONFIRM\",\"default\":true},{\"text\":\"Notes?\",\"multiLine\":true}]}";
 
 static void
 test_request_aliases (void)
@@ -101,7 +103,8 @@ test_request_aliases (void)
                    "{\"id\":\"a\",\"title\":\"Hello\",\"timeout_ms\":30000,\"questions\":["
                    "{\"id\":\"q1\",\"text\":\"Pick\",\"kind\":\"multi\",\"options\":[{\"label\":\"A\"},{\"label\":\"Bee\",\"value\":\"2\"}],"
                    "\"allow_other\":true,\"skippable\":true,\"default\":[\"A\"]},"
-                   "{\"id\":\"q2\",\"text\":\"Sure?\",\"kind\":\"confirm\",\"default\":\"yes\"}]}");
+                   "{\"id\":\"q2\",\"text\":\"Sure?\",\"kind\":\"confirm\",\"default\":\"yes\"},"
+                   "{\"id\":\"q3\",\"text\":\"Notes?\",\"kind\":\"text\",\"multiline\":true}]}");
 
   g_setenv ("LANGUAGE", "de_DE.UTF-8", TRUE);
   german = request_round_trip (aliased_request);
@@ -110,7 +113,8 @@ test_request_aliases (void)
                    "{\"id\":\"a\",\"title\":\"Hallo\",\"timeout_ms\":30000,\"questions\":["
                    "{\"id\":\"q1\",\"text\":\"Pick\",\"kind\":\"multi\",\"options\":[{\"label\":\"A\"},{\"label\":\"Biene\",\"value\":\"2\"}],"
                    "\"allow_other\":true,\"skippable\":true,\"default\":[\"A\"]},"
-                   "{\"id\":\"q2\",\"text\":\"Sure?\",\"kind\":\"confirm\",\"default\":\"yes\"}]}");
+                   "{\"id\":\"q2\",\"text\":\"Sure?\",\"kind\":\"confirm\",\"default\":\"yes\"},"
+                   "{\"id\":\"q3\",\"text\":\"Notes?\",\"kind\":\"text\",\"multiline\":true}]}");
 }
 
 static void

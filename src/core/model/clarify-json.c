@@ -428,6 +428,12 @@ add_question (JsonBuilder     *builder,
       json_builder_add_boolean_value (builder, TRUE);
     }
 
+  if (clarify_question_get_multi_line (question))
+    {
+      json_builder_set_member_name (builder, "multiline");
+      json_builder_add_boolean_value (builder, TRUE);
+    }
+
   add_string_member (builder, "placeholder", clarify_question_get_placeholder (question));
   add_string_member (builder, "subject", clarify_question_get_subject (question));
   add_validation (builder, clarify_question_get_validation (question));

@@ -443,6 +443,7 @@ clarify_question_new_from_json_object (JsonObject         *object,
   static const char * const other_names[] = { "allow_other", "allowOther", "custom", NULL };
   static const char * const skip_names[] = { "skippable", "allow_skip", "allowSkip", NULL };
   static const char * const multi_names[] = { "multiSelect", "multiple", NULL };
+  static const char * const multi_line_names[] = { "multiline", "multi_line", "multiLine", NULL };
   g_autoptr(ClarifyQuestion) question = NULL;
   g_autoptr(GPtrArray) options = g_ptr_array_new_with_free_func (g_object_unref);
   g_autofree char *id = NULL;
@@ -527,7 +528,7 @@ clarify_question_new_from_json_object (JsonObject         *object,
 
   /* A choice without options can only be answered in words. This is how an
    * iHub `confirm` arrives (single_select, no options, allowOther false), and
-   * iHub's web client shows it as a text area; we do the same instead of
+   * iHub's web client shows it as a text area; we ask for text too instead of
    * guessing Yes/No, because the agent reads the answer as free text. */
   if ((kind == CLARIFY_QUESTION_KIND_SINGLE || kind == CLARIFY_QUESTION_KIND_MULTI) &&
       options->len == 0 && !allow_other)
@@ -540,6 +541,7 @@ clarify_question_new_from_json_object (JsonObject         *object,
   question = clarify_question_new (id, kind, text);
   clarify_question_set_allow_other (question, allow_other);
   clarify_question_set_skippable (question, skippable);
+  clarify_question_set_multi_line (question, get_boolean (get_any_member (object, multi_line_names), FALSE));
 
   header = clarify_localized_member (object, "header", languages);
   clarify_question_set_header (question, header);

@@ -21,6 +21,7 @@ struct _ClarifyQuestion
   char               **default_values;
   guint                allow_other : 1;
   guint                skippable : 1;
+  guint                multi_line : 1;
 };
 
 G_DEFINE_FINAL_TYPE (ClarifyQuestion, clarify_question, G_TYPE_OBJECT)
@@ -35,6 +36,7 @@ enum {
   PROP_SUBJECT,
   PROP_ALLOW_OTHER,
   PROP_SKIPPABLE,
+  PROP_MULTI_LINE,
   N_PROPS
 };
 
@@ -154,6 +156,10 @@ clarify_question_get_property (GObject    *object,
       g_value_set_boolean (value, self->skippable);
       break;
 
+    case PROP_MULTI_LINE:
+      g_value_set_boolean (value, self->multi_line);
+      break;
+
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -199,6 +205,10 @@ clarify_question_set_property (GObject      *object,
 
     case PROP_SKIPPABLE:
       clarify_question_set_skippable (self, g_value_get_boolean (value));
+      break;
+
+    case PROP_MULTI_LINE:
+      clarify_question_set_multi_line (self, g_value_get_boolean (value));
       break;
 
     default:
@@ -253,6 +263,11 @@ clarify_question_class_init (ClarifyQuestionClass *klass)
 
   properties[PROP_SKIPPABLE] =
     g_param_spec_boolean ("skippable", NULL, NULL,
+                          FALSE,
+                          (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
+  properties[PROP_MULTI_LINE] =
+    g_param_spec_boolean ("multi-line", NULL, NULL,
                           FALSE,
                           (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
 
@@ -438,6 +453,28 @@ clarify_question_set_skippable (ClarifyQuestion *self,
 
   self->skippable = skippable;
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SKIPPABLE]);
+}
+
+gboolean
+clarify_question_get_multi_line (ClarifyQuestion *self)
+{
+  g_return_val_if_fail (CLARIFY_IS_QUESTION (self), FALSE);
+
+  return self->multi_line;
+}
+
+void
+clarify_question_set_multi_line (ClarifyQuestion *self,
+                                 gboolean         multi_line)
+{
+  g_return_if_fail (CLARIFY_IS_QUESTION (self));
+
+  multi_line = !!multi_line;
+  if (self->multi_line == multi_line)
+    return;
+
+  self->multi_line = multi_line;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MULTI_LINE]);
 }
 
 GListModel *

@@ -81,6 +81,10 @@ void                      clarify_question_set_allow_other    (ClarifyQuestion  
 gboolean                  clarify_question_get_skippable      (ClarifyQuestion     *self);
 void                      clarify_question_set_skippable      (ClarifyQuestion     *self,
                                                                gboolean             skippable);
+/* For text: the agent expects more than a line (Enter is a newline). */
+gboolean                  clarify_question_get_multi_line     (ClarifyQuestion     *self);
+void                      clarify_question_set_multi_line     (ClarifyQuestion     *self,
+                                                               gboolean             multi_line);
 
 /* A GListModel of ClarifyOption, in the agent's order. */
 GListModel               *clarify_question_get_options        (ClarifyQuestion     *self);

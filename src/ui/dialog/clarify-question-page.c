@@ -99,8 +99,13 @@ input_activate_default_cb (ClarifyQuestionPage *self)
 static void
 skip_toggled_cb (ClarifyQuestionPage *self)
 {
-  gtk_widget_set_sensitive (GTK_WIDGET (self->input),
-                            !gtk_toggle_button_get_active (self->skip_toggle));
+  gboolean skip = gtk_toggle_button_get_active (self->skip_toggle);
+
+  /* Skipped from the keyboard while typing: the focus goes to Skip, not
+   * into a field turning insensitive (whose cursor would blink on). */
+  if (skip && focus_is_inside (GTK_WIDGET (self->input)))
+    gtk_widget_grab_focus (GTK_WIDGET (self->skip_toggle));
+  gtk_widget_set_sensitive (GTK_WIDGET (self->input), !skip);
   update_error (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SKIP_ACTIVE]);
 }

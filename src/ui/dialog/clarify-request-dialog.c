@@ -240,7 +240,6 @@ request_withdrawn_cb (ClarifyRequestDialog *self,
   self->withdrawn = TRUE;
   clarify_countdown_stop (self->countdown);
 
-  gtk_widget_set_sensitive (GTK_WIDGET (self->stack), FALSE);
   gtk_widget_set_visible (GTK_WIDGET (self->countdown), FALSE);
   update_actions (self);
 
@@ -249,7 +248,10 @@ request_withdrawn_cb (ClarifyRequestDialog *self,
   gtk_widget_set_visible (GTK_WIDGET (self->actions), TRUE);
   close_button = clarify_request_actions_get_default_widget (self->actions);
   gtk_window_set_default_widget (GTK_WINDOW (self), close_button);
+  /* Focus leaves the questions before they turn insensitive: a focused
+   * entry that turns insensitive keeps its cursor blinking (GTK warns). */
   gtk_widget_grab_focus (close_button);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->stack), FALSE);
 
   g_clear_handle_id (&self->close_timer_id, g_source_remove);
   self->close_timer_id = g_timeout_add (WITHDRAWN_NOTICE_MS, close_timeout_cb, self);

@@ -5,9 +5,10 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
-#include <locale.h>
 
 #include "clarify-date-entry.h"
+#include "clarify-date-text.h"
+#include "clarify-input-private.h"
 
 struct _ClarifyDateEntry
 {
@@ -16,6 +17,8 @@ struct _ClarifyDateEntry
   GtkWidget *entry;
   GtkWidget *button;
   GtkWidget *calendar;
+  /* The date understood, in words; placed by the input that owns us. */
+  GtkWidget *words;
   char      *hint_iso;
   /* Set while we move the calendar ourselves, so ::day-selected is not news. */
   gboolean   syncing;
@@ -36,117 +39,11 @@ enum
 
 static guint signals[N_SIGNALS];
 
-/* Strict ISO 8601 calendar date: YYYY-M(M)-D(D). */
-static gboolean
-parse_iso (const char *text,
-           GDate      *date)
-{
-  guint fields[3] = { 0, 0, 0 };
-  guint digits[3] = { 0, 0, 0 };
-  guint field = 0;
-
-  for (const char *p = text; *p != '\0'; p++)
-    {
-      if (g_ascii_isdigit (*p) && digits[field] < 4)
-        {
-          fields[field] = fields[field] * 10 + (guint) (*p - '0');
-          digits[field]++;
-        }
-      else if (*p == '-' && digits[field] > 0 && field < 2)
-        field++;
-      else
-        return FALSE;
-    }
-
-  if (field != 2 || digits[0] != 4 || digits[1] > 2 || digits[2] == 0 || digits[2] > 2)
-    return FALSE;
-  if (!g_date_valid_dmy ((GDateDay) fields[2], (GDateMonth) fields[1], (GDateYear) fields[0]))
-    return FALSE;
-
-  g_date_set_dmy (date, (GDateDay) fields[2], (GDateMonth) fields[1], (GDateYear) fields[0]);
-  return TRUE;
-}
-
-/* g_date_set_parse() also makes a date of "12" (a day of this month): while
- * typing that would be taken as an answer. Ask for a whole date. */
-static gboolean
-looks_like_whole_date (const char *text)
-{
-  guint groups = 0;
-  gboolean in_digits = FALSE;
-  gboolean letters = FALSE;
-
-  for (const char *p = text; *p != '\0'; p = g_utf8_next_char (p))
-    {
-      gunichar c = g_utf8_get_char (p);
-
-      if (g_unichar_isdigit (c))
-        {
-          if (!in_digits)
-            groups++;
-          in_digits = TRUE;
-        }
-      else
-        {
-          in_digits = FALSE;
-          letters |= g_unichar_isalpha (c);
-        }
-    }
-
-  return groups >= 3 || (groups >= 2 && letters);
-}
-
-static gboolean
-parse_date (const char *text,
-            GDate      *date)
-{
-  g_autofree char *copy = g_strstrip (g_strdup (text != NULL ? text : ""));
-
-  g_date_clear (date, 1);
-
-  if (copy[0] == '\0')
-    return FALSE;
-  if (parse_iso (copy, date))
-    return TRUE;
-  if (!looks_like_whole_date (copy))
-    return FALSE;
-
-  /* The locale's own format, e.g. 05.03.2026 or 03/05/2026. */
-  g_date_set_parse (date, copy);
-  return g_date_valid (date);
-}
-
-static char *
-format_iso (const GDate *date)
-{
-  return g_strdup_printf ("%04u-%02u-%02u",
-                          (guint) g_date_get_year (date),
-                          (guint) g_date_get_month (date),
-                          (guint) g_date_get_day (date));
-}
-
-static char *
-format_for_display (const GDate *date)
-{
-  const char *locale = setlocale (LC_TIME, NULL);
-  char buf[128];
-
-  /* The C locale's %x has a two-digit year (03/05/26): ISO reads better. */
-  if (locale == NULL || g_str_equal (locale, "C") || g_str_has_prefix (locale, "C.") ||
-      g_str_equal (locale, "POSIX"))
-    return format_iso (date);
-
-  if (g_date_strftime (buf, sizeof buf, "%x", date) == 0)
-    return format_iso (date);
-
-  return g_strdup (buf);
-}
-
 static void
 show_date (ClarifyDateEntry *self,
            const GDate      *date)
 {
-  g_autofree char *text = format_for_display (date);
+  g_autofree char *text = clarify_date_text_format (date);
 
   if (g_strcmp0 (text, gtk_editable_get_text (GTK_EDITABLE (self->entry))) != 0)
     gtk_editable_set_text (GTK_EDITABLE (self->entry), text);
@@ -157,7 +54,7 @@ reformat (ClarifyDateEntry *self)
 {
   GDate date;
 
-  if (parse_date (gtk_editable_get_text (GTK_EDITABLE (self->entry)), &date))
+  if (clarify_date_text_parse (gtk_editable_get_text (GTK_EDITABLE (self->entry)), &date))
     show_date (self, &date);
 }
 
@@ -226,8 +123,8 @@ popover_show_cb (ClarifyDateEntry *self)
   g_autoptr(GDateTime) shown = NULL;
   GDate date;
 
-  if (parse_date (gtk_editable_get_text (GTK_EDITABLE (self->entry)), &date) ||
-      parse_date (self->hint_iso, &date))
+  if (clarify_date_text_parse (gtk_editable_get_text (GTK_EDITABLE (self->entry)), &date) ||
+      clarify_date_text_parse (self->hint_iso, &date))
     shown = g_date_time_new_local (g_date_get_year (&date), g_date_get_month (&date),
                                    g_date_get_day (&date), 0, 0, 0);
   else
@@ -241,8 +138,23 @@ popover_show_cb (ClarifyDateEntry *self)
 }
 
 static void
+update_words (ClarifyDateEntry *self)
+{
+  g_autofree char *words = NULL;
+  GDate date;
+
+  /* Nothing while there is no date: the dialog says what is wrong. */
+  if (clarify_date_text_parse (gtk_editable_get_text (GTK_EDITABLE (self->entry)), &date))
+    words = clarify_date_text_format_words (&date);
+
+  gtk_label_set_text (GTK_LABEL (self->words), words != NULL ? words : "");
+  gtk_widget_set_visible (self->words, words != NULL);
+}
+
+static void
 entry_changed_cb (ClarifyDateEntry *self)
 {
+  update_words (self);
   g_signal_emit (self, signals[CHANGED], 0);
 }
 
@@ -265,6 +177,7 @@ clarify_date_entry_dispose (GObject *object)
   self->entry = NULL;
   self->button = NULL;
   self->calendar = NULL;
+  g_clear_object (&self->words);
 
   G_OBJECT_CLASS (clarify_date_entry_parent_class)->dispose (object);
 }
@@ -331,7 +244,7 @@ clarify_date_entry_init (ClarifyDateEntry *self)
                   (GDateDay) g_date_time_get_day_of_month (now),
                   (GDateMonth) g_date_time_get_month (now),
                   (GDateYear) g_date_time_get_year (now));
-  example = format_for_display (&today);
+  example = clarify_date_text_format (&today);
   /* Translators: placeholder of a date field; %s is a date in the user's format. */
   placeholder = g_strdup_printf (_("e.g. %s"), example);
 
@@ -345,6 +258,12 @@ clarify_date_entry_init (ClarifyDateEntry *self)
   g_signal_connect_swapped (keys, "leave", G_CALLBACK (reformat), self);
   gtk_widget_add_controller (self->entry, keys);
   gtk_widget_set_parent (self->entry, GTK_WIDGET (self));
+
+  self->words = g_object_ref_sink (clarify_input_new_hint_label ());
+  gtk_widget_set_visible (self->words, FALSE);
+  gtk_accessible_update_relation (GTK_ACCESSIBLE (self->entry),
+                                  GTK_ACCESSIBLE_RELATION_DESCRIBED_BY, self->words, NULL,
+                                  -1);
 
   self->calendar = gtk_calendar_new ();
   g_signal_connect_swapped (self->calendar, "day-selected", G_CALLBACK (day_selected_cb), self);
@@ -381,10 +300,10 @@ clarify_date_entry_get_iso (ClarifyDateEntry *self)
 
   g_return_val_if_fail (CLARIFY_IS_DATE_ENTRY (self), NULL);
 
-  if (!parse_date (gtk_editable_get_text (GTK_EDITABLE (self->entry)), &date))
+  if (!clarify_date_text_parse (gtk_editable_get_text (GTK_EDITABLE (self->entry)), &date))
     return NULL;
 
-  return format_iso (&date);
+  return clarify_date_text_format_iso (&date);
 }
 
 const char *
@@ -403,7 +322,7 @@ clarify_date_entry_set_date (ClarifyDateEntry *self,
 
   g_return_val_if_fail (CLARIFY_IS_DATE_ENTRY (self), FALSE);
 
-  if (!parse_date (text, &date))
+  if (!clarify_date_text_parse (text, &date))
     {
       gtk_editable_set_text (GTK_EDITABLE (self->entry), text != NULL ? text : "");
       return FALSE;
@@ -437,6 +356,14 @@ clarify_date_entry_get_calendar (ClarifyDateEntry *self)
   g_return_val_if_fail (CLARIFY_IS_DATE_ENTRY (self), NULL);
 
   return self->calendar;
+}
+
+GtkWidget *
+clarify_date_entry_get_words (ClarifyDateEntry *self)
+{
+  g_return_val_if_fail (CLARIFY_IS_DATE_ENTRY (self), NULL);
+
+  return self->words;
 }
 
 GtkWidget *

@@ -1,7 +1,8 @@
 /* clarify-date-entry.h: an entry for one date, with a calendar popover
  *
  * Shows the date in the user's locale; accepts ISO YYYY-MM-DD and the
- * locale's own format when typed.
+ * locale's own format when typed (clarify-date-text.h), and says in words
+ * which date it understood.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -32,6 +33,10 @@ void        clarify_date_entry_set_calendar_hint (ClarifyDateEntry *self,
 GtkWidget  *clarify_date_entry_get_entry        (ClarifyDateEntry *self);
 GtkWidget  *clarify_date_entry_get_calendar     (ClarifyDateEntry *self);
 GtkWidget  *clarify_date_entry_get_button       (ClarifyDateEntry *self);
+/* A label with the date understood in words ("Tue, 1 December 2026"),
+ * hidden while there is none. Not a child: the input places it, below the
+ * field, so that its width never moves the field. */
+GtkWidget  *clarify_date_entry_get_words        (ClarifyDateEntry *self);
 
 /* Signals: ::changed when the text changes; ::activate on Enter. */
 

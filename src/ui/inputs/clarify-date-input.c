@@ -29,6 +29,7 @@ clarify_date_input_setup (ClarifyInput    *input,
   gtk_widget_set_halign (self->date_entry, GTK_ALIGN_START);
   clarify_input_label_accessible (input, clarify_date_entry_get_entry (entry));
   gtk_widget_set_parent (self->date_entry, GTK_WIDGET (self));
+  gtk_widget_set_parent (clarify_date_entry_get_words (entry), GTK_WIDGET (self));
 
   if (defaults[0] != NULL)
     clarify_date_entry_set_date (entry, defaults[0]);

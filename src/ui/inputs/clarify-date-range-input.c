@@ -61,6 +61,7 @@ add_field (ClarifyDateRangeInput *self,
 
   gtk_grid_attach (grid, label, column, 0, 1, 1);
   gtk_grid_attach (grid, field, column, 1, 1, 1);
+  gtk_grid_attach (grid, clarify_date_entry_get_words (CLARIFY_DATE_ENTRY (field)), column, 2, 1, 1);
 
   return field;
 }

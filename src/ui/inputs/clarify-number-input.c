@@ -113,6 +113,23 @@ spin_input_cb (GtkSpinButton *spin,
   return TRUE;
 }
 
+/* Out of range, the dialog's error names the limit ("The number must be at
+ * most 64."): the hint saying it too would be the same error twice. */
+static void
+text_changed_cb (ClarifyNumberInput *self)
+{
+  const ClarifyValidation *validation = clarify_question_get_validation (clarify_input_get_question (CLARIFY_INPUT (self)));
+  double value;
+
+  if (self->hint != NULL)
+    gtk_widget_set_visible (self->hint,
+                            !parse_number (gtk_editable_get_text (GTK_EDITABLE (self->spin)), &value) ||
+                            ((!validation->has_min || value >= validation->min) &&
+                             (!validation->has_max || value <= validation->max)));
+
+  clarify_input_changed (CLARIFY_INPUT (self));
+}
+
 static gboolean
 key_pressed_cb (GtkEventControllerKey *controller,
                 guint                  keyval,
@@ -201,7 +218,7 @@ clarify_number_input_setup (ClarifyInput    *input,
 
   /* Typing counts at once (Ctrl+Enter may come before the spin commits). */
   g_signal_connect (self->spin, "input", G_CALLBACK (spin_input_cb), NULL);
-  g_signal_connect_swapped (self->spin, "changed", G_CALLBACK (clarify_input_changed), self);
+  g_signal_connect_swapped (self->spin, "changed", G_CALLBACK (text_changed_cb), self);
   g_signal_connect_swapped (self->spin, "value-changed", G_CALLBACK (clarify_input_changed), self);
 }
 
