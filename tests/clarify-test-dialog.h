@@ -53,6 +53,8 @@ run_create (Run            *run,
 {
   run->dialog = g_object_ref (clarify_request_dialog_new (NULL, request));
   g_assert_true (clarify_request_dialog_get_request (run->dialog) == request);
+  /* Tests type at once; /permission/key-guard sets the guard itself. */
+  clarify_request_dialog_set_key_guard_ms (run->dialog, 0);
   g_signal_connect (run->dialog, "response", G_CALLBACK (response_cb), run);
 }
 
