@@ -17,33 +17,33 @@
 
 #include <glib/gi18n.h>
 
+#include "clarify-option-filter.h"
 #include "clarify-option-list.h"
 
 struct _ClarifyOptionList
 {
-  ClarifyChoiceView   parent_instance;
+  ClarifyChoiceView     parent_instance;
 
-  GtkWidget          *search_entry;
+  GtkWidget            *search_entry;
   /* Holds the list, or the empty label in its place. */
-  GtkWidget          *body;
-  GtkWidget          *empty_label;
-  GtkWidget          *scrolled;
-  GtkWidget          *list_view;
-  GtkWidget          *count_label;
+  GtkWidget            *body;
+  GtkWidget            *empty_label;
+  GtkWidget            *scrolled;
+  GtkWidget            *list_view;
+  GtkWidget            *count_label;
 
-  GtkFilter          *filter;
-  GtkFilterListModel *filtered;
-  GtkSelectionModel  *selection;
+  ClarifyOptionFilter  *filter;
+  GtkFilterListModel   *filtered;
+  GtkSelectionModel    *selection;
   /* The row "Other…"; never part of the question's options. */
-  ClarifyOption      *other_item;
+  ClarifyOption        *other_item;
   /* Checklist rows currently bound to an item (GtkCheckButton*). */
-  GHashTable         *bound_checks;
+  GHashTable           *bound_checks;
 
-  char               *query;
   /* So many rows that the list is at LIST_MAX_HEIGHT whatever they hold. */
-  gboolean            long_list;
+  gboolean              long_list;
   /* Set while the rows follow the state, so their signals are not news. */
-  gboolean            syncing;
+  gboolean              syncing;
 };
 
 G_DEFINE_FINAL_TYPE (ClarifyOptionList, clarify_option_list, CLARIFY_TYPE_CHOICE_VIEW)
@@ -87,24 +87,6 @@ item_set_active (ClarifyOptionList *self,
     clarify_choice_view_set_other_active (view, active);
   else
     clarify_choice_view_set_active (view, item, active);
-}
-
-static gboolean
-option_matches (gpointer item,
-                gpointer user_data)
-{
-  ClarifyOptionList *self = user_data;
-  const char *description;
-
-  if (self->query == NULL)
-    return TRUE;
-
-  /* g_str_match_string folds case and accents: "koln" finds "Köln". */
-  if (g_str_match_string (self->query, clarify_option_get_label (item), TRUE))
-    return TRUE;
-
-  description = clarify_option_get_description (item);
-  return description != NULL && g_str_match_string (self->query, description, TRUE);
 }
 
 static void
@@ -171,78 +153,22 @@ keep_unfiltered_height (ClarifyOptionList *self)
     gtk_widget_set_size_request (self->body, -1, height);
 }
 
-/* TRUE when each token of @looser starts a token of @stricter: every option
- * the @stricter search finds, the @looser one finds too (g_str_match_string
- * matches a search when each of its tokens starts a token of the option). */
-static gboolean
-tokens_narrow (char **stricter,
-               char **looser)
-{
-  for (guint i = 0; looser[i] != NULL; i++)
-    {
-      gboolean found = FALSE;
-
-      for (guint j = 0; stricter[j] != NULL && !found; j++)
-        found = g_str_has_prefix (stricter[j], looser[i]);
-
-      if (!found)
-        return FALSE;
-    }
-
-  return TRUE;
-}
-
-/* How the filter changes from @old_query to @new_query (NULL: no search),
- * so that the filter model re-checks only the rows that can change: typing
- * on only hides rows, erasing only brings rows back. FALSE when both find
- * the same options. */
-static gboolean
-query_change (const char      *old_query,
-              const char      *new_query,
-              GtkFilterChange *change)
-{
-  g_auto(GStrv) old_tokens = g_str_tokenize_and_fold (old_query ? old_query : "", NULL, NULL);
-  g_auto(GStrv) new_tokens = g_str_tokenize_and_fold (new_query ? new_query : "", NULL, NULL);
-  gboolean more_strict = tokens_narrow (new_tokens, old_tokens);
-  gboolean less_strict = tokens_narrow (old_tokens, new_tokens);
-
-  if (more_strict && less_strict)
-    return FALSE;
-
-  if (more_strict)
-    *change = GTK_FILTER_CHANGE_MORE_STRICT;
-  else if (less_strict)
-    *change = GTK_FILTER_CHANGE_LESS_STRICT;
-  else
-    *change = GTK_FILTER_CHANGE_DIFFERENT;
-
-  return TRUE;
-}
-
 /* On ::notify::text rather than ::changed: gtk_editable_set_text() deletes,
  * then inserts, and ::changed would show all rows in between. */
 static void
 search_text_cb (ClarifyOptionList *self)
 {
-  g_autofree char *query = g_strstrip (g_strdup (gtk_editable_get_text (GTK_EDITABLE (self->search_entry))));
-  GtkFilterChange change;
+  const char *text = gtk_editable_get_text (GTK_EDITABLE (self->search_entry));
   gboolean changed;
 
-  if (query[0] == '\0')
-    g_clear_pointer (&query, g_free);
-
-  if (self->query == NULL && query != NULL)
+  if (!clarify_option_filter_get_searching (self->filter))
     keep_unfiltered_height (self);
 
-  changed = query_change (self->query, query, &change);
-  g_free (self->query);
-  self->query = g_steal_pointer (&query);
+  self->syncing = TRUE;
+  changed = clarify_option_filter_set_search (self->filter, text);
+  self->syncing = FALSE;
   if (!changed)
     return;
-
-  self->syncing = TRUE;
-  gtk_filter_changed (self->filter, change);
-  self->syncing = FALSE;
 
   update_selection (self);
   update_empty (self);
@@ -253,7 +179,7 @@ search_activate_cb (ClarifyOptionList *self)
 {
   g_autoptr(ClarifyOption) first = NULL;
 
-  if (self->query != NULL)
+  if (clarify_option_filter_get_searching (self->filter))
     first = g_list_model_get_item (G_LIST_MODEL (self->filtered), 0);
 
   if (first == NULL || item_get_active (self, first))
@@ -529,8 +455,8 @@ clarify_option_list_setup (ClarifyChoiceView *view)
   n_rows = g_list_model_get_n_items (options) + (clarify_choice_view_get_with_other (view) ? 1 : 0);
   self->long_list = n_rows * ROW_MIN_HEIGHT >= LIST_MAX_HEIGHT;
 
-  self->filter = GTK_FILTER (gtk_custom_filter_new (option_matches, self, NULL));
-  self->filtered = gtk_filter_list_model_new (g_object_ref (options), g_object_ref (self->filter));
+  self->filter = clarify_option_filter_new ();
+  self->filtered = gtk_filter_list_model_new (g_object_ref (options), g_object_ref (GTK_FILTER (self->filter)));
 
   if (clarify_choice_view_get_with_other (view))
     {
@@ -707,7 +633,6 @@ clarify_option_list_finalize (GObject *object)
   ClarifyOptionList *self = CLARIFY_OPTION_LIST (object);
 
   g_clear_pointer (&self->bound_checks, g_hash_table_unref);
-  g_clear_pointer (&self->query, g_free);
 
   G_OBJECT_CLASS (clarify_option_list_parent_class)->finalize (object);
 }
