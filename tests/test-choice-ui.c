@@ -19,6 +19,43 @@
 
 /* Requests ---------------------------------------------------------------- */
 
+static ClarifyRequest *
+new_single_chips (void)
+{
+  ClarifyRequest *request = new_request ("r1", NULL, NULL);
+  ClarifyQuestion *q = add_question (request, "license", CLARIFY_QUESTION_KIND_SINGLE,
+                                     T ("License", "Lizenz"),
+                                     T ("Which license should the new library use?",
+                                        "Unter welcher Lizenz soll die neue Bibliothek stehen?"));
+
+  add_option (q, T ("MIT (Recommended)", "MIT (empfohlen)"), "mit",
+              T ("Short and permissive, like the rest of the repo", "Kurz und freizügig, wie der Rest des Repositorys"));
+  add_option (q, "Apache 2.0", "apache", T ("Permissive, with a patent grant", "Freizügig, mit Patentklausel"));
+  add_option (q, "GPL 3.0", "gpl", NULL);
+  clarify_question_set_allow_other (q, TRUE);
+
+  return request;
+}
+
+static ClarifyRequest *
+new_multi_chips (void)
+{
+  ClarifyRequest *request = new_request ("r1", NULL, NULL);
+  ClarifyQuestion *q = add_question (request, "features", CLARIFY_QUESTION_KIND_MULTI,
+                                     T ("Features", "Funktionen"),
+                                     T ("Which features should be included?",
+                                        "Welche Funktionen sollen enthalten sein?"));
+
+  add_option (q, T ("Loading state", "Ladezustand"), "loading",
+              T ("Spinner while fetching", "Drehfeld beim Laden"));
+  add_option (q, T ("Error handling", "Fehlerbehandlung"), "errors", NULL);
+  add_option (q, T ("Accessibility", "Barrierefreiheit"), "a11y",
+              T ("ARIA roles and focus", "ARIA-Rollen und Fokus"));
+  add_option (q, T ("Dark mode", "Dunkelmodus"), "dark", NULL);
+
+  return request;
+}
+
 static const char * const cities[] = {
   "Amsterdam", "Berlin", "Bern", "Genève", "Hamburg", "København", "Köln",
   "Łódź", "München", "Zürich", "Grüße aus Zürich", "Zug",
@@ -45,6 +82,17 @@ new_long_list (gboolean multi)
 
 /* Helpers ------------------------------------------------------------------ */
 
+static void
+start (Run            *run,
+       const char     *language,
+       ClarifyRequest *(*build) (void),
+       ClarifyRequest **request)
+{
+  set_language (language);
+  *request = build ();
+  run_start (run, *request);
+}
+
 static gboolean
 send (Run             *run,
       guint            keyval,
@@ -54,9 +102,40 @@ send (Run             *run,
 }
 
 static GtkWidget *
+get_focus (Run *run)
+{
+  return gtk_root_get_focus (GTK_ROOT (run->dialog));
+}
+
+static GtkWidget *
 view_of (Run *run)
 {
   return clarify_choice_input_get_view (CLARIFY_CHOICE_INPUT (input_at (run, 0)));
+}
+
+static GtkWidget *
+chip_at (Run  *run,
+         guint index)
+{
+  GtkWidget *chip = clarify_choice_chips_get_chip (CLARIFY_CHOICE_CHIPS (view_of (run)), index);
+
+  g_assert_nonnull (chip);
+
+  return chip;
+}
+
+static gboolean
+chip_picked (Run  *run,
+             guint index)
+{
+  return gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (chip_at (run, index)));
+}
+
+static void
+assert_focus_on_chip (Run  *run,
+                      guint index)
+{
+  g_assert_true (get_focus (run) == chip_at (run, index));
 }
 
 /* Labels of the rows the list shows now, Other as "(other)". */
@@ -166,6 +245,169 @@ test_search_folds (gconstpointer data)
   run_clear (&run);
 }
 
+/* Chips ------------------------------------------------------------------- */
+
+static void
+test_chips_enter_submits (gconstpointer data)
+{
+  g_autoptr(ClarifyRequest) request = NULL;
+  Run run = { 0 };
+
+  start (&run, data, new_single_chips, &request);
+
+  /* The chips have the focus. Enter with nothing picked sends nothing. */
+  assert_focus_on_chip (&run, 0);
+  g_assert_true (send (&run, GDK_KEY_Return, 0));
+  g_assert_false (run_is_destroyed (&run));
+  g_assert_false (chip_picked (&run, 0));
+
+  /* A digit picks, Enter submits what was picked. */
+  g_assert_true (send (&run, GDK_KEY_2, 0));
+  g_assert_true (chip_picked (&run, 1));
+  assert_focus_on_chip (&run, 1);
+  g_assert_true (send (&run, GDK_KEY_KP_Enter, 0));
+  assert_response (&run, "{\"id\":\"r1\",\"outcome\":\"answered\",\"answers\":[{\"question_id\":\"license\",\"values\":[\"apache\"]}]}");
+  run_clear (&run);
+}
+
+static void
+test_multi_chips_enter_submits (gconstpointer data)
+{
+  g_autoptr(ClarifyRequest) request = NULL;
+  Run run = { 0 };
+
+  start (&run, data, new_multi_chips, &request);
+
+  g_assert_true (send (&run, GDK_KEY_3, 0));
+  g_assert_true (send (&run, GDK_KEY_1, 0));
+  g_assert_true (send (&run, GDK_KEY_4, 0));
+  g_assert_true (send (&run, GDK_KEY_4, 0));
+  g_assert_true (chip_picked (&run, 0));
+  g_assert_true (chip_picked (&run, 2));
+  g_assert_false (chip_picked (&run, 3));
+
+  /* Enter on a chip does not flip it: it is done. */
+  g_assert_true (send (&run, GDK_KEY_Return, 0));
+  assert_response (&run, "{\"id\":\"r1\",\"outcome\":\"answered\",\"answers\":[{\"question_id\":\"features\",\"values\":[\"a11y\",\"loading\"]}]}");
+  run_clear (&run);
+}
+
+static gboolean
+chip_is_active (gpointer chip)
+{
+  return gtk_toggle_button_get_active (chip);
+}
+
+static void
+test_chips_arrows (gconstpointer data)
+{
+  g_autoptr(ClarifyRequest) request = NULL;
+  GtkWidget *view;
+  Run run = { 0 };
+
+  start (&run, data, new_single_chips, &request);
+  view = view_of (&run);
+  gtk_window_set_focus_visible (GTK_WINDOW (run.dialog), TRUE);
+
+  /* Arrows move the focus and pick nothing; round from the last chip
+   * ("Other…") to the first. */
+  assert_focus_on_chip (&run, 0);
+  g_assert_true (send (&run, GDK_KEY_Right, 0));
+  assert_focus_on_chip (&run, 1);
+  g_assert_true (send (&run, GDK_KEY_Down, 0));
+  assert_focus_on_chip (&run, 2);
+  g_assert_true (send (&run, GDK_KEY_KP_Right, 0));
+  assert_focus_on_chip (&run, 3);
+  g_assert_true (send (&run, GDK_KEY_Right, 0));
+  assert_focus_on_chip (&run, 0);
+  g_assert_true (send (&run, GDK_KEY_Left, 0));
+  assert_focus_on_chip (&run, 3);
+  g_assert_true (send (&run, GDK_KEY_Up, 0));
+  assert_focus_on_chip (&run, 2);
+  for (guint i = 0; i < 4; i++)
+    g_assert_false (chip_picked (&run, i));
+
+  /* Space picks the focused chip (after GtkButton's pressed look). */
+  g_assert_true (send (&run, GDK_KEY_space, 0));
+  g_assert_true (clarify_test_wait_until (chip_is_active, chip_at (&run, 2), 5000));
+
+  /* The chips are one stop for Tab: it leaves them for the buttons, and
+   * Shift+Tab comes back to the picked chip. */
+  g_assert_true (send (&run, GDK_KEY_Left, 0));
+  assert_focus_on_chip (&run, 1);
+  g_assert_true (send (&run, GDK_KEY_Tab, 0));
+  g_assert_false (focus_is_inside (&run, view));
+  g_assert_true (GTK_IS_BUTTON (get_focus (&run)));
+  g_assert_true (send (&run, GDK_KEY_Tab, GDK_SHIFT_MASK));
+  assert_focus_on_chip (&run, 2);
+  g_assert_true (send (&run, GDK_KEY_Tab, GDK_SHIFT_MASK));
+  g_assert_false (focus_is_inside (&run, view));
+
+  /* Tab from before the chips comes in on the picked one too. */
+  g_assert_true (send (&run, GDK_KEY_Tab, 0));
+  assert_focus_on_chip (&run, 2);
+
+  submit (&run);
+  assert_response (&run, "{\"id\":\"r1\",\"outcome\":\"answered\",\"answers\":[{\"question_id\":\"license\",\"values\":[\"gpl\"]}]}");
+  run_clear (&run);
+}
+
+/* The digit hint of each chip: shown, and its key-shortcuts property. */
+static void
+test_chips_show_digits (gconstpointer data)
+{
+  g_autoptr(ClarifyRequest) request = NULL;
+  Run run = { 0 };
+
+  start (&run, data, new_single_chips, &request);
+
+  for (guint i = 0; i < 4; i++)
+    {
+      GtkWidget *chip = chip_at (&run, i);
+      g_autofree char *digit = g_strdup_printf ("%u", i + 1);
+      GtkWidget *hint = clarify_test_find_label (chip, digit);
+
+      g_assert_nonnull (hint);
+      g_assert_true (gtk_widget_is_visible (hint));
+      g_assert_true (gtk_widget_has_css_class (hint, "clarify-chip-key"));
+      gtk_test_accessible_assert_property (chip, GTK_ACCESSIBLE_PROPERTY_KEY_SHORTCUTS, digit);
+      /* Drawn for the eye only: the chip's property says it. */
+      gtk_test_accessible_assert_state (hint, GTK_ACCESSIBLE_STATE_HIDDEN, TRUE);
+
+      /* The last chip is Other…: picking it moves on to its entry. */
+      g_assert_true (send (&run, GDK_KEY_1 + i, 0));
+      g_assert_true (chip_picked (&run, i));
+      if (i < 3)
+        assert_focus_on_chip (&run, i);
+    }
+
+  run_clear (&run);
+}
+
+/* One of a kind has a round mark, any number a square one. */
+static void
+test_chips_look_apart (void)
+{
+  g_autoptr(ClarifyRequest) single = NULL;
+  g_autoptr(ClarifyRequest) multi = NULL;
+  GtkWidget *indicator;
+  Run run = { 0 };
+
+  start (&run, "en", new_single_chips, &single);
+  indicator = gtk_widget_get_first_child (gtk_button_get_child (GTK_BUTTON (chip_at (&run, 0))));
+  g_assert_true (gtk_widget_has_css_class (indicator, "clarify-chip-indicator"));
+  g_assert_true (gtk_widget_has_css_class (indicator, "radio"));
+  gtk_test_accessible_assert_role (chip_at (&run, 0), GTK_ACCESSIBLE_ROLE_RADIO);
+  run_clear (&run);
+
+  start (&run, "en", new_multi_chips, &multi);
+  indicator = gtk_widget_get_first_child (gtk_button_get_child (GTK_BUTTON (chip_at (&run, 0))));
+  g_assert_true (gtk_widget_has_css_class (indicator, "clarify-chip-indicator"));
+  g_assert_true (gtk_widget_has_css_class (indicator, "check"));
+  gtk_test_accessible_assert_role (chip_at (&run, 0), GTK_ACCESSIBLE_ROLE_CHECKBOX);
+  run_clear (&run);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -175,6 +417,11 @@ main (int   argc,
 
   add_language_test ("/choice/search/words", test_search_words);
   add_language_test ("/choice/search/folds", test_search_folds);
+  add_language_test ("/choice/chips/enter-submits", test_chips_enter_submits);
+  add_language_test ("/choice/chips/enter-submits-multi", test_multi_chips_enter_submits);
+  add_language_test ("/choice/chips/arrows", test_chips_arrows);
+  add_language_test ("/choice/chips/digits-shown", test_chips_show_digits);
+  g_test_add_func ("/choice/chips/look-apart", test_chips_look_apart);
 
   return g_test_run ();
 }

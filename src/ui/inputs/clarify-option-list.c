@@ -48,14 +48,6 @@ struct _ClarifyOptionList
 
 G_DEFINE_FINAL_TYPE (ClarifyOptionList, clarify_option_list, CLARIFY_TYPE_CHOICE_VIEW)
 
-enum
-{
-  ACTIVATE_DEFAULT,
-  N_SIGNALS
-};
-
-static guint signals[N_SIGNALS];
-
 #define OPTION_KEY CLARIFY_CHOICE_VIEW_OPTION_KEY
 
 /* Rows up to this height, then the list scrolls. */
@@ -184,7 +176,7 @@ search_activate_cb (ClarifyOptionList *self)
 
   if (first == NULL || item_get_active (self, first))
     {
-      g_signal_emit (self, signals[ACTIVATE_DEFAULT], 0);
+      clarify_choice_view_activate_default (CLARIFY_CHOICE_VIEW (self));
       return;
     }
 
@@ -238,7 +230,7 @@ list_activate_cb (ClarifyOptionList *self,
     return;
 
   gtk_single_selection_set_selected (GTK_SINGLE_SELECTION (self->selection), position);
-  g_signal_emit (self, signals[ACTIVATE_DEFAULT], 0);
+  clarify_choice_view_activate_default (CLARIFY_CHOICE_VIEW (self));
 }
 
 static void
@@ -652,15 +644,6 @@ clarify_option_list_class_init (ClarifyOptionListClass *klass)
   view_class->setup = clarify_option_list_setup;
   view_class->sync = clarify_option_list_sync;
   view_class->pick = clarify_option_list_pick;
-
-  signals[ACTIVATE_DEFAULT] =
-    g_signal_new ("activate-default",
-                  G_TYPE_FROM_CLASS (klass),
-                  G_SIGNAL_RUN_LAST,
-                  0,
-                  NULL, NULL,
-                  NULL,
-                  G_TYPE_NONE, 0);
 
   gtk_widget_class_set_css_name (widget_class, "clarifyoptionlist");
 }

@@ -25,7 +25,8 @@ GtkWidget         *clarify_option_list_get_list_view    (ClarifyOptionList *self
  * for single choice, a GtkNoSelection for the checklist. */
 GtkSelectionModel *clarify_option_list_get_model        (ClarifyOptionList *self);
 
-/* Signals: ::activate-default on Enter in the search when nothing is left
- * to pick, and on activating (double-click, Enter) a row of a single choice. */
+/* ::activate-default (see ClarifyChoiceView) on Enter in the search when
+ * nothing is left to pick, and on activating (double-click, Enter) a row of
+ * a single choice. */
 
 G_END_DECLS
