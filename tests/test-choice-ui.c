@@ -408,6 +408,134 @@ test_chips_look_apart (void)
   run_clear (&run);
 }
 
+/* Long lists ----------------------------------------------------------------- */
+
+/* The option of the list row that has the focus: set on the focused
+ * widget (a checklist row's check button) or its child (a plain row's). */
+static const char *
+focused_row (Run *run)
+{
+  GtkWidget *focus = get_focus (run);
+  ClarifyOption *option = g_object_get_data (G_OBJECT (focus), CLARIFY_CHOICE_VIEW_OPTION_KEY);
+
+  if (option == NULL && gtk_widget_get_first_child (focus) != NULL)
+    option = g_object_get_data (G_OBJECT (gtk_widget_get_first_child (focus)), CLARIFY_CHOICE_VIEW_OPTION_KEY);
+  g_assert_nonnull (option);
+
+  return clarify_option_get_label (option);
+}
+
+static void
+test_list_one_tab_stop (gconstpointer data)
+{
+  gboolean multi = GPOINTER_TO_INT (data);
+  g_autoptr(ClarifyRequest) request = NULL;
+  GtkWidget *search, *list_view;
+  Run run = { 0 };
+
+  set_language ("en");
+  request = new_long_list (multi);
+  run_start (&run, request);
+  search = clarify_option_list_get_search_entry (CLARIFY_OPTION_LIST (view_of (&run)));
+  list_view = clarify_option_list_get_list_view (CLARIFY_OPTION_LIST (view_of (&run)));
+
+  /* The search first; Tab goes into the list, on its first row. */
+  g_assert_true (focus_is_inside (&run, search));
+  g_assert_true (send (&run, GDK_KEY_Tab, 0));
+  g_assert_true (focus_is_inside (&run, list_view));
+  g_assert_cmpstr (focused_row (&run), ==, "Amsterdam");
+
+  /* The arrows move within the list, Space picks. */
+  g_assert_true (send (&run, GDK_KEY_Down, 0));
+  g_assert_cmpstr (focused_row (&run), ==, "Berlin");
+  g_assert_true (send (&run, GDK_KEY_Down, 0));
+  g_assert_true (send (&run, GDK_KEY_Down, 0));
+  g_assert_true (send (&run, GDK_KEY_Up, 0));
+  g_assert_cmpstr (focused_row (&run), ==, "Bern");
+  g_assert_true (send (&run, GDK_KEY_space, 0));
+
+  /* Tab leaves the list for the buttons. */
+  g_assert_true (send (&run, GDK_KEY_Tab, 0));
+  g_assert_false (focus_is_inside (&run, view_of (&run)));
+  g_assert_true (GTK_IS_BUTTON (get_focus (&run)));
+
+  /* And back: Shift+Tab into the list, on the picked row, then to the
+   * search. */
+  g_assert_true (send (&run, GDK_KEY_Tab, GDK_SHIFT_MASK));
+  g_assert_true (focus_is_inside (&run, list_view));
+  g_assert_cmpstr (focused_row (&run), ==, "Bern");
+  g_assert_true (send (&run, GDK_KEY_Tab, GDK_SHIFT_MASK));
+  g_assert_true (focus_is_inside (&run, search));
+
+  submit (&run);
+  assert_response (&run, "{\"id\":\"r1\",\"outcome\":\"answered\",\"answers\":[{\"question_id\":\"city\",\"values\":[\"c2\"]}]}");
+  run_clear (&run);
+}
+
+/* Screen readers -------------------------------------------------------------- */
+
+/* The chips' and the rows' descriptions are their accessible descriptions;
+ * chips are radio buttons or check boxes, checked when picked. */
+static void
+test_descriptions (gconstpointer data)
+{
+  g_autoptr(ClarifyRequest) single = NULL;
+  g_autoptr(ClarifyRequest) multi = NULL;
+  GtkWidget *row;
+  Run run = { 0 };
+
+  start (&run, data, new_single_chips, &single);
+  gtk_test_accessible_assert_property (chip_at (&run, 0), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                       T ("MIT (Recommended)", "MIT (empfohlen)"));
+  gtk_test_accessible_assert_property (chip_at (&run, 0), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION,
+                                       T ("Short and permissive, like the rest of the repo",
+                                          "Kurz und freizügig, wie der Rest des Repositorys"));
+  g_assert_false (gtk_test_accessible_has_property (GTK_ACCESSIBLE (chip_at (&run, 2)),
+                                                    GTK_ACCESSIBLE_PROPERTY_DESCRIPTION));
+  gtk_test_accessible_assert_role (chip_at (&run, 1), GTK_ACCESSIBLE_ROLE_RADIO);
+  gtk_test_accessible_assert_state (chip_at (&run, 1), GTK_ACCESSIBLE_STATE_CHECKED, FALSE);
+  g_assert_true (send (&run, GDK_KEY_2, 0));
+  gtk_test_accessible_assert_state (chip_at (&run, 1), GTK_ACCESSIBLE_STATE_CHECKED, TRUE);
+  gtk_test_accessible_assert_property (view_of (&run), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                       T ("Which license should the new library use?",
+                                          "Unter welcher Lizenz soll die neue Bibliothek stehen?"));
+  run_clear (&run);
+
+  start (&run, data, new_multi_chips, &multi);
+  gtk_test_accessible_assert_role (chip_at (&run, 2), GTK_ACCESSIBLE_ROLE_CHECKBOX);
+  gtk_test_accessible_assert_property (chip_at (&run, 2), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION,
+                                       T ("ARIA roles and focus", "ARIA-Rollen und Fokus"));
+  g_assert_true (send (&run, GDK_KEY_3, 0));
+  gtk_test_accessible_assert_state (chip_at (&run, 2), GTK_ACCESSIBLE_STATE_CHECKED, TRUE);
+  run_clear (&run);
+
+  /* A list row: the row is named and described, and in a checklist the
+   * check button that takes the focus as well. */
+  for (guint multiple = 0; multiple < 2; multiple++)
+    {
+      g_autoptr(ClarifyRequest) request = NULL;
+
+      set_language (data);
+      request = new_long_list (multiple);
+      run_start (&run, request);
+      g_assert_true (send (&run, GDK_KEY_Tab, 0));
+      row = get_focus (&run);
+      gtk_test_accessible_assert_property (row, GTK_ACCESSIBLE_PROPERTY_LABEL, "Amsterdam");
+      gtk_test_accessible_assert_property (row, GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, T ("Office", "Büro"));
+      if (multiple)
+        {
+          gtk_test_accessible_assert_role (row, GTK_ACCESSIBLE_ROLE_CHECKBOX);
+          row = gtk_widget_get_parent (row);
+          gtk_test_accessible_assert_property (row, GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, T ("Office", "Büro"));
+        }
+      gtk_test_accessible_assert_role (row, GTK_ACCESSIBLE_ROLE_LIST_ITEM);
+      g_assert_true (send (&run, GDK_KEY_Down, 0));
+      g_assert_false (gtk_test_accessible_has_property (GTK_ACCESSIBLE (get_focus (&run)),
+                                                        GTK_ACCESSIBLE_PROPERTY_DESCRIPTION));
+      run_clear (&run);
+    }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -422,6 +550,9 @@ main (int   argc,
   add_language_test ("/choice/chips/arrows", test_chips_arrows);
   add_language_test ("/choice/chips/digits-shown", test_chips_show_digits);
   g_test_add_func ("/choice/chips/look-apart", test_chips_look_apart);
+  g_test_add_data_func ("/choice/list/one-tab-stop/single", GINT_TO_POINTER (FALSE), test_list_one_tab_stop);
+  g_test_add_data_func ("/choice/list/one-tab-stop/multi", GINT_TO_POINTER (TRUE), test_list_one_tab_stop);
+  add_language_test ("/choice/a11y/descriptions", test_descriptions);
 
   return g_test_run ();
 }

@@ -371,6 +371,10 @@ setup_row_cb (GtkSignalListItemFactory *factory,
     {
       GtkWidget *check = gtk_check_button_new ();
 
+      /* Its mark is drawing, the row says "checked" (GTK 4.8 names it by
+       * its type otherwise). */
+      for (GtkWidget *mark = gtk_widget_get_first_child (check); mark != NULL; mark = gtk_widget_get_next_sibling (mark))
+        gtk_accessible_update_state (GTK_ACCESSIBLE (mark), GTK_ACCESSIBLE_STATE_HIDDEN, TRUE, -1);
       gtk_widget_set_margin_start (texts, 6);
       gtk_check_button_set_child (GTK_CHECK_BUTTON (check), texts);
       g_signal_connect (check, "toggled", G_CALLBACK (check_toggled_cb), self);
@@ -380,7 +384,12 @@ setup_row_cb (GtkSignalListItemFactory *factory,
   else
     {
       GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
-      GtkWidget *mark = gtk_image_new_from_icon_name ("object-select-symbolic");
+      /* Drawing only, the row's "selected" says it (GTK resets the hidden
+       * state when the mark shows). */
+      GtkWidget *mark = g_object_new (GTK_TYPE_IMAGE,
+                                      "icon-name", "object-select-symbolic",
+                                      "accessible-role", GTK_ACCESSIBLE_ROLE_PRESENTATION,
+                                      NULL);
       GtkExpression *selected;
 
       selected = gtk_property_expression_new (GTK_TYPE_LIST_ITEM, NULL, "selected");
@@ -392,6 +401,24 @@ setup_row_cb (GtkSignalListItemFactory *factory,
       clarify_choice_view_track_pointer (CLARIFY_CHOICE_VIEW (self), box);
       gtk_list_item_set_child (list_item, box);
     }
+}
+
+/* What a screen reader says of a row: the rows have custom children. */
+static void
+describe_row (GtkWidget     *widget,
+              ClarifyOption *item)
+{
+  const char *description = clarify_option_get_description (item);
+
+  gtk_accessible_update_property (GTK_ACCESSIBLE (widget),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, clarify_option_get_label (item),
+                                  -1);
+  if (description != NULL && description[0] != '\0')
+    gtk_accessible_update_property (GTK_ACCESSIBLE (widget),
+                                    GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, description,
+                                    -1);
+  else
+    gtk_accessible_reset_property (GTK_ACCESSIBLE (widget), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION);
 }
 
 static void
@@ -411,6 +438,8 @@ bind_row_cb (GtkSignalListItemFactory *factory,
 
   /* The row's option, for the preview too (see ClarifyChoiceView). */
   g_object_set_data (G_OBJECT (child), OPTION_KEY, item);
+  /* The row takes the focus, or its check button in a checklist. */
+  describe_row (gtk_widget_get_parent (child), item);
 
   if (GTK_IS_CHECK_BUTTON (child))
     {
@@ -418,6 +447,7 @@ bind_row_cb (GtkSignalListItemFactory *factory,
       gtk_check_button_set_active (GTK_CHECK_BUTTON (child), item_get_active (self, item));
       self->syncing = FALSE;
       g_hash_table_add (self->bound_checks, child);
+      describe_row (child, item);
     }
 }
 
@@ -512,6 +542,12 @@ clarify_option_list_setup (ClarifyChoiceView *view)
   gtk_scrolled_window_set_propagate_natural_height (GTK_SCROLLED_WINDOW (self->scrolled), TRUE);
   gtk_scrolled_window_set_max_content_height (GTK_SCROLLED_WINDOW (self->scrolled), LIST_MAX_HEIGHT);
   gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (self->scrolled), self->list_view);
+  /* The keyboard scrolls the list; unnamed, GTK 4.8 would call the
+   * scroll bars "GtkScrollbar" to screen readers. */
+  gtk_accessible_update_state (GTK_ACCESSIBLE (gtk_scrolled_window_get_hscrollbar (GTK_SCROLLED_WINDOW (self->scrolled))),
+                               GTK_ACCESSIBLE_STATE_HIDDEN, TRUE, -1);
+  gtk_accessible_update_state (GTK_ACCESSIBLE (gtk_scrolled_window_get_vscrollbar (GTK_SCROLLED_WINDOW (self->scrolled))),
+                               GTK_ACCESSIBLE_STATE_HIDDEN, TRUE, -1);
   gtk_widget_add_css_class (self->scrolled, "card");
   gtk_widget_add_css_class (self->scrolled, "clarify-option-list-frame");
   /* The card fills what keep_unfiltered_height() reserves. */
@@ -593,6 +629,104 @@ clarify_option_list_grab_focus (GtkWidget *widget)
   return gtk_widget_grab_focus (self->search_entry);
 }
 
+static gboolean
+has_focus_within (GtkWidget *focus,
+                  GtkWidget *widget)
+{
+  return focus != NULL && (focus == widget || gtk_widget_is_ancestor (focus, widget));
+}
+
+/* The row showing @item, if the list view has made one. */
+static GtkWidget *
+find_row (ClarifyOptionList *self,
+          ClarifyOption     *item)
+{
+  for (GtkWidget *row = gtk_widget_get_first_child (self->list_view);
+       row != NULL;
+       row = gtk_widget_get_next_sibling (row))
+    {
+      GtkWidget *child = gtk_widget_get_first_child (row);
+
+      if (child != NULL && g_object_get_data (G_OBJECT (child), OPTION_KEY) == item)
+        return row;
+    }
+
+  return NULL;
+}
+
+/* The first picked of the rows shown, else the first row. */
+static guint
+get_entry_position (ClarifyOptionList *self)
+{
+  GListModel *rows = G_LIST_MODEL (self->selection);
+  guint n = g_list_model_get_n_items (rows);
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(ClarifyOption) item = g_list_model_get_item (rows, i);
+
+      if (item_get_active (self, item))
+        return i;
+    }
+
+  return 0;
+}
+
+/* Into the list as into a radio group: on the first picked row. */
+static gboolean
+focus_list (ClarifyOptionList *self)
+{
+  guint position = get_entry_position (self);
+  g_autoptr(ClarifyOption) item = g_list_model_get_item (G_LIST_MODEL (self->selection), position);
+  GtkWidget *row;
+
+  if (item == NULL || !gtk_widget_get_visible (self->scrolled))
+    return FALSE;
+
+  gtk_widget_activate_action (self->list_view, "list.scroll-to-item", "u", position);
+  row = find_row (self, item);
+  if (row != NULL && gtk_widget_grab_focus (row))
+    return TRUE;
+
+  return gtk_widget_child_focus (self->list_view, GTK_DIR_TAB_FORWARD);
+}
+
+/* Tab goes from the search to the list to what follows; the list is one
+ * stop, its rows are for the arrow keys. */
+static gboolean
+clarify_option_list_focus (GtkWidget        *widget,
+                           GtkDirectionType  direction)
+{
+  ClarifyOptionList *self = CLARIFY_OPTION_LIST (widget);
+  GtkWidget *focus = gtk_root_get_focus (gtk_widget_get_root (widget));
+  gboolean in_search = has_focus_within (focus, self->search_entry);
+  gboolean in_list = has_focus_within (focus, self->list_view);
+
+  switch (direction)
+    {
+    case GTK_DIR_TAB_FORWARD:
+      if (in_list)
+        return FALSE;
+      if (in_search)
+        return focus_list (self);
+      return gtk_widget_grab_focus (self->search_entry);
+
+    case GTK_DIR_TAB_BACKWARD:
+      if (in_list)
+        return gtk_widget_grab_focus (self->search_entry);
+      if (in_search)
+        return FALSE;
+      return focus_list (self) || gtk_widget_grab_focus (self->search_entry);
+
+    case GTK_DIR_UP:
+    case GTK_DIR_DOWN:
+    case GTK_DIR_LEFT:
+    case GTK_DIR_RIGHT:
+    default:
+      return GTK_WIDGET_CLASS (clarify_option_list_parent_class)->focus (widget, direction);
+    }
+}
+
 static void
 clarify_option_list_dispose (GObject *object)
 {
@@ -626,6 +760,7 @@ clarify_option_list_finalize (GObject *object)
 
   g_clear_pointer (&self->bound_checks, g_hash_table_unref);
 
+
   G_OBJECT_CLASS (clarify_option_list_parent_class)->finalize (object);
 }
 
@@ -640,6 +775,7 @@ clarify_option_list_class_init (ClarifyOptionListClass *klass)
   object_class->finalize = clarify_option_list_finalize;
 
   widget_class->grab_focus = clarify_option_list_grab_focus;
+  widget_class->focus = clarify_option_list_focus;
 
   view_class->setup = clarify_option_list_setup;
   view_class->sync = clarify_option_list_sync;
