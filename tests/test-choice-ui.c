@@ -474,6 +474,81 @@ test_list_one_tab_stop (gconstpointer data)
 
 /* Screen readers -------------------------------------------------------------- */
 
+static gboolean
+is_hidden (GtkAccessible *accessible)
+{
+  g_autofree char *mismatch = NULL;
+
+  if (!gtk_test_accessible_has_state (accessible, GTK_ACCESSIBLE_STATE_HIDDEN))
+    return FALSE;
+  mismatch = gtk_test_accessible_check_state (accessible, GTK_ACCESSIBLE_STATE_HIDDEN, TRUE);
+
+  return mismatch == NULL;
+}
+
+/* What GTK 4.8 gives an AT-SPI client as a name: the label property or
+ * relation, a label's text; a group goes without; anything else is read
+ * out by its type name ("GtkFlowBox", "ClarifySingleInput"). Appends the
+ * widgets below @widget that would be, unless hidden. */
+static void
+collect_type_named (GtkWidget *widget,
+                    GPtrArray *found)
+{
+  GtkAccessible *accessible = GTK_ACCESSIBLE (widget);
+  GtkAccessibleRole role = gtk_accessible_get_accessible_role (accessible);
+
+  if (is_hidden (accessible))
+    return;
+
+  if (role != GTK_ACCESSIBLE_ROLE_GROUP && role != GTK_ACCESSIBLE_ROLE_NONE &&
+      role != GTK_ACCESSIBLE_ROLE_PRESENTATION &&
+      !gtk_test_accessible_has_property (accessible, GTK_ACCESSIBLE_PROPERTY_LABEL) &&
+      !gtk_test_accessible_has_relation (accessible, GTK_ACCESSIBLE_RELATION_LABELLED_BY) &&
+      !(GTK_IS_LABEL (widget) && gtk_label_get_text (GTK_LABEL (widget))[0] != '\0'))
+    g_ptr_array_add (found, g_strdup_printf ("%s in %s", G_OBJECT_TYPE_NAME (widget),
+                                             G_OBJECT_TYPE_NAME (gtk_widget_get_parent (widget))));
+
+  for (GtkWidget *child = gtk_widget_get_first_child (widget);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    collect_type_named (child, found);
+}
+
+static void
+assert_no_type_names (Run *run)
+{
+  g_autoptr(GPtrArray) found = g_ptr_array_new_with_free_func (g_free);
+  g_autofree char *joined = NULL;
+
+  /* The window's content; its title bar is libadwaita's own. */
+  collect_type_named (gtk_window_get_child (GTK_WINDOW (run->dialog)), found);
+  g_ptr_array_add (found, NULL);
+  joined = g_strjoinv (", ", (char **) found->pdata);
+  g_assert_cmpstr (joined, ==, "");
+}
+
+static void
+test_no_type_names (gconstpointer data)
+{
+  ClarifyRequest *(*builds[]) (void) = { new_single_chips, new_multi_chips };
+
+  for (guint i = 0; i < G_N_ELEMENTS (builds) + 2; i++)
+    {
+      g_autoptr(ClarifyRequest) request = NULL;
+      Run run = { 0 };
+
+      set_language (data);
+      request = i < G_N_ELEMENTS (builds) ? builds[i] () : new_long_list (i > G_N_ELEMENTS (builds));
+      run_start (&run, request);
+      assert_no_type_names (&run);
+      /* Picked, and with Other's entry open where there is one. */
+      g_assert_true (gtk_widget_activate_action (GTK_WIDGET (run.dialog), "dialog.pick", "u", 0));
+      g_assert_true (gtk_widget_activate_action (GTK_WIDGET (run.dialog), "dialog.pick", "u", 3));
+      assert_no_type_names (&run);
+      run_clear (&run);
+    }
+}
+
 /* The chips' and the rows' descriptions are their accessible descriptions;
  * chips are radio buttons or check boxes, checked when picked. */
 static void
@@ -536,6 +611,43 @@ test_descriptions (gconstpointer data)
     }
 }
 
+/* No label is a stop for Tab: selectable labels take the focus (and
+ * select all their text when they get it). */
+static void
+assert_labels_take_no_focus (GtkWidget *widget)
+{
+  if (GTK_IS_LABEL (widget))
+    {
+      g_assert_false (gtk_label_get_selectable (GTK_LABEL (widget)));
+      g_assert_false (gtk_widget_get_focusable (widget));
+    }
+
+  for (GtkWidget *child = gtk_widget_get_first_child (widget);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    assert_labels_take_no_focus (child);
+}
+
+static void
+test_labels_take_no_focus (void)
+{
+  g_autoptr(ClarifyRequest) request = NULL;
+  Run run = { 0 };
+
+  set_language ("en");
+  request = new_single_chips ();
+  clarify_request_set_title (request, "New library");
+  clarify_request_set_context (request, "The library is ready to publish.");
+  run_start (&run, request);
+  assert_labels_take_no_focus (GTK_WIDGET (run.dialog));
+
+  /* Shift+Tab from the chips goes round to the buttons, past the texts. */
+  g_assert_true (send (&run, GDK_KEY_Tab, GDK_SHIFT_MASK));
+  g_assert_true (GTK_IS_BUTTON (get_focus (&run)));
+  g_assert_false (focus_is_inside (&run, view_of (&run)));
+  run_clear (&run);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -553,6 +665,8 @@ main (int   argc,
   g_test_add_data_func ("/choice/list/one-tab-stop/single", GINT_TO_POINTER (FALSE), test_list_one_tab_stop);
   g_test_add_data_func ("/choice/list/one-tab-stop/multi", GINT_TO_POINTER (TRUE), test_list_one_tab_stop);
   add_language_test ("/choice/a11y/descriptions", test_descriptions);
+  add_language_test ("/choice/a11y/no-type-names", test_no_type_names);
+  g_test_add_func ("/choice/a11y/labels-take-no-focus", test_labels_take_no_focus);
 
   return g_test_run ();
 }

@@ -718,6 +718,17 @@ clarify_request_dialog_class_init (ClarifyRequestDialogClass *klass)
   add_shortcuts (widget_class);
 }
 
+/* The keyboard scrolls to what has the focus; unnamed, GTK 4.8 would call
+ * the scroll bars "GtkScrollbar" to screen readers. */
+static void
+hide_scroll_bars (GtkScrolledWindow *scroller)
+{
+  gtk_accessible_update_state (GTK_ACCESSIBLE (gtk_scrolled_window_get_hscrollbar (scroller)),
+                               GTK_ACCESSIBLE_STATE_HIDDEN, TRUE, -1);
+  gtk_accessible_update_state (GTK_ACCESSIBLE (gtk_scrolled_window_get_vscrollbar (scroller)),
+                               GTK_ACCESSIBLE_STATE_HIDDEN, TRUE, -1);
+}
+
 static void
 clarify_request_dialog_init (ClarifyRequestDialog *self)
 {
@@ -725,6 +736,7 @@ clarify_request_dialog_init (ClarifyRequestDialog *self)
   GtkShortcutTrigger *trigger;
 
   gtk_widget_init_template (GTK_WIDGET (self));
+  hide_scroll_bars (GTK_SCROLLED_WINDOW (adw_bin_get_child (ADW_BIN (self->scroller_fit))));
 
   self->countdown = clarify_request_header_get_countdown (self->header);
   g_signal_connect_object (self->countdown, "expired",

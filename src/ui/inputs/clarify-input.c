@@ -324,6 +324,8 @@ clarify_input_class_init (ClarifyInputClass *klass)
   /* Subclasses inherit the layout manager type; each instance is vertical. */
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BOX_LAYOUT);
   gtk_widget_class_set_css_name (widget_class, "clarifyinput");
+  /* Unnamed, GTK 4.8 reads a plain widget out by its type name. */
+  gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_GROUP);
 }
 
 static void
