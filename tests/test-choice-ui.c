@@ -648,6 +648,58 @@ test_labels_take_no_focus (void)
   run_clear (&run);
 }
 
+/* Screenshots ------------------------------------------------------------------ */
+
+/* Each before and after it is answered, with the focus ring shown as after
+ * a key press: the focus is on a chip that is not the picked one. */
+static void
+test_screenshots (gconstpointer data)
+{
+  g_autoptr(ClarifyRequest) single = NULL;
+  g_autoptr(ClarifyRequest) multi = NULL;
+  Run run = { 0 };
+
+  start (&run, data, new_single_chips, &single);
+  gtk_window_set_focus_visible (GTK_WINDOW (run.dialog), TRUE);
+  shot (&run, "choice-single-chips");
+  g_assert_true (send (&run, GDK_KEY_2, 0));
+  g_assert_true (send (&run, GDK_KEY_Right, 0));
+  shot (&run, "choice-single-chips-answered");
+  run_clear (&run);
+
+  start (&run, data, new_multi_chips, &multi);
+  gtk_window_set_focus_visible (GTK_WINDOW (run.dialog), TRUE);
+  shot (&run, "choice-multi-chips");
+  g_assert_true (send (&run, GDK_KEY_1, 0));
+  g_assert_true (send (&run, GDK_KEY_3, 0));
+  g_assert_true (send (&run, GDK_KEY_Right, 0));
+  shot (&run, "choice-multi-chips-answered");
+  run_clear (&run);
+
+  for (guint multiple = 0; multiple < 2; multiple++)
+    {
+      g_autoptr(ClarifyRequest) request = NULL;
+      const char *name = multiple ? "choice-checklist" : "choice-long-list";
+      g_autofree char *answered = g_strconcat (name, "-answered", NULL);
+
+      set_language (data);
+      request = new_long_list (multiple);
+      run_start (&run, request);
+      gtk_window_set_focus_visible (GTK_WINDOW (run.dialog), TRUE);
+      shot (&run, name);
+      type_search (&run, "zur");
+      g_assert_true (send (&run, GDK_KEY_Return, 0));
+      if (multiple)
+        {
+          type_search (&run, "koln");
+          g_assert_true (send (&run, GDK_KEY_Return, 0));
+        }
+      g_assert_true (send (&run, GDK_KEY_Tab, 0));
+      shot (&run, answered);
+      run_clear (&run);
+    }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -667,6 +719,7 @@ main (int   argc,
   add_language_test ("/choice/a11y/descriptions", test_descriptions);
   add_language_test ("/choice/a11y/no-type-names", test_no_type_names);
   g_test_add_func ("/choice/a11y/labels-take-no-focus", test_labels_take_no_focus);
+  add_language_test ("/choice/screenshots", test_screenshots);
 
   return g_test_run ();
 }
