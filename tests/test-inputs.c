@@ -909,7 +909,8 @@ test_single_other_chips (void)
   shown = show (question);
 
   g_assert_cmpuint (count_chips (shown.input), ==, 4);
-  gtk_test_accessible_assert_role (get_chip (shown.input, 3), GTK_ACCESSIBLE_ROLE_BUTTON);
+  /* Radio buttons to assistive technology, Other too. */
+  gtk_test_accessible_assert_role (get_chip (shown.input, 3), GTK_ACCESSIBLE_ROLE_RADIO);
   g_assert_true (has_label (GTK_WIDGET (get_chip (shown.input, 3)), "Other…"));
   entry = clarify_choice_input_get_other_entry (CLARIFY_CHOICE_INPUT (shown.input));
   g_assert_nonnull (entry);
@@ -918,8 +919,10 @@ test_single_other_chips (void)
 
   gtk_toggle_button_set_active (get_chip (shown.input, 0), TRUE);
   click (get_chip (shown.input, 3));
-  gtk_test_accessible_assert_state (get_chip (shown.input, 3), GTK_ACCESSIBLE_STATE_PRESSED,
+  gtk_test_accessible_assert_state (get_chip (shown.input, 3), GTK_ACCESSIBLE_STATE_CHECKED,
                                     GTK_ACCESSIBLE_TRISTATE_TRUE);
+  gtk_test_accessible_assert_state (get_chip (shown.input, 0), GTK_ACCESSIBLE_STATE_CHECKED,
+                                    GTK_ACCESSIBLE_TRISTATE_FALSE);
   g_assert_true (gtk_widget_get_visible (entry));
   g_assert_true (gtk_widget_has_focus (gtk_widget_get_first_child (entry)));
   g_assert_false (gtk_toggle_button_get_active (get_chip (shown.input, 0)));
@@ -1523,16 +1526,20 @@ test_tab_order (void)
   shown = show (chips);
   entry = clarify_choice_input_get_other_entry (CLARIFY_CHOICE_INPUT (shown.input));
 
-  /* Tab walks the chips themselves (not the flow box cells), then Other's entry. */
+  /* The chips are one stop for Tab, like a radio group: Tab leaves them
+   * (for Other's entry once it shows), the arrows move between them. */
   gtk_widget_grab_focus (GTK_WIDGET (get_chip (shown.input, 0)));
-  g_assert_true (gtk_widget_child_focus (shown.window, GTK_DIR_TAB_FORWARD));
+  g_assert_true (gtk_widget_child_focus (shown.window, GTK_DIR_RIGHT));
   g_assert_true (gtk_widget_has_focus (GTK_WIDGET (get_chip (shown.input, 1))));
-  g_assert_true (gtk_widget_child_focus (shown.window, GTK_DIR_TAB_FORWARD));
-  g_assert_true (gtk_widget_has_focus (GTK_WIDGET (get_chip (shown.input, 2))));
+  g_assert_false (gtk_widget_child_focus (GTK_WIDGET (shown.input), GTK_DIR_TAB_FORWARD));
+  g_assert_true (gtk_widget_has_focus (GTK_WIDGET (get_chip (shown.input, 1))));
   click (get_chip (shown.input, 2));
   g_assert_true (gtk_widget_is_ancestor (gtk_root_get_focus (GTK_ROOT (shown.window)), entry));
+  /* Back from the entry: on the picked chip, Other. */
   g_assert_true (gtk_widget_child_focus (shown.window, GTK_DIR_TAB_BACKWARD));
   g_assert_true (gtk_widget_has_focus (GTK_WIDGET (get_chip (shown.input, 2))));
+  g_assert_true (gtk_widget_child_focus (shown.window, GTK_DIR_TAB_FORWARD));
+  g_assert_true (gtk_widget_is_ancestor (gtk_root_get_focus (GTK_ROOT (shown.window)), entry));
   hide (&shown);
 }
 

@@ -104,6 +104,9 @@ clarify_fit_scroller_class_init (ClarifyFitScrollerClass *klass)
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
 
   object_class->dispose = clarify_fit_scroller_dispose;
+
+  /* A plain widget would be read out by its type name (GTK 4.8). */
+  gtk_widget_class_set_accessible_role (GTK_WIDGET_CLASS (klass), GTK_ACCESSIBLE_ROLE_GROUP);
 }
 
 static void

@@ -209,6 +209,9 @@ clarify_question_stack_class_init (ClarifyQuestionStackClass *klass)
                          CLARIFY_TYPE_REQUEST,
                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  /* A plain widget would be read out by its type name (GTK 4.8). */
+  gtk_widget_class_set_accessible_role (GTK_WIDGET_CLASS (klass), GTK_ACCESSIBLE_ROLE_GROUP);
 }
 
 static void
@@ -297,7 +300,7 @@ clarify_question_stack_set_visible (ClarifyQuestionStack *self,
   g_return_if_fail (position < self->pages->len);
 
   /* Otherwise the stack hands the focus to the page's first focusable
-   * widget, the selectable question label, which then selects all its text. */
+   * widget, not where the page puts it (the picked chip, the entry). */
   current = g_ptr_array_index (self->pages, self->visible);
   if (clarify_question_page_has_focus (current))
     gtk_root_set_focus (gtk_widget_get_root (GTK_WIDGET (self)), NULL);

@@ -112,6 +112,9 @@ clarify_request_actions_class_init (ClarifyRequestActionsClass *klass)
   gtk_widget_class_bind_template_child (widget_class, ClarifyRequestActions, submit_button);
   gtk_widget_class_bind_template_child (widget_class, ClarifyRequestActions, notice_label);
   gtk_widget_class_bind_template_child (widget_class, ClarifyRequestActions, notice_close_button);
+
+  /* A plain widget would be read out by its type name (GTK 4.8). */
+  gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_GROUP);
 }
 
 static void
@@ -119,6 +122,8 @@ clarify_request_actions_init (ClarifyRequestActions *self)
 {
   self->last = TRUE;
   gtk_widget_init_template (GTK_WIDGET (self));
+  /* Until it has something to say: an empty alert is read as "GtkLabel". */
+  gtk_accessible_update_state (GTK_ACCESSIBLE (self->notice_label), GTK_ACCESSIBLE_STATE_HIDDEN, TRUE, -1);
 }
 
 ClarifyRequest *
@@ -201,6 +206,7 @@ clarify_request_actions_show_notice (ClarifyRequestActions *self,
   g_return_if_fail (CLARIFY_IS_REQUEST_ACTIONS (self));
 
   gtk_widget_set_sensitive (self->action_box, FALSE);
+  gtk_accessible_update_state (GTK_ACCESSIBLE (self->notice_label), GTK_ACCESSIBLE_STATE_HIDDEN, FALSE, -1);
   gtk_label_set_text (self->notice_label, text);
   gtk_stack_set_visible_child_name (self->bottom_stack, "notice");
 }

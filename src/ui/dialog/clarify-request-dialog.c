@@ -758,6 +758,17 @@ clarify_request_dialog_class_init (ClarifyRequestDialogClass *klass)
   add_shortcuts (widget_class);
 }
 
+/* The keyboard scrolls to what has the focus; unnamed, GTK 4.8 would call
+ * the scroll bars "GtkScrollbar" to screen readers. */
+static void
+hide_scroll_bars (GtkScrolledWindow *scroller)
+{
+  gtk_accessible_update_state (GTK_ACCESSIBLE (gtk_scrolled_window_get_hscrollbar (scroller)),
+                               GTK_ACCESSIBLE_STATE_HIDDEN, TRUE, -1);
+  gtk_accessible_update_state (GTK_ACCESSIBLE (gtk_scrolled_window_get_vscrollbar (scroller)),
+                               GTK_ACCESSIBLE_STATE_HIDDEN, TRUE, -1);
+}
+
 static void
 clarify_request_dialog_init (ClarifyRequestDialog *self)
 {
@@ -765,6 +776,7 @@ clarify_request_dialog_init (ClarifyRequestDialog *self)
   GtkShortcutTrigger *trigger;
 
   gtk_widget_init_template (GTK_WIDGET (self));
+  hide_scroll_bars (GTK_SCROLLED_WINDOW (adw_bin_get_child (ADW_BIN (self->scroller_fit))));
 
   /* First of all, before any shortcut or the focused widget sees a key. */
   self->key_guard_ms = KEY_GUARD_MS;

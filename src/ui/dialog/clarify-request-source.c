@@ -230,12 +230,18 @@ clarify_request_source_class_init (ClarifyRequestSourceClass *klass)
                          CLARIFY_TYPE_REQUEST,
                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  /* A plain widget would be read out by its type name (GTK 4.8). */
+  gtk_widget_class_set_accessible_role (GTK_WIDGET_CLASS (klass), GTK_ACCESSIBLE_ROLE_GROUP);
 }
 
 static void
 clarify_request_source_init (ClarifyRequestSource *self)
 {
-  self->title = ADW_WINDOW_TITLE (adw_window_title_new (NULL, NULL));
+  /* A group around its labels, not an unnamed widget. */
+  self->title = g_object_new (ADW_TYPE_WINDOW_TITLE,
+                              "accessible-role", GTK_ACCESSIBLE_ROLE_GROUP,
+                              NULL);
   adw_bin_set_child (ADW_BIN (self), GTK_WIDGET (self->title));
   update (self);
 }

@@ -1,5 +1,11 @@
 /* clarify-choice-chips.c
  *
+ * The chips are one stop for Tab, like a radio group: Tab enters on the
+ * picked chip (else the first) and leaves the group, the arrow keys move
+ * the focus between the chips without picking. Space picks the focused
+ * chip; Enter is "done" (::activate-default) and never picks, so that a
+ * stray Enter sends nothing the user did not choose.
+ *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #include "config.h"
@@ -23,6 +29,8 @@ G_DEFINE_FINAL_TYPE (ClarifyChoiceChips, clarify_choice_chips, CLARIFY_TYPE_CHOI
 
 #define OPTION_KEY CLARIFY_CHOICE_VIEW_OPTION_KEY
 #define CHECK_KEY  "clarify-check"
+/* The dialog's digit shortcuts pick the first nine chips. */
+#define MAX_KEY_HINTS 9
 
 static ClarifyOption *
 chip_get_option (GtkWidget *chip)
@@ -41,6 +49,10 @@ chip_toggled_cb (GtkToggleButton    *chip,
 
   if (check != NULL)
     gtk_widget_set_visible (check, active);
+  /* A radio or a check box to assistive technology, not a pressed button. */
+  gtk_accessible_update_state (GTK_ACCESSIBLE (chip),
+                               GTK_ACCESSIBLE_STATE_CHECKED, active,
+                               -1);
 
   if (self->syncing)
     return;
@@ -66,29 +78,72 @@ new_chip_label (const char *text)
   return label;
 }
 
+/* A round mark for one of a kind, a square one for any number; filled
+ * when picked (style.css). Drawing only: the chip's role says it. */
+static GtkWidget *
+new_indicator (ClarifyChoiceChips *self,
+               GtkWidget          *chip)
+{
+  GtkWidget *indicator = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 0);
+
+  gtk_widget_add_css_class (indicator, "clarify-chip-indicator");
+  gtk_widget_set_valign (indicator, GTK_ALIGN_CENTER);
+  gtk_accessible_update_state (GTK_ACCESSIBLE (indicator), GTK_ACCESSIBLE_STATE_HIDDEN, TRUE, -1);
+
+  if (clarify_choice_view_get_multiple (CLARIFY_CHOICE_VIEW (self)))
+    {
+      GtkWidget *check = gtk_image_new_from_icon_name ("object-select-symbolic");
+
+      gtk_widget_add_css_class (indicator, "check");
+      gtk_widget_set_halign (check, GTK_ALIGN_CENTER);
+      gtk_widget_set_hexpand (check, TRUE);
+      gtk_widget_set_visible (check, FALSE);
+      gtk_box_append (GTK_BOX (indicator), check);
+      g_object_set_data (G_OBJECT (chip), CHECK_KEY, check);
+    }
+  else
+    {
+      gtk_widget_add_css_class (indicator, "radio");
+    }
+
+  return indicator;
+}
+
+/* The digit that picks the chip, shown while the chips have the focus. */
+static GtkWidget *
+new_key_hint (const char *digit)
+{
+  GtkWidget *hint = gtk_label_new (digit);
+
+  gtk_widget_add_css_class (hint, "clarify-chip-key");
+  gtk_widget_set_valign (hint, GTK_ALIGN_CENTER);
+  /* The chip's key-shortcuts property says it to screen readers. */
+  gtk_accessible_update_state (GTK_ACCESSIBLE (hint), GTK_ACCESSIBLE_STATE_HIDDEN, TRUE, -1);
+
+  return hint;
+}
+
 static GtkWidget *
 new_chip (ClarifyChoiceChips *self,
           ClarifyOption      *option,
           const char         *label,
           const char         *description)
 {
-  GtkWidget *chip = gtk_toggle_button_new ();
-  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+  gboolean multiple = clarify_choice_view_get_multiple (CLARIFY_CHOICE_VIEW (self));
+  guint index = self->chips->len;
+  GtkWidget *chip;
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 8);
   GtkWidget *texts = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
 
+  chip = g_object_new (GTK_TYPE_TOGGLE_BUTTON,
+                       "accessible-role", multiple ? GTK_ACCESSIBLE_ROLE_CHECKBOX : GTK_ACCESSIBLE_ROLE_RADIO,
+                       NULL);
   gtk_widget_add_css_class (chip, "pill");
   gtk_widget_add_css_class (chip, "clarify-chip");
   gtk_widget_set_halign (box, GTK_ALIGN_CENTER);
   gtk_widget_set_valign (texts, GTK_ALIGN_CENTER);
 
-  if (clarify_choice_view_get_multiple (CLARIFY_CHOICE_VIEW (self)))
-    {
-      GtkWidget *check = gtk_image_new_from_icon_name ("object-select-symbolic");
-
-      gtk_widget_set_visible (check, FALSE);
-      gtk_box_append (GTK_BOX (box), check);
-      g_object_set_data (G_OBJECT (chip), CHECK_KEY, check);
-    }
+  gtk_box_append (GTK_BOX (box), new_indicator (self, chip));
 
   gtk_box_append (GTK_BOX (texts), new_chip_label (label));
   if (description != NULL && description[0] != '\0')
@@ -101,6 +156,16 @@ new_chip (ClarifyChoiceChips *self,
       gtk_widget_add_css_class (chip, "with-description");
     }
   gtk_box_append (GTK_BOX (box), texts);
+
+  if (index < MAX_KEY_HINTS)
+    {
+      g_autofree char *digit = g_strdup_printf ("%u", index + 1);
+
+      gtk_box_append (GTK_BOX (box), new_key_hint (digit));
+      gtk_accessible_update_property (GTK_ACCESSIBLE (chip),
+                                      GTK_ACCESSIBLE_PROPERTY_KEY_SHORTCUTS, digit,
+                                      -1);
+    }
   gtk_button_set_child (GTK_BUTTON (chip), box);
 
   /* The button has a custom child, so name it for screen readers. */
@@ -111,6 +176,7 @@ new_chip (ClarifyChoiceChips *self,
     gtk_accessible_update_property (GTK_ACCESSIBLE (chip),
                                     GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, description,
                                     -1);
+  gtk_accessible_update_state (GTK_ACCESSIBLE (chip), GTK_ACCESSIBLE_STATE_CHECKED, FALSE, -1);
 
   g_object_set_data (G_OBJECT (chip), OPTION_KEY, option);
   g_signal_connect (chip, "toggled", G_CALLBACK (chip_toggled_cb), self);
@@ -123,18 +189,20 @@ static void
 add_chip (ClarifyChoiceChips *self,
           GtkWidget          *chip)
 {
-  GtkWidget *child;
+  /* Our own cell, so that it is no "grid cell" to assistive technology;
+   * nor does it take the focus: the chip does. */
+  GtkWidget *child = g_object_new (GTK_TYPE_FLOW_BOX_CHILD,
+                                   "accessible-role", GTK_ACCESSIBLE_ROLE_GROUP,
+                                   "focusable", FALSE,
+                                   "child", chip,
+                                   NULL);
 
   if (!clarify_choice_view_get_multiple (CLARIFY_CHOICE_VIEW (self)) && self->chips->len > 0)
     gtk_toggle_button_set_group (GTK_TOGGLE_BUTTON (chip),
                                  g_ptr_array_index (self->chips, 0));
 
   g_ptr_array_add (self->chips, chip);
-  gtk_flow_box_append (GTK_FLOW_BOX (self->flow_box), chip);
-
-  /* Tab and arrows go straight to the buttons, not to the flow box cells. */
-  child = gtk_widget_get_parent (chip);
-  gtk_widget_set_focusable (child, FALSE);
+  gtk_flow_box_append (GTK_FLOW_BOX (self->flow_box), child);
 }
 
 static void
@@ -226,6 +294,129 @@ clarify_choice_chips_grab_focus (GtkWidget *widget)
   return FALSE;
 }
 
+/* The index of the chip with the focus, or -1. */
+static int
+get_focused_index (ClarifyChoiceChips *self)
+{
+  for (guint i = 0; i < self->chips->len; i++)
+    if (gtk_widget_is_focus (g_ptr_array_index (self->chips, i)))
+      return (int) i;
+
+  return -1;
+}
+
+/* Up and Left go back, Down and Right on (Left and Right the other way
+ * round in a right-to-left language), round from the last to the first. */
+static gboolean
+move_focus (ClarifyChoiceChips *self,
+            GtkDirectionType    direction)
+{
+  gboolean rtl = gtk_widget_get_direction (GTK_WIDGET (self)) == GTK_TEXT_DIR_RTL;
+  int focused = get_focused_index (self);
+  int n = (int) self->chips->len;
+  int step;
+
+  if (focused < 0)
+    return gtk_widget_grab_focus (GTK_WIDGET (self));
+
+  switch (direction)
+    {
+    case GTK_DIR_UP:
+      step = -1;
+      break;
+
+    case GTK_DIR_DOWN:
+      step = 1;
+      break;
+
+    case GTK_DIR_LEFT:
+      step = rtl ? 1 : -1;
+      break;
+
+    case GTK_DIR_RIGHT:
+      step = rtl ? -1 : 1;
+      break;
+
+    case GTK_DIR_TAB_FORWARD:
+    case GTK_DIR_TAB_BACKWARD:
+    default:
+      return FALSE;
+    }
+
+  return gtk_widget_grab_focus (g_ptr_array_index (self->chips, (focused + step + n) % n));
+}
+
+/* One stop for Tab: entering lands on the picked chip, Tab leaves. */
+static gboolean
+clarify_choice_chips_focus (GtkWidget        *widget,
+                            GtkDirectionType  direction)
+{
+  ClarifyChoiceChips *self = CLARIFY_CHOICE_CHIPS (widget);
+
+  if (get_focused_index (self) < 0)
+    return gtk_widget_grab_focus (widget);
+
+  return move_focus (self, direction);
+}
+
+static gboolean
+arrow_cb (GtkWidget *widget,
+          GVariant  *args,
+          gpointer   user_data)
+{
+  return move_focus (CLARIFY_CHOICE_CHIPS (widget), g_variant_get_int32 (args));
+}
+
+static gboolean
+enter_cb (GtkWidget *widget,
+          GVariant  *args,
+          gpointer   user_data)
+{
+  clarify_choice_view_activate_default (CLARIFY_CHOICE_VIEW (widget));
+
+  return TRUE;
+}
+
+static void
+add_shortcut (GtkShortcutController *controller,
+              guint                  keyval,
+              GtkShortcutFunc        callback,
+              GVariant              *args)
+{
+  GtkShortcut *shortcut = gtk_shortcut_new (gtk_keyval_trigger_new (keyval, 0),
+                                            gtk_callback_action_new (callback, NULL, NULL));
+
+  gtk_shortcut_set_arguments (shortcut, args);
+  gtk_shortcut_controller_add_shortcut (controller, shortcut);
+}
+
+/* In the capture phase, before the chip (Enter would toggle it) and the
+ * flow box (whose arrows move a cursor that is not the focus) see them. */
+static void
+add_keys (ClarifyChoiceChips *self)
+{
+  static const struct
+  {
+    guint            keyval;
+    GtkDirectionType direction;
+  } arrows[] = {
+    { GDK_KEY_Left, GTK_DIR_LEFT }, { GDK_KEY_KP_Left, GTK_DIR_LEFT },
+    { GDK_KEY_Right, GTK_DIR_RIGHT }, { GDK_KEY_KP_Right, GTK_DIR_RIGHT },
+    { GDK_KEY_Up, GTK_DIR_UP }, { GDK_KEY_KP_Up, GTK_DIR_UP },
+    { GDK_KEY_Down, GTK_DIR_DOWN }, { GDK_KEY_KP_Down, GTK_DIR_DOWN },
+  };
+  static const guint enter_keys[] = { GDK_KEY_Return, GDK_KEY_KP_Enter, GDK_KEY_ISO_Enter };
+  GtkEventController *controller = gtk_shortcut_controller_new ();
+
+  gtk_event_controller_set_propagation_phase (controller, GTK_PHASE_CAPTURE);
+  for (guint i = 0; i < G_N_ELEMENTS (arrows); i++)
+    add_shortcut (GTK_SHORTCUT_CONTROLLER (controller), arrows[i].keyval, arrow_cb,
+                  g_variant_new_int32 (arrows[i].direction));
+  for (guint i = 0; i < G_N_ELEMENTS (enter_keys); i++)
+    add_shortcut (GTK_SHORTCUT_CONTROLLER (controller), enter_keys[i], enter_cb, NULL);
+  gtk_widget_add_controller (GTK_WIDGET (self), controller);
+}
+
 static void
 clarify_choice_chips_dispose (GObject *object)
 {
@@ -259,6 +450,7 @@ clarify_choice_chips_class_init (ClarifyChoiceChipsClass *klass)
   object_class->finalize = clarify_choice_chips_finalize;
 
   widget_class->grab_focus = clarify_choice_chips_grab_focus;
+  widget_class->focus = clarify_choice_chips_focus;
 
   view_class->setup = clarify_choice_chips_setup;
   view_class->sync = clarify_choice_chips_sync;
@@ -273,7 +465,11 @@ clarify_choice_chips_init (ClarifyChoiceChips *self)
   /* Borrowed pointers: the flow box owns the chips. */
   self->chips = g_ptr_array_new ();
 
-  self->flow_box = gtk_flow_box_new ();
+  /* A group, not a "grid" to assistive technology: the view is the group
+   * that carries the question as its name. */
+  self->flow_box = g_object_new (GTK_TYPE_FLOW_BOX,
+                                 "accessible-role", GTK_ACCESSIBLE_ROLE_GROUP,
+                                 NULL);
   gtk_flow_box_set_selection_mode (GTK_FLOW_BOX (self->flow_box), GTK_SELECTION_NONE);
   gtk_flow_box_set_homogeneous (GTK_FLOW_BOX (self->flow_box), FALSE);
   gtk_flow_box_set_activate_on_single_click (GTK_FLOW_BOX (self->flow_box), FALSE);
@@ -285,6 +481,8 @@ clarify_choice_chips_init (ClarifyChoiceChips *self)
   gtk_widget_set_valign (self->flow_box, GTK_ALIGN_START);
   gtk_widget_add_css_class (self->flow_box, "clarify-chips");
   gtk_widget_set_parent (self->flow_box, GTK_WIDGET (self));
+
+  add_keys (self);
 }
 
 GtkWidget *

@@ -12,8 +12,11 @@ G_BEGIN_DECLS
 G_DECLARE_FINAL_TYPE (ClarifyChoiceChips, clarify_choice_chips, CLARIFY, CHOICE_CHIPS, ClarifyChoiceView)
 
 /* @options: a GListModel of ClarifyOption. Single choice behaves like radio
- * buttons; multiple choice shows a check mark on the active chips. With
- * @with_other, a last chip "Other…" joins the group. */
+ * buttons and shows a round mark, multiple choice a square one that is
+ * checked on the active chips. With @with_other, a last chip "Other…" joins
+ * the group. The chips are one stop for Tab, the arrow keys move between
+ * them, Space picks and Enter emits ::activate-default; each of the first
+ * nine shows the digit that picks it while the chips have the focus. */
 GtkWidget *clarify_choice_chips_new             (GListModel         *options,
                                                  gboolean            multiple,
                                                  gboolean            with_other);

@@ -150,9 +150,9 @@ clarify_choice_input_setup (ClarifyInput    *input,
       list = CLARIFY_OPTION_LIST (priv->view);
       clarify_input_label_accessible (input, clarify_option_list_get_search_entry (list));
       clarify_input_label_accessible (input, clarify_option_list_get_list_view (list));
-      g_signal_connect_swapped (list, "activate-default",
-                                G_CALLBACK (clarify_input_activate_default), self);
     }
+  g_signal_connect_swapped (priv->view, "activate-default",
+                            G_CALLBACK (clarify_input_activate_default), self);
   gtk_widget_set_parent (priv->view, GTK_WIDGET (self));
 
   if (any_preview (options))

@@ -41,6 +41,7 @@ enum
 enum
 {
   CHANGED,
+  ACTIVATE_DEFAULT,
   N_SIGNALS
 };
 
@@ -307,6 +308,15 @@ clarify_choice_view_class_init (ClarifyChoiceViewClass *klass)
                   NULL,
                   G_TYPE_NONE, 0);
 
+  signals[ACTIVATE_DEFAULT] =
+    g_signal_new ("activate-default",
+                  G_TYPE_FROM_CLASS (klass),
+                  G_SIGNAL_RUN_LAST,
+                  0,
+                  NULL, NULL,
+                  NULL,
+                  G_TYPE_NONE, 0);
+
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BOX_LAYOUT);
   gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_GROUP);
 }
@@ -494,4 +504,12 @@ clarify_choice_view_track_pointer (ClarifyChoiceView *self,
   g_signal_connect_object (motion, "enter", G_CALLBACK (pointer_enter_cb), self, 0);
   g_signal_connect_object (motion, "leave", G_CALLBACK (pointer_leave_cb), self, 0);
   gtk_widget_add_controller (widget, motion);
+}
+
+void
+clarify_choice_view_activate_default (ClarifyChoiceView *self)
+{
+  g_return_if_fail (CLARIFY_IS_CHOICE_VIEW (self));
+
+  g_signal_emit (self, signals[ACTIVATE_DEFAULT], 0);
 }

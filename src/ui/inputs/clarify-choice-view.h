@@ -65,8 +65,12 @@ ClarifyOption *clarify_choice_view_get_highlighted (ClarifyChoiceView *self);
 #define CLARIFY_CHOICE_VIEW_OPTION_KEY "clarify-option"
 void        clarify_choice_view_track_pointer    (ClarifyChoiceView *self,
                                                   GtkWidget         *widget);
+/* For subclasses: emits ::activate-default, Enter where it means "done
+ * choosing", so that the input can move on or submit. */
+void        clarify_choice_view_activate_default (ClarifyChoiceView *self);
 
-/* Signals: ::changed after every change of the state.
+/* Signals: ::changed after every change of the state; ::activate-default
+ * when the user is done choosing (Enter on a chip, in the search).
  * :highlighted notifies when the highlighted option changes. */
 
 G_END_DECLS

@@ -47,6 +47,7 @@ clarify_confirm_input_setup (ClarifyInput    *input,
     }
 
   g_signal_connect_swapped (self->chips, "changed", G_CALLBACK (clarify_input_changed), self);
+  g_signal_connect_swapped (self->chips, "activate-default", G_CALLBACK (clarify_input_activate_default), self);
 }
 
 static void

@@ -123,6 +123,38 @@ clarify_input_grab_focus (GtkWidget *widget)
   return gtk_widget_child_focus (widget, GTK_DIR_TAB_FORWARD);
 }
 
+/* Tab and Shift+Tab go through the controls in their order. GTK's default
+ * would, past the first control going back, fall back on grab_focus(),
+ * which every input points at one of its controls: Shift+Tab would stay. */
+static gboolean
+clarify_input_focus (GtkWidget        *widget,
+                     GtkDirectionType  direction)
+{
+  gboolean forward = direction == GTK_DIR_TAB_FORWARD;
+  GtkWidget *focus_child = gtk_widget_get_focus_child (widget);
+  GtkWidget *child;
+
+  if (direction != GTK_DIR_TAB_FORWARD && direction != GTK_DIR_TAB_BACKWARD)
+    return GTK_WIDGET_CLASS (clarify_input_parent_class)->focus (widget, direction);
+
+  if (focus_child != NULL)
+    {
+      if (gtk_widget_child_focus (focus_child, direction))
+        return TRUE;
+      child = forward ? gtk_widget_get_next_sibling (focus_child) : gtk_widget_get_prev_sibling (focus_child);
+    }
+  else
+    {
+      child = forward ? gtk_widget_get_first_child (widget) : gtk_widget_get_last_child (widget);
+    }
+
+  for (; child != NULL; child = forward ? gtk_widget_get_next_sibling (child) : gtk_widget_get_prev_sibling (child))
+    if (gtk_widget_get_mapped (child) && gtk_widget_child_focus (child, direction))
+      return TRUE;
+
+  return FALSE;
+}
+
 static void
 clarify_input_constructed (GObject *object)
 {
@@ -242,6 +274,7 @@ clarify_input_class_init (ClarifyInputClass *klass)
   object_class->set_property = clarify_input_set_property;
 
   widget_class->grab_focus = clarify_input_grab_focus;
+  widget_class->focus = clarify_input_focus;
 
   properties[PROP_QUESTION] =
     g_param_spec_object ("question", NULL, NULL,
@@ -291,6 +324,8 @@ clarify_input_class_init (ClarifyInputClass *klass)
   /* Subclasses inherit the layout manager type; each instance is vertical. */
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BOX_LAYOUT);
   gtk_widget_class_set_css_name (widget_class, "clarifyinput");
+  /* Unnamed, GTK 4.8 reads a plain widget out by its type name. */
+  gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_GROUP);
 }
 
 static void

@@ -17,44 +17,36 @@
 
 #include <glib/gi18n.h>
 
+#include "clarify-option-filter.h"
 #include "clarify-option-list.h"
 
 struct _ClarifyOptionList
 {
-  ClarifyChoiceView   parent_instance;
+  ClarifyChoiceView     parent_instance;
 
-  GtkWidget          *search_entry;
+  GtkWidget            *search_entry;
   /* Holds the list, or the empty label in its place. */
-  GtkWidget          *body;
-  GtkWidget          *empty_label;
-  GtkWidget          *scrolled;
-  GtkWidget          *list_view;
-  GtkWidget          *count_label;
+  GtkWidget            *body;
+  GtkWidget            *empty_label;
+  GtkWidget            *scrolled;
+  GtkWidget            *list_view;
+  GtkWidget            *count_label;
 
-  GtkFilter          *filter;
-  GtkFilterListModel *filtered;
-  GtkSelectionModel  *selection;
+  ClarifyOptionFilter  *filter;
+  GtkFilterListModel   *filtered;
+  GtkSelectionModel    *selection;
   /* The row "Other…"; never part of the question's options. */
-  ClarifyOption      *other_item;
+  ClarifyOption        *other_item;
   /* Checklist rows currently bound to an item (GtkCheckButton*). */
-  GHashTable         *bound_checks;
+  GHashTable           *bound_checks;
 
-  char               *query;
   /* So many rows that the list is at LIST_MAX_HEIGHT whatever they hold. */
-  gboolean            long_list;
+  gboolean              long_list;
   /* Set while the rows follow the state, so their signals are not news. */
-  gboolean            syncing;
+  gboolean              syncing;
 };
 
 G_DEFINE_FINAL_TYPE (ClarifyOptionList, clarify_option_list, CLARIFY_TYPE_CHOICE_VIEW)
-
-enum
-{
-  ACTIVATE_DEFAULT,
-  N_SIGNALS
-};
-
-static guint signals[N_SIGNALS];
 
 #define OPTION_KEY CLARIFY_CHOICE_VIEW_OPTION_KEY
 
@@ -87,24 +79,6 @@ item_set_active (ClarifyOptionList *self,
     clarify_choice_view_set_other_active (view, active);
   else
     clarify_choice_view_set_active (view, item, active);
-}
-
-static gboolean
-option_matches (gpointer item,
-                gpointer user_data)
-{
-  ClarifyOptionList *self = user_data;
-  const char *description;
-
-  if (self->query == NULL)
-    return TRUE;
-
-  /* g_str_match_string folds case and accents: "koln" finds "Köln". */
-  if (g_str_match_string (self->query, clarify_option_get_label (item), TRUE))
-    return TRUE;
-
-  description = clarify_option_get_description (item);
-  return description != NULL && g_str_match_string (self->query, description, TRUE);
 }
 
 static void
@@ -171,78 +145,22 @@ keep_unfiltered_height (ClarifyOptionList *self)
     gtk_widget_set_size_request (self->body, -1, height);
 }
 
-/* TRUE when each token of @looser starts a token of @stricter: every option
- * the @stricter search finds, the @looser one finds too (g_str_match_string
- * matches a search when each of its tokens starts a token of the option). */
-static gboolean
-tokens_narrow (char **stricter,
-               char **looser)
-{
-  for (guint i = 0; looser[i] != NULL; i++)
-    {
-      gboolean found = FALSE;
-
-      for (guint j = 0; stricter[j] != NULL && !found; j++)
-        found = g_str_has_prefix (stricter[j], looser[i]);
-
-      if (!found)
-        return FALSE;
-    }
-
-  return TRUE;
-}
-
-/* How the filter changes from @old_query to @new_query (NULL: no search),
- * so that the filter model re-checks only the rows that can change: typing
- * on only hides rows, erasing only brings rows back. FALSE when both find
- * the same options. */
-static gboolean
-query_change (const char      *old_query,
-              const char      *new_query,
-              GtkFilterChange *change)
-{
-  g_auto(GStrv) old_tokens = g_str_tokenize_and_fold (old_query ? old_query : "", NULL, NULL);
-  g_auto(GStrv) new_tokens = g_str_tokenize_and_fold (new_query ? new_query : "", NULL, NULL);
-  gboolean more_strict = tokens_narrow (new_tokens, old_tokens);
-  gboolean less_strict = tokens_narrow (old_tokens, new_tokens);
-
-  if (more_strict && less_strict)
-    return FALSE;
-
-  if (more_strict)
-    *change = GTK_FILTER_CHANGE_MORE_STRICT;
-  else if (less_strict)
-    *change = GTK_FILTER_CHANGE_LESS_STRICT;
-  else
-    *change = GTK_FILTER_CHANGE_DIFFERENT;
-
-  return TRUE;
-}
-
 /* On ::notify::text rather than ::changed: gtk_editable_set_text() deletes,
  * then inserts, and ::changed would show all rows in between. */
 static void
 search_text_cb (ClarifyOptionList *self)
 {
-  g_autofree char *query = g_strstrip (g_strdup (gtk_editable_get_text (GTK_EDITABLE (self->search_entry))));
-  GtkFilterChange change;
+  const char *text = gtk_editable_get_text (GTK_EDITABLE (self->search_entry));
   gboolean changed;
 
-  if (query[0] == '\0')
-    g_clear_pointer (&query, g_free);
-
-  if (self->query == NULL && query != NULL)
+  if (!clarify_option_filter_get_searching (self->filter))
     keep_unfiltered_height (self);
 
-  changed = query_change (self->query, query, &change);
-  g_free (self->query);
-  self->query = g_steal_pointer (&query);
+  self->syncing = TRUE;
+  changed = clarify_option_filter_set_search (self->filter, text);
+  self->syncing = FALSE;
   if (!changed)
     return;
-
-  self->syncing = TRUE;
-  gtk_filter_changed (self->filter, change);
-  self->syncing = FALSE;
 
   update_selection (self);
   update_empty (self);
@@ -253,12 +171,12 @@ search_activate_cb (ClarifyOptionList *self)
 {
   g_autoptr(ClarifyOption) first = NULL;
 
-  if (self->query != NULL)
+  if (clarify_option_filter_get_searching (self->filter))
     first = g_list_model_get_item (G_LIST_MODEL (self->filtered), 0);
 
   if (first == NULL || item_get_active (self, first))
     {
-      g_signal_emit (self, signals[ACTIVATE_DEFAULT], 0);
+      clarify_choice_view_activate_default (CLARIFY_CHOICE_VIEW (self));
       return;
     }
 
@@ -312,7 +230,7 @@ list_activate_cb (ClarifyOptionList *self,
     return;
 
   gtk_single_selection_set_selected (GTK_SINGLE_SELECTION (self->selection), position);
-  g_signal_emit (self, signals[ACTIVATE_DEFAULT], 0);
+  clarify_choice_view_activate_default (CLARIFY_CHOICE_VIEW (self));
 }
 
 static void
@@ -453,6 +371,10 @@ setup_row_cb (GtkSignalListItemFactory *factory,
     {
       GtkWidget *check = gtk_check_button_new ();
 
+      /* Its mark is drawing, the row says "checked" (GTK 4.8 names it by
+       * its type otherwise). */
+      for (GtkWidget *mark = gtk_widget_get_first_child (check); mark != NULL; mark = gtk_widget_get_next_sibling (mark))
+        gtk_accessible_update_state (GTK_ACCESSIBLE (mark), GTK_ACCESSIBLE_STATE_HIDDEN, TRUE, -1);
       gtk_widget_set_margin_start (texts, 6);
       gtk_check_button_set_child (GTK_CHECK_BUTTON (check), texts);
       g_signal_connect (check, "toggled", G_CALLBACK (check_toggled_cb), self);
@@ -462,7 +384,12 @@ setup_row_cb (GtkSignalListItemFactory *factory,
   else
     {
       GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
-      GtkWidget *mark = gtk_image_new_from_icon_name ("object-select-symbolic");
+      /* Drawing only, the row's "selected" says it (GTK resets the hidden
+       * state when the mark shows). */
+      GtkWidget *mark = g_object_new (GTK_TYPE_IMAGE,
+                                      "icon-name", "object-select-symbolic",
+                                      "accessible-role", GTK_ACCESSIBLE_ROLE_PRESENTATION,
+                                      NULL);
       GtkExpression *selected;
 
       selected = gtk_property_expression_new (GTK_TYPE_LIST_ITEM, NULL, "selected");
@@ -474,6 +401,24 @@ setup_row_cb (GtkSignalListItemFactory *factory,
       clarify_choice_view_track_pointer (CLARIFY_CHOICE_VIEW (self), box);
       gtk_list_item_set_child (list_item, box);
     }
+}
+
+/* What a screen reader says of a row: the rows have custom children. */
+static void
+describe_row (GtkWidget     *widget,
+              ClarifyOption *item)
+{
+  const char *description = clarify_option_get_description (item);
+
+  gtk_accessible_update_property (GTK_ACCESSIBLE (widget),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, clarify_option_get_label (item),
+                                  -1);
+  if (description != NULL && description[0] != '\0')
+    gtk_accessible_update_property (GTK_ACCESSIBLE (widget),
+                                    GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, description,
+                                    -1);
+  else
+    gtk_accessible_reset_property (GTK_ACCESSIBLE (widget), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION);
 }
 
 static void
@@ -493,6 +438,8 @@ bind_row_cb (GtkSignalListItemFactory *factory,
 
   /* The row's option, for the preview too (see ClarifyChoiceView). */
   g_object_set_data (G_OBJECT (child), OPTION_KEY, item);
+  /* The row takes the focus, or its check button in a checklist. */
+  describe_row (gtk_widget_get_parent (child), item);
 
   if (GTK_IS_CHECK_BUTTON (child))
     {
@@ -500,6 +447,7 @@ bind_row_cb (GtkSignalListItemFactory *factory,
       gtk_check_button_set_active (GTK_CHECK_BUTTON (child), item_get_active (self, item));
       self->syncing = FALSE;
       g_hash_table_add (self->bound_checks, child);
+      describe_row (child, item);
     }
 }
 
@@ -529,8 +477,8 @@ clarify_option_list_setup (ClarifyChoiceView *view)
   n_rows = g_list_model_get_n_items (options) + (clarify_choice_view_get_with_other (view) ? 1 : 0);
   self->long_list = n_rows * ROW_MIN_HEIGHT >= LIST_MAX_HEIGHT;
 
-  self->filter = GTK_FILTER (gtk_custom_filter_new (option_matches, self, NULL));
-  self->filtered = gtk_filter_list_model_new (g_object_ref (options), g_object_ref (self->filter));
+  self->filter = clarify_option_filter_new ();
+  self->filtered = gtk_filter_list_model_new (g_object_ref (options), g_object_ref (GTK_FILTER (self->filter)));
 
   if (clarify_choice_view_get_with_other (view))
     {
@@ -594,6 +542,12 @@ clarify_option_list_setup (ClarifyChoiceView *view)
   gtk_scrolled_window_set_propagate_natural_height (GTK_SCROLLED_WINDOW (self->scrolled), TRUE);
   gtk_scrolled_window_set_max_content_height (GTK_SCROLLED_WINDOW (self->scrolled), LIST_MAX_HEIGHT);
   gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (self->scrolled), self->list_view);
+  /* The keyboard scrolls the list; unnamed, GTK 4.8 would call the
+   * scroll bars "GtkScrollbar" to screen readers. */
+  gtk_accessible_update_state (GTK_ACCESSIBLE (gtk_scrolled_window_get_hscrollbar (GTK_SCROLLED_WINDOW (self->scrolled))),
+                               GTK_ACCESSIBLE_STATE_HIDDEN, TRUE, -1);
+  gtk_accessible_update_state (GTK_ACCESSIBLE (gtk_scrolled_window_get_vscrollbar (GTK_SCROLLED_WINDOW (self->scrolled))),
+                               GTK_ACCESSIBLE_STATE_HIDDEN, TRUE, -1);
   gtk_widget_add_css_class (self->scrolled, "card");
   gtk_widget_add_css_class (self->scrolled, "clarify-option-list-frame");
   /* The card fills what keep_unfiltered_height() reserves. */
@@ -675,6 +629,104 @@ clarify_option_list_grab_focus (GtkWidget *widget)
   return gtk_widget_grab_focus (self->search_entry);
 }
 
+static gboolean
+has_focus_within (GtkWidget *focus,
+                  GtkWidget *widget)
+{
+  return focus != NULL && (focus == widget || gtk_widget_is_ancestor (focus, widget));
+}
+
+/* The row showing @item, if the list view has made one. */
+static GtkWidget *
+find_row (ClarifyOptionList *self,
+          ClarifyOption     *item)
+{
+  for (GtkWidget *row = gtk_widget_get_first_child (self->list_view);
+       row != NULL;
+       row = gtk_widget_get_next_sibling (row))
+    {
+      GtkWidget *child = gtk_widget_get_first_child (row);
+
+      if (child != NULL && g_object_get_data (G_OBJECT (child), OPTION_KEY) == item)
+        return row;
+    }
+
+  return NULL;
+}
+
+/* The first picked of the rows shown, else the first row. */
+static guint
+get_entry_position (ClarifyOptionList *self)
+{
+  GListModel *rows = G_LIST_MODEL (self->selection);
+  guint n = g_list_model_get_n_items (rows);
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(ClarifyOption) item = g_list_model_get_item (rows, i);
+
+      if (item_get_active (self, item))
+        return i;
+    }
+
+  return 0;
+}
+
+/* Into the list as into a radio group: on the first picked row. */
+static gboolean
+focus_list (ClarifyOptionList *self)
+{
+  guint position = get_entry_position (self);
+  g_autoptr(ClarifyOption) item = g_list_model_get_item (G_LIST_MODEL (self->selection), position);
+  GtkWidget *row;
+
+  if (item == NULL || !gtk_widget_get_visible (self->scrolled))
+    return FALSE;
+
+  gtk_widget_activate_action (self->list_view, "list.scroll-to-item", "u", position);
+  row = find_row (self, item);
+  if (row != NULL && gtk_widget_grab_focus (row))
+    return TRUE;
+
+  return gtk_widget_child_focus (self->list_view, GTK_DIR_TAB_FORWARD);
+}
+
+/* Tab goes from the search to the list to what follows; the list is one
+ * stop, its rows are for the arrow keys. */
+static gboolean
+clarify_option_list_focus (GtkWidget        *widget,
+                           GtkDirectionType  direction)
+{
+  ClarifyOptionList *self = CLARIFY_OPTION_LIST (widget);
+  GtkWidget *focus = gtk_root_get_focus (gtk_widget_get_root (widget));
+  gboolean in_search = has_focus_within (focus, self->search_entry);
+  gboolean in_list = has_focus_within (focus, self->list_view);
+
+  switch (direction)
+    {
+    case GTK_DIR_TAB_FORWARD:
+      if (in_list)
+        return FALSE;
+      if (in_search)
+        return focus_list (self);
+      return gtk_widget_grab_focus (self->search_entry);
+
+    case GTK_DIR_TAB_BACKWARD:
+      if (in_list)
+        return gtk_widget_grab_focus (self->search_entry);
+      if (in_search)
+        return FALSE;
+      return focus_list (self) || gtk_widget_grab_focus (self->search_entry);
+
+    case GTK_DIR_UP:
+    case GTK_DIR_DOWN:
+    case GTK_DIR_LEFT:
+    case GTK_DIR_RIGHT:
+    default:
+      return GTK_WIDGET_CLASS (clarify_option_list_parent_class)->focus (widget, direction);
+    }
+}
+
 static void
 clarify_option_list_dispose (GObject *object)
 {
@@ -707,7 +759,7 @@ clarify_option_list_finalize (GObject *object)
   ClarifyOptionList *self = CLARIFY_OPTION_LIST (object);
 
   g_clear_pointer (&self->bound_checks, g_hash_table_unref);
-  g_clear_pointer (&self->query, g_free);
+
 
   G_OBJECT_CLASS (clarify_option_list_parent_class)->finalize (object);
 }
@@ -723,19 +775,11 @@ clarify_option_list_class_init (ClarifyOptionListClass *klass)
   object_class->finalize = clarify_option_list_finalize;
 
   widget_class->grab_focus = clarify_option_list_grab_focus;
+  widget_class->focus = clarify_option_list_focus;
 
   view_class->setup = clarify_option_list_setup;
   view_class->sync = clarify_option_list_sync;
   view_class->pick = clarify_option_list_pick;
-
-  signals[ACTIVATE_DEFAULT] =
-    g_signal_new ("activate-default",
-                  G_TYPE_FROM_CLASS (klass),
-                  G_SIGNAL_RUN_LAST,
-                  0,
-                  NULL, NULL,
-                  NULL,
-                  G_TYPE_NONE, 0);
 
   gtk_widget_class_set_css_name (widget_class, "clarifyoptionlist");
 }

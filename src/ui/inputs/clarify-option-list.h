@@ -14,7 +14,9 @@ G_DECLARE_FINAL_TYPE (ClarifyOptionList, clarify_option_list, CLARIFY, OPTION_LI
 /* @options: a GListModel of ClarifyOption. The search ignores case and
  * accents and looks at labels and descriptions. Single choice selects one
  * row; multiple choice is a checklist with a "N selected" count. With
- * @with_other, a last row "Other…" stays visible whatever the search. */
+ * @with_other, a last row "Other…" stays visible whatever the search.
+ * The search and the list are one stop each for Tab; the arrow keys move
+ * between the rows. */
 GtkWidget         *clarify_option_list_new              (GListModel        *options,
                                                          gboolean           multiple,
                                                          gboolean           with_other);
@@ -25,7 +27,8 @@ GtkWidget         *clarify_option_list_get_list_view    (ClarifyOptionList *self
  * for single choice, a GtkNoSelection for the checklist. */
 GtkSelectionModel *clarify_option_list_get_model        (ClarifyOptionList *self);
 
-/* Signals: ::activate-default on Enter in the search when nothing is left
- * to pick, and on activating (double-click, Enter) a row of a single choice. */
+/* ::activate-default (see ClarifyChoiceView) on Enter in the search when
+ * nothing is left to pick, and on activating (double-click, Enter) a row of
+ * a single choice. */
 
 G_END_DECLS
