@@ -24,6 +24,7 @@ struct _ClarifyTestClaudeApi
   /* The server thread writes, the test's thread reads. */
   GMutex                       mutex;
   GPtrArray                   *requests; /* JsonNode: every Messages body */
+  gint64                      *call_times;    /* when each call of the script was first sent */
   GPtrArray                   *results;  /* ClarifyTestClaudeResult */
 };
 
@@ -102,7 +103,8 @@ block_if_tool_result (JsonArray *blocks,
  * once (a retried request carries them again). */
 static void
 record_results (ClarifyTestClaudeApi *api,
-                JsonArray            *blocks)
+                JsonArray            *blocks,
+                gint64                now)
 {
   for (guint i = 0; blocks != NULL && i < json_array_get_length (blocks); i++)
     {
@@ -123,6 +125,7 @@ record_results (ClarifyTestClaudeApi *api,
       result->tool_use_id = g_strdup (id);
       result->content = result_text (json_object_get_member (block, "content"));
       result->is_error = json_object_get_boolean_member_with_default (block, "is_error", FALSE);
+      result->received_at = now;
       g_ptr_array_add (api->results, result);
     }
 }
@@ -263,6 +266,7 @@ messages_handler (const ClarifyTestRequest *request,
                   gpointer                  user_data)
 {
   ClarifyTestClaudeApi *api = user_data;
+  gint64 now = g_get_monotonic_time ();
   g_autoptr(JsonParser) parser = json_parser_new ();
   g_autofree char *model = NULL;
   JsonObject *root;
@@ -300,7 +304,7 @@ messages_handler (const ClarifyTestRequest *request,
   g_mutex_lock (&api->mutex);
   g_ptr_array_add (api->requests, json_node_copy (json_parser_get_root (parser)));
   n = api->requests->len;
-  record_results (api, last_blocks);
+  record_results (api, last_blocks, now);
   next = messages != NULL ? next_call (api, messages, last_blocks) : api->n_script;
   g_mutex_unlock (&api->mutex);
   g_main_context_wakeup (api->waiter);
@@ -313,7 +317,13 @@ messages_handler (const ClarifyTestRequest *request,
 
   *content_type = g_strdup ("text/event-stream");
   if (next < api->n_script && offers_tool (root, api->script[next].tool))
-    *body = message_stream (model, n, &api->script[next], next, NULL);
+    {
+      g_mutex_lock (&api->mutex);
+      if (api->call_times[next] == 0)
+        api->call_times[next] = now;
+      g_mutex_unlock (&api->mutex);
+      *body = message_stream (model, n, &api->script[next], next, NULL);
+    }
   else
     *body = message_stream (model, n, NULL, 0, next > 0 && next >= api->n_script ? "All done." : "OK.");
 }
@@ -339,6 +349,7 @@ clarify_test_claude_api_new (const ClarifyTestClaudeCall *script,
   api->waiter = g_main_context_ref_thread_default ();
   g_mutex_init (&api->mutex);
   api->requests = g_ptr_array_new_with_free_func ((GDestroyNotify) json_node_unref);
+  api->call_times = g_new0 (gint64, n_script + 1);
   api->results = g_ptr_array_new_with_free_func (result_free);
   api->server = clarify_test_server_new ();
   api->url = clarify_test_server_get_url (api->server, "");
@@ -354,6 +365,7 @@ clarify_test_claude_api_free (ClarifyTestClaudeApi *api)
   /* The server thread ends first: no handler runs after this. */
   clarify_test_server_free (api->server);
   g_ptr_array_unref (api->requests);
+  g_free (api->call_times);
   g_ptr_array_unref (api->results);
   g_main_context_unref (api->waiter);
   g_mutex_clear (&api->mutex);
@@ -396,6 +408,21 @@ clarify_test_claude_api_get_request (ClarifyTestClaudeApi *api,
     copy = json_node_copy (api->requests->pdata[index]);
   g_mutex_unlock (&api->mutex);
   return copy;
+}
+
+gint64
+clarify_test_claude_api_get_call_time (ClarifyTestClaudeApi *api,
+                                       guint                 n)
+{
+  gint64 time = 0;
+
+  g_return_val_if_fail (n > 0, 0);
+
+  g_mutex_lock (&api->mutex);
+  if (n <= api->n_script)
+    time = api->call_times[n - 1];
+  g_mutex_unlock (&api->mutex);
+  return time;
 }
 
 typedef struct

@@ -825,7 +825,9 @@ mcp_connected (ClarifyTestClaude *self,
               g_autoptr(JsonParser) parser = json_parser_new ();
               JsonObject *line;
 
+              /* An empty line parses, to no root: the one after the last newline. */
               if (!json_parser_load_from_data (parser, lines[i], -1, NULL) ||
+                  json_parser_get_root (parser) == NULL ||
                   !JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)))
                 continue;
               line = json_node_get_object (json_parser_get_root (parser));

@@ -45,6 +45,7 @@ typedef struct
   char     *tool_use_id;  /* "toolu_clarify_N" for the script's N-th call (1-based) */
   char     *content;      /* the text: the content string, or its text blocks joined by newlines */
   gboolean  is_error;
+  gint64    received_at;  /* g_get_monotonic_time() when the request carrying it arrived */
 } ClarifyTestClaudeResult;
 
 /* The fake Messages API ----------------------------------------------------- */
@@ -71,6 +72,10 @@ guint                          clarify_test_claude_api_get_n_requests   (Clarify
 /* The @index-th (0-based) such request's body, or NULL. */
 JsonNode                      *clarify_test_claude_api_get_request      (ClarifyTestClaudeApi        *api,
                                                                           guint                        index);
+/* When the script's @n-th (1-based) call was first streamed to Claude
+ * Code, or 0. */
+gint64                         clarify_test_claude_api_get_call_time    (ClarifyTestClaudeApi        *api,
+                                                                          guint                        n);
 /* Waits until @n such requests have arrived; whether they did in time. */
 gboolean                       clarify_test_claude_api_wait_for_requests (ClarifyTestClaudeApi       *api,
                                                                           guint                        n,

@@ -287,25 +287,47 @@ test_backend_bad_input (Fixture       *f,
  * transcript already when the hook comes (section E: Claude Code writes it
  * at once), its result only afterwards. */
 static void
-test_terminal_first (Fixture       *f,
-                     gconstpointer  data)
+answer_in_terminal_first (Fixture    *f,
+                          const char *input_fixture,
+                          const char *tool_use_fixture,
+                          const char *tool_result_fixture)
 {
-  g_autofree char *input = input_with_transcript (f, "permission-bash.json", "s1.jsonl");
+  g_autofree char *input = input_with_transcript (f, input_fixture, "s1.jsonl");
   g_autoptr(HookRun) run = NULL;
   g_autofree char *output = NULL;
   ClarifyRequest *request;
 
-  append_line (f, "s1.jsonl", "transcript-bash-tool-use.jsonl");
+  append_line (f, "s1.jsonl", tool_use_fixture);
   run = start_hook (f, input, NULL);
   request = wait_request (f, 1);
+  g_assert_cmpint (clarify_request_get_state (request), ==, CLARIFY_REQUEST_PENDING);
   g_assert_cmpuint (clarify_claude_code_backend_get_n_transcripts (CLARIFY_CLAUDE_CODE_BACKEND (f->backend)), ==, 1);
 
-  append_line (f, "s1.jsonl", "transcript-bash-tool-result.jsonl");
+  append_line (f, "s1.jsonl", tool_result_fixture);
   assert_answered_in_terminal (request);
   output = finish_hook (run);
   g_assert_cmpstr (output, ==, "");
   /* The monitor went with the last request of its session. */
   g_assert_cmpuint (clarify_claude_code_backend_get_n_transcripts (CLARIFY_CLAUDE_CODE_BACKEND (f->backend)), ==, 0);
+}
+
+static void
+test_terminal_first (Fixture       *f,
+                     gconstpointer  data)
+{
+  answer_in_terminal_first (f, "permission-bash.json", "transcript-bash-tool-use.jsonl",
+                            "transcript-bash-tool-result.jsonl");
+}
+
+/* The same with lines recorded from the real 2.1.332 (test-claude-e2e,
+ * an AskUserQuestion answered with the terminal's keys): the call and the
+ * result between the lines of other types Claude Code writes around them. */
+static void
+test_terminal_first_recorded (Fixture       *f,
+                              gconstpointer  data)
+{
+  answer_in_terminal_first (f, "permission-ask-license.json", "transcript-ask-license-tool-use.jsonl",
+                            "transcript-ask-license-tool-result.jsonl");
 }
 
 /* The tool call reaches the transcript only after the hook. */
@@ -415,6 +437,7 @@ main (int   argc,
   ADD ("notifications", test_backend_notifications);
   ADD ("bad-input", test_backend_bad_input);
   ADD ("terminal-first", test_terminal_first);
+  ADD ("terminal-first-recorded", test_terminal_first_recorded);
   ADD ("terminal-first-late-call", test_terminal_first_late_call);
   ADD ("terminal-already-answered", test_terminal_already_answered);
   ADD ("two-sessions", test_two_sessions);

@@ -778,6 +778,7 @@ test_mcp_info (void)
     "claude mcp add --transport http clarify http://127.0.0.1:7111/mcp --header \"Authorization: Bearer ",
     "gives up after 300 seconds (CLAUDE_CODE_MCP_TOOL_IDLE_TIMEOUT, in ms).\n"
     "MCP_TOOL_TIMEOUT and a per-server \"timeout\" are limits that progress\n",
+    "result, set CLAUDE_CODE_MCP_AUTO_BACKGROUND_MS=0 in Claude Code's\n",
     "call the tool with onprogress and resetTimeoutOnProgress: true, or\n",
     "clarify mcp-stdio",
   };

@@ -640,9 +640,11 @@ encode_questions (HookData         *data,
   g_autoptr(GList) members = NULL;
   JsonObject *tool_input = json_node_get_object (data->tool_input);
 
-  /* Esc in the terminal declines the questions and ends Claude's turn
-   * ("User declined to answer questions"); a deny with interrupt (in the
-   * hooks documentation, not observed in section E) does the same. */
+  /* Esc in the terminal declines the questions and ends Claude's turn; a
+   * deny with interrupt does the same (seen with 2.1.332 in
+   * test-claude-e2e: "Declined to answer Claude's questions", no model
+   * request until the next prompt, and then the very tool result Esc
+   * gives, Claude Code's own words: the message is not passed on). */
   if (clarify_response_get_outcome (response) == CLARIFY_OUTCOME_CANCELLED)
     return deny (DECLINED_QUESTIONS_TEXT, TRUE);
 

@@ -92,9 +92,11 @@ print_advice (void)
                      "“--permission-mode default”, or set \"permissions\": {\"defaultMode\": \"default\"} in its settings."));
   g_print ("\n");
   g_print ("%s\n", _("MCP: Claude Code gives up on an MCP tool call after 60 seconds unless the server reports "
-                     "progress. Clarify’s ask_user tool does, so its questions may stay open as long as you need; "
-                     "for servers that reply only when done, set MCP_TOOL_TIMEOUT (in milliseconds) in "
-                     "Claude Code’s environment."));
+                     "progress. Clarify’s ask_user tool does; after two minutes, though, Claude Code moves the "
+                     "call to the background, and Claude gets your answer later, as a notification rather than "
+                     "as the tool’s result. To have it wait for you instead, set CLAUDE_CODE_MCP_AUTO_BACKGROUND_MS "
+                     "to 0 in Claude Code’s environment or in the \"env\" of its settings. For servers that reply "
+                     "only when done, set MCP_TOOL_TIMEOUT (in milliseconds) there as well."));
 }
 
 int

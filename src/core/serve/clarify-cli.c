@@ -129,6 +129,12 @@ run_mcp_info (void)
              "MCP_TOOL_TIMEOUT and a per-server \"timeout\" are limits that progress\n"
              "does not extend: leave them unset, or above the longest question you\n"
              "allow (ask_user's timeout, at most 30 minutes).\n"));
+  g_print (_("After 120 seconds (Claude Code 2.1.332), Claude Code moves a call that\n"
+             "is still running to the background: the model gets a placeholder, and\n"
+             "your answer only later, as a background-task notification that Claude\n"
+             "Code tells it is not your input. To keep the answer in the tool's\n"
+             "result, set CLAUDE_CODE_MCP_AUTO_BACKGROUND_MS=0 in Claude Code's\n"
+             "environment, or in the \"env\" of its settings.json.\n"));
   g_print ("\n");
   g_print (_("Other clients of the MCP TypeScript SDK wait 60 seconds unless they\n"
              "call the tool with onprogress and resetTimeoutOnProgress: true, or\n"
