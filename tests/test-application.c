@@ -626,6 +626,17 @@ test_second_request_waits (void)
 
   queued = wait_for_dialog ("t-1");
 
+  /* The agent goes away while its question is open: the dialog says that
+   * the answer is kept, and stops saying it when the agent is back. */
+  g_assert_null (clarify_request_dialog_get_agent_away (queued));
+  clarify_backend_set_state (backend, CLARIFY_CONNECTION_STATE_RECONNECTING, CLARIFY_BACKEND_NOTE_NONE, NULL, NULL);
+  g_assert_cmpstr (clarify_request_dialog_get_agent_away (queued), ==,
+                   "“Tests” cannot be reached right now. Clarify keeps your answer and sends it when the agent is back.");
+  gtk_test_widget_wait_for_draw (GTK_WIDGET (queued));
+  g_free (clarify_test_save_screenshot (GTK_WIDGET (queued), "dialog-agent-away-en"));
+  clarify_backend_set_state (backend, CLARIFY_CONNECTION_STATE_CONNECTED, CLARIFY_BACKEND_NOTE_NONE, NULL, NULL);
+  g_assert_null (clarify_request_dialog_get_agent_away (queued));
+
   type_text (queued, 0, "main");
   click_submit (queued);
   g_assert_true (clarify_test_wait_until (test_backend_answered, backend, WAIT_MS));

@@ -33,6 +33,7 @@ struct _ClarifyRequestDialog
   /* Template widgets */
   ClarifyRequestSource  *source;
   ClarifyRequestHeader  *header;
+  GtkLabel              *agent_away_label;
   ClarifyFitScroller    *scroller_fit;
   ClarifyStepIndicator  *steps_box;
   ClarifyQuestionStack  *stack;
@@ -742,6 +743,7 @@ clarify_request_dialog_class_init (ClarifyRequestDialogClass *klass)
                                                "/io/github/clarify/Clarify/clarify-request-dialog.ui");
   gtk_widget_class_bind_template_child (widget_class, ClarifyRequestDialog, source);
   gtk_widget_class_bind_template_child (widget_class, ClarifyRequestDialog, header);
+  gtk_widget_class_bind_template_child (widget_class, ClarifyRequestDialog, agent_away_label);
   gtk_widget_class_bind_template_child (widget_class, ClarifyRequestDialog, scroller_fit);
   gtk_widget_class_bind_template_child (widget_class, ClarifyRequestDialog, steps_box);
   gtk_widget_class_bind_template_child (widget_class, ClarifyRequestDialog, stack);
@@ -912,6 +914,30 @@ clarify_request_dialog_get_n_keys_ignored (ClarifyRequestDialog *self)
   g_return_val_if_fail (CLARIFY_IS_REQUEST_DIALOG (self), 0);
 
   return self->n_keys_ignored;
+}
+
+/* Said above the question while the agent cannot be reached, so that the
+ * person knows what becomes of their answer; NULL hides it. */
+void
+clarify_request_dialog_set_agent_away (ClarifyRequestDialog *self,
+                                       const char           *text)
+{
+  g_return_if_fail (CLARIFY_IS_REQUEST_DIALOG (self));
+
+  /* Plain text: it names the agent, which the agent may have chosen. */
+  gtk_label_set_text (self->agent_away_label, text != NULL ? text : "");
+  gtk_widget_set_visible (GTK_WIDGET (self->agent_away_label), text != NULL);
+}
+
+const char *
+clarify_request_dialog_get_agent_away (ClarifyRequestDialog *self)
+{
+  g_return_val_if_fail (CLARIFY_IS_REQUEST_DIALOG (self), NULL);
+
+  if (!gtk_widget_get_visible (GTK_WIDGET (self->agent_away_label)))
+    return NULL;
+
+  return gtk_label_get_text (self->agent_away_label);
 }
 
 gboolean

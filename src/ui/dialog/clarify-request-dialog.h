@@ -17,6 +17,10 @@ G_DECLARE_FINAL_TYPE (ClarifyRequestDialog, clarify_request_dialog, CLARIFY, REQ
 ClarifyRequestDialog *clarify_request_dialog_new         (GtkApplication       *application,
                                                           ClarifyRequest       *request);
 ClarifyRequest       *clarify_request_dialog_get_request (ClarifyRequestDialog *self);
+/* A line saying the agent cannot be reached right now, or NULL. */
+void                  clarify_request_dialog_set_agent_away (ClarifyRequestDialog *self,
+                                                             const char           *text);
+const char           *clarify_request_dialog_get_agent_away (ClarifyRequestDialog *self);
 
 /* Signals:
  *   ::response (ClarifyResponse *response)

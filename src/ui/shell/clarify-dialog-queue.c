@@ -155,10 +155,42 @@ dialog_destroy_cb (ClarifyRequestDialog *dialog,
   dialog_closed (self, dialog);
 }
 
+/* While the agent is away, an open dialog says what becomes of the answer:
+ * the outbox keeps it and retries until the agent is back. */
+static void
+update_agent_away (ClarifyRequestDialog *dialog,
+                   ClarifyBackend       *backend)
+{
+  ClarifyConnectionState state = clarify_backend_get_state (backend);
+  g_autofree char *text = NULL;
+
+  if (state == CLARIFY_CONNECTION_STATE_RECONNECTING || state == CLARIFY_CONNECTION_STATE_FAILED)
+    {
+      ClarifyRequest *request = clarify_request_dialog_get_request (dialog);
+
+      /* Translators: %s is the name of an agent connection, e.g. “OpenCode” */
+      text = g_strdup_printf (_("“%s” cannot be reached right now. Clarify keeps your answer and sends it when the agent is back."),
+                              clarify_request_get_connection_name (request));
+    }
+
+  clarify_request_dialog_set_agent_away (dialog, text);
+}
+
+static void
+backend_state_cb (ClarifyBackend       *backend,
+                  GParamSpec           *pspec,
+                  ClarifyRequestDialog *dialog)
+{
+  /* A closed dialog lives on until its last reference goes. */
+  if (!gtk_widget_in_destruction (GTK_WIDGET (dialog)))
+    update_agent_away (dialog, backend);
+}
+
 static ClarifyRequestDialog *
 ensure_dialog (ClarifyDialogQueue *self,
                ClarifyRequest     *request)
 {
+  ClarifyBackend *backend;
   ClarifyRequestDialog *dialog = g_hash_table_lookup (self->dialogs, request);
 
   if (dialog != NULL)
@@ -170,6 +202,13 @@ ensure_dialog (ClarifyDialogQueue *self,
   g_signal_connect_object (dialog, "notify::visible", G_CALLBACK (dialog_visible_cb), self, 0);
   g_signal_connect_object (dialog, "notify::is-active", G_CALLBACK (dialog_is_active_cb), self, 0);
   g_signal_connect_object (dialog, "destroy", G_CALLBACK (dialog_destroy_cb), self, 0);
+
+  backend = clarify_inbox_get_backend_of (self->inbox, request);
+  if (backend != NULL)
+    {
+      g_signal_connect_object (backend, "notify::state", G_CALLBACK (backend_state_cb), dialog, 0);
+      update_agent_away (dialog, backend);
+    }
 
   return dialog;
 }
