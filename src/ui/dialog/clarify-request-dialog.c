@@ -7,6 +7,7 @@
 #include <glib/gi18n.h>
 
 #include "clarify-end-reason.h"
+#include "clarify-key-guard.h"
 #include "clarify-fit-scroller.h"
 #include "clarify-permission-input.h"
 #include "clarify-question-stack.h"
@@ -46,9 +47,7 @@ struct _ClarifyRequestDialog
   guint                  close_timer_id;
   guint                  close_idle_id;
   /* Runs only while the dialog is young; keys are ignored until it fires. */
-  guint                  key_guard_id;
-  guint                  key_guard_ms;
-  guint                  n_keys_ignored;
+  ClarifyKeyGuard       *key_guard;
   guint                  finished : 1;
   guint                  withdrawn : 1;
   guint                  focused_once : 1;
@@ -547,30 +546,6 @@ clarify_request_dialog_constructed (GObject *object)
   update_actions (self);
 }
 
-static gboolean
-key_guard_done_cb (gpointer data)
-{
-  ClarifyRequestDialog *self = data;
-
-  self->key_guard_id = 0;
-
-  return G_SOURCE_REMOVE;
-}
-
-static gboolean
-key_guard_cb (ClarifyRequestDialog *self,
-              guint                 keyval,
-              guint                 keycode,
-              GdkModifierType       state)
-{
-  if (self->key_guard_id == 0)
-    return FALSE;
-
-  self->n_keys_ignored++;
-
-  return TRUE;
-}
-
 static void
 clarify_request_dialog_map (GtkWidget *widget)
 {
@@ -579,9 +554,8 @@ clarify_request_dialog_map (GtkWidget *widget)
   GTK_WIDGET_CLASS (clarify_request_dialog_parent_class)->map (widget);
 
   /* From every map: a dialog shown again from the list is just as new. */
-  g_clear_handle_id (&self->key_guard_id, g_source_remove);
   if (!self->finished)
-    self->key_guard_id = g_timeout_add (self->key_guard_ms, key_guard_done_cb, self);
+    clarify_key_guard_arm (self->key_guard);
 
   if (!self->focused_once && !self->finished && clarify_question_stack_get_n_pages (self->stack) > 0)
     {
@@ -611,7 +585,7 @@ clarify_request_dialog_dispose (GObject *object)
   self->finished = TRUE;
   g_clear_handle_id (&self->close_timer_id, g_source_remove);
   g_clear_handle_id (&self->close_idle_id, g_source_remove);
-  g_clear_handle_id (&self->key_guard_id, g_source_remove);
+  clarify_key_guard_disarm (self->key_guard);
   /* Dispose may run twice; the countdown is gone after the first. */
   if (self->countdown != NULL)
     clarify_countdown_stop (g_steal_pointer (&self->countdown));
@@ -635,6 +609,8 @@ clarify_request_dialog_finalize (GObject *object)
   ClarifyRequestDialog *self = CLARIFY_REQUEST_DIALOG (object);
 
   g_clear_object (&self->request);
+  /* Until here: tests read what it swallowed after the dialog closed. */
+  g_clear_object (&self->key_guard);
 
   G_OBJECT_CLASS (clarify_request_dialog_parent_class)->finalize (object);
 }
@@ -781,11 +757,7 @@ clarify_request_dialog_init (ClarifyRequestDialog *self)
   hide_scroll_bars (GTK_SCROLLED_WINDOW (adw_bin_get_child (ADW_BIN (self->scroller_fit))));
 
   /* First of all, before any shortcut or the focused widget sees a key. */
-  self->key_guard_ms = KEY_GUARD_MS;
-  controller = gtk_event_controller_key_new ();
-  gtk_event_controller_set_propagation_phase (controller, GTK_PHASE_CAPTURE);
-  g_signal_connect_swapped (controller, "key-pressed", G_CALLBACK (key_guard_cb), self);
-  gtk_widget_add_controller (GTK_WIDGET (self), controller);
+  self->key_guard = clarify_key_guard_new (GTK_WIDGET (self), KEY_GUARD_MS);
 
   self->countdown = clarify_request_header_get_countdown (self->header);
   g_signal_connect_object (self->countdown, "expired",
@@ -897,7 +869,7 @@ clarify_request_dialog_set_key_guard_ms (ClarifyRequestDialog *self,
 {
   g_return_if_fail (CLARIFY_IS_REQUEST_DIALOG (self));
 
-  self->key_guard_ms = ms;
+  clarify_key_guard_set_duration (self->key_guard, ms);
 }
 
 gboolean
@@ -905,7 +877,7 @@ clarify_request_dialog_get_key_guarded (ClarifyRequestDialog *self)
 {
   g_return_val_if_fail (CLARIFY_IS_REQUEST_DIALOG (self), FALSE);
 
-  return self->key_guard_id != 0;
+  return clarify_key_guard_get_armed (self->key_guard);
 }
 
 guint
@@ -913,7 +885,7 @@ clarify_request_dialog_get_n_keys_ignored (ClarifyRequestDialog *self)
 {
   g_return_val_if_fail (CLARIFY_IS_REQUEST_DIALOG (self), 0);
 
-  return self->n_keys_ignored;
+  return clarify_key_guard_get_n_ignored (self->key_guard);
 }
 
 /* Said above the question while the agent cannot be reached, so that the
