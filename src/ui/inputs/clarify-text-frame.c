@@ -24,15 +24,25 @@ overflows (GtkAdjustment *adjustment)
          gtk_adjustment_get_page_size (adjustment);
 }
 
-/* A Tab stop only while there is something to scroll to with the keys. */
+/* A Tab stop only while there is something to scroll to with the keys.
+ * can-focus too: GTK 4.8's scrolled window, asked to take the focus while
+ * it cannot, still says it did, and Tab stopped dead before it. */
+static void
+set_tab_stop (ClarifyTextFrame *self,
+              gboolean          stop)
+{
+  gtk_widget_set_can_focus (self->scrolled, stop);
+  gtk_widget_set_focusable (self->scrolled, stop);
+}
+
 static void
 adjustment_changed_cb (ClarifyTextFrame *self)
 {
   GtkScrolledWindow *scrolled = GTK_SCROLLED_WINDOW (self->scrolled);
 
-  gtk_widget_set_focusable (self->scrolled,
-                            overflows (gtk_scrolled_window_get_vadjustment (scrolled)) ||
-                            overflows (gtk_scrolled_window_get_hadjustment (scrolled)));
+  set_tab_stop (self,
+                overflows (gtk_scrolled_window_get_vadjustment (scrolled)) ||
+                overflows (gtk_scrolled_window_get_hadjustment (scrolled)));
 }
 
 static GtkSizeRequestMode
@@ -123,7 +133,7 @@ clarify_text_frame_init (ClarifyTextFrame *self)
   gtk_widget_add_css_class (self->scrolled, "card");
   gtk_widget_set_parent (self->scrolled, GTK_WIDGET (self));
 
-  gtk_widget_set_focusable (self->scrolled, FALSE);
+  set_tab_stop (self, FALSE);
   g_signal_connect_object (gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (self->scrolled)), "changed",
                            G_CALLBACK (adjustment_changed_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (gtk_scrolled_window_get_hadjustment (GTK_SCROLLED_WINDOW (self->scrolled)), "changed",
