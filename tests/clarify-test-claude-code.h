@@ -65,6 +65,7 @@ static const struct {
   { "bad-unknown-event.json", "Clarify does not answer the hook “PostToolUse” (only PermissionRequest, Elicitation and Notification)" },
   { "bad-no-tool-input.json", "The PermissionRequest hook input has no “tool_input”" },
   { "bad-nested-form.json", "the field “address” has the type “object”, which a form cannot ask for" },
+  { "bad-url-scheme.json", "is a link without an http or https address" },
 };
 
 G_END_DECLS

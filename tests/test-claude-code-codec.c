@@ -146,6 +146,57 @@ test_ask_user_question_answers (void)
   g_assert_cmpstr (skipped_out, ==, "");
 }
 
+/* A note goes in annotations[question].notes, trimmed, before the picked
+ * option's preview; a question without a note gets no entry. */
+static void
+test_ask_user_question_notes (void)
+{
+  g_autoptr(ClarifyClaudeHook) hook = decode_fixture ("permission-ask-user-question.json");
+  g_autoptr(ClarifyResponse) both = response_new (CLARIFY_OUTCOME_ANSWERED);
+  g_autoptr(ClarifyResponse) one = response_new (CLARIFY_OUTCOME_ANSWERED);
+  g_autoptr(ClarifyResponse) blank = response_new (CLARIFY_OUTCOME_ANSWERED);
+  g_autofree char *both_out = NULL;
+  g_autofree char *one_out = NULL;
+  g_autofree char *blank_out = NULL;
+
+  for (guint i = 0; i < clarify_request_get_n_questions (hook->request); i++)
+    g_assert_true (clarify_question_get_takes_note (clarify_request_get_question (hook->request, i)));
+
+  clarify_test_add_answer (both, "q1", NULL, "Dark mode", NULL);
+  clarify_response_set_note (both, "q1", "  only if it is cheap\n");
+  clarify_test_add_answer (both, "q2", NULL, "SQLite", NULL);
+  clarify_response_set_note (both, "q2", "for the prototype");
+  both_out = encode (hook->request, both);
+  g_assert_cmpstr (both_out, ==,
+                   "{\"hookSpecificOutput\":{\"hookEventName\":\"PermissionRequest\",\"decision\":{"
+                   "\"behavior\":\"allow\",\"updatedInput\":{\"questions\":" CLARIFY_TEST_AUQ_QUESTIONS ","
+                   "\"answers\":{\"Which features should the CLI support?\":\"Dark mode\","
+                   "\"Which database should we use?\":\"SQLite\"},"
+                   "\"annotations\":{\"Which features should the CLI support?\":{\"notes\":\"only if it is cheap\"},"
+                   "\"Which database should we use?\":{\"notes\":\"for the prototype\","
+                   "\"preview\":\"db = sqlite3.connect(\\\"app.db\\\")\"}}}}}}");
+
+  /* A note on a question whose answer has no preview, and none on the other. */
+  clarify_test_add_answer (one, "q1", NULL, "Plugins", NULL);
+  clarify_test_add_answer (one, "q2", NULL, "Postgres", NULL);
+  clarify_response_set_note (one, "q2", "Ünïcode “quotes”");
+  one_out = encode (hook->request, one);
+  g_assert_cmpstr (one_out, ==,
+                   "{\"hookSpecificOutput\":{\"hookEventName\":\"PermissionRequest\",\"decision\":{"
+                   "\"behavior\":\"allow\",\"updatedInput\":{\"questions\":" CLARIFY_TEST_AUQ_QUESTIONS ","
+                   "\"answers\":{\"Which features should the CLI support?\":\"Plugins\","
+                   "\"Which database should we use?\":\"Postgres\"},"
+                   "\"annotations\":{\"Which database should we use?\":{\"notes\":\"Ünïcode “quotes”\"}}}}}}");
+
+  /* A blank note is none: no annotations at all. */
+  clarify_test_add_answer (blank, "q1", NULL, "Plugins", NULL);
+  clarify_response_set_note (blank, "q1", " \t ");
+  clarify_test_add_answer (blank, "q2", NULL, "Postgres", NULL);
+  blank_out = encode (hook->request, blank);
+  g_assert_null (strstr (blank_out, "annotations"));
+  g_assert_null (clarify_response_lookup_answer (blank, "q1")->note);
+}
+
 /* ---------------------------------------------------------------------- */
 /* Permissions */
 
@@ -465,22 +516,37 @@ static void
 test_elicitation_url (void)
 {
   g_autoptr(ClarifyClaudeHook) hook = decode_fixture ("elicitation-url.json");
-  g_autoptr(ClarifyResponse) yes = response_new (CLARIFY_OUTCOME_ANSWERED);
-  g_autoptr(ClarifyResponse) no = response_new (CLARIFY_OUTCOME_ANSWERED);
+  g_autoptr(ClarifyResponse) opened = response_new (CLARIFY_OUTCOME_ANSWERED);
+  g_autoptr(ClarifyResponse) declined = response_new (CLARIFY_OUTCOME_ANSWERED);
+  g_autoptr(ClarifyResponse) cancelled = response_new (CLARIFY_OUTCOME_CANCELLED);
+  g_autoptr(ClarifyResponse) skipped = response_new (CLARIFY_OUTCOME_SKIPPED);
   ClarifyQuestion *question = clarify_request_get_question (hook->request, 0);
-  g_autofree char *yes_out = NULL;
-  g_autofree char *no_out = NULL;
+  g_autofree char *opened_out = NULL;
+  g_autofree char *declined_out = NULL;
+  g_autofree char *cancelled_out = NULL;
+  g_autofree char *skipped_out = NULL;
+  g_autofree char *message = NULL;
 
-  g_assert_cmpint (clarify_question_get_kind (question), ==, CLARIFY_QUESTION_KIND_CONFIRM);
+  g_assert_cmpint (clarify_question_get_kind (question), ==, CLARIFY_QUESTION_KIND_LINK);
   g_assert_cmpstr (clarify_question_get_subject (question), ==, "https://pay.example.com/checkout?session=abc");
   g_assert_cmpstr (clarify_request_get_context (hook->request), ==, "Finish the payment in your browser");
+  /* The link's own Decline, and Esc cancels: the dialog's Cancel keeps its word. */
+  g_assert_true (clarify_request_get_cancellable (hook->request));
+  g_assert_null (clarify_request_get_cancel_label (hook->request));
+  g_assert_false (clarify_question_check_answer (question, (const char *[]) { "yes", NULL }, NULL, &message));
 
-  clarify_test_add_answer (yes, "open", NULL, "yes", NULL);
-  yes_out = encode (hook->request, yes);
-  g_assert_cmpstr (yes_out, ==, "{\"hookSpecificOutput\":{\"hookEventName\":\"Elicitation\",\"action\":\"accept\"}}");
-  clarify_test_add_answer (no, "open", NULL, "no", NULL);
-  no_out = encode (hook->request, no);
-  g_assert_cmpstr (no_out, ==, "{\"hookSpecificOutput\":{\"hookEventName\":\"Elicitation\",\"action\":\"decline\"}}");
+  /* Accept once the dialog opened it (no content in URL mode). */
+  clarify_test_add_answer (opened, "open", NULL, CLARIFY_LINK_OPEN, NULL);
+  opened_out = encode (hook->request, opened);
+  g_assert_cmpstr (opened_out, ==, "{\"hookSpecificOutput\":{\"hookEventName\":\"Elicitation\",\"action\":\"accept\"}}");
+  clarify_test_add_answer (declined, "open", NULL, CLARIFY_LINK_DECLINE, NULL);
+  declined_out = encode (hook->request, declined);
+  g_assert_cmpstr (declined_out, ==, "{\"hookSpecificOutput\":{\"hookEventName\":\"Elicitation\",\"action\":\"decline\"}}");
+  cancelled_out = encode (hook->request, cancelled);
+  g_assert_cmpstr (cancelled_out, ==, "{\"hookSpecificOutput\":{\"hookEventName\":\"Elicitation\",\"action\":\"cancel\"}}");
+  /* "Answer in the Terminal" gives the terminal its own prompt back. */
+  skipped_out = encode (hook->request, skipped);
+  g_assert_cmpstr (skipped_out, ==, "");
 }
 
 /* ---------------------------------------------------------------------- */
@@ -525,6 +591,7 @@ main (int   argc,
 
   g_test_add_func ("/claude-code/ask-user-question/decode", test_ask_user_question_decode);
   g_test_add_func ("/claude-code/ask-user-question/answers", test_ask_user_question_answers);
+  g_test_add_func ("/claude-code/ask-user-question/notes", test_ask_user_question_notes);
   g_test_add_func ("/claude-code/permission/bash", test_permission_bash);
   g_test_add_func ("/claude-code/permission/tools", test_permission_tools);
   g_test_add_func ("/claude-code/elicitation/recorded", test_elicitation_recorded);

@@ -16,7 +16,7 @@ static const char full_request[] =
   "{\"id\":\"name\",\"text\":\"Your name?\",\"header\":\"Name\",\"kind\":\"text\",\"multiline\":true,\"placeholder\":\"Ada\","
   "\"validation\":{\"pattern\":\"^[A-Za-z ]+$\",\"message\":\"Letters only\",\"min_length\":2,\"max_length\":40}},"
   "{\"id\":\"city\",\"text\":\"Which city?\",\"kind\":\"single\",\"options\":[{\"label\":\"Berlin\",\"value\":\"ber\","
-  "\"description\":\"Capital\"},{\"label\":\"Köln\",\"preview\":\"Dom\\nRhein\"}],\"allow_other\":true,\"default\":\"ber\"},"
+  "\"description\":\"Capital\"},{\"label\":\"Köln\",\"preview\":\"Dom\\nRhein\"}],\"allow_other\":true,\"notes\":true,\"default\":\"ber\"},"
   "{\"id\":\"extras\",\"text\":\"Extras?\",\"kind\":\"multi\",\"options\":[{\"label\":\"Docker\"},{\"label\":\"CI\"}],"
   "\"skippable\":true,\"default\":[\"Docker\",\"CI\"]},"
   "{\"id\":\"ok\",\"text\":\"Proceed?\",\"kind\":\"confirm\",\"default\":\"yes\"},"
@@ -25,7 +25,8 @@ static const char full_request[] =
   "{\"id\":\"r\",\"text\":\"From when to when?\",\"kind\":\"date_range\",\"default\":[\"2026-03-15\",\"2026-03-20\"]},"
   "{\"id\":\"p\",\"text\":\"Run this command?\",\"kind\":\"permission\",\"options\":[{\"label\":\"Allow once\",\"value\":\"once\"},"
   "{\"label\":\"Always allow\",\"value\":\"always\",\"description\":\"Bash(make *)\"},{\"label\":\"Deny\",\"value\":\"reject\"}],"
-  "\"allow_other\":true,\"subject\":\"make clean && make\"}]}";
+  "\"allow_other\":true,\"subject\":\"make clean && make\"},"
+  "{\"id\":\"l\",\"text\":\"Open this page?\",\"kind\":\"link\",\"subject\":\"https://pay.example.com/checkout\"}]}";
 
 static char *
 request_round_trip (const char *data)
@@ -58,7 +59,10 @@ test_request_round_trip (void)
   g_assert_cmpuint (clarify_request_get_timeout_ms (request), ==, 60000);
   g_assert_true (clarify_request_get_skippable (request));
   g_assert_false (clarify_request_get_cancellable (request));
-  g_assert_cmpuint (clarify_request_get_n_questions (request), ==, 8);
+  g_assert_cmpuint (clarify_request_get_n_questions (request), ==, 9);
+  g_assert_true (clarify_question_get_takes_note (clarify_request_get_question (request, 1)));
+  g_assert_false (clarify_question_get_takes_note (clarify_request_get_question (request, 2)));
+  g_assert_cmpint (clarify_question_get_kind (clarify_request_get_question (request, 8)), ==, CLARIFY_QUESTION_KIND_LINK);
   number = clarify_request_get_question (request, 4);
   g_assert_cmpint (clarify_question_get_kind (number), ==, CLARIFY_QUESTION_KIND_NUMBER);
   validation = clarify_question_get_validation (number);
@@ -262,7 +266,7 @@ test_response_round_trip (void)
 {
   static const char * const texts[] = {
     "{\"id\":\"demo-1\",\"outcome\":\"answered\",\"answers\":[{\"question_id\":\"name\",\"values\":[\"Ada\"]},"
-    "{\"question_id\":\"city\",\"values\":[],\"custom_text\":\"Hamburg\"},{\"question_id\":\"x\",\"values\":[],\"skipped\":true}]}",
+    "{\"question_id\":\"city\",\"values\":[],\"custom_text\":\"Hamburg\",\"note\":\"near the station\"},{\"question_id\":\"x\",\"values\":[],\"skipped\":true}]}",
     "{\"id\":\"r\",\"outcome\":\"skipped\",\"answers\":[]}",
     "{\"id\":\"r\",\"outcome\":\"timed_out\",\"answers\":[]}",
   };

@@ -7,10 +7,14 @@
 
 #include "clarify-choice-chips.h"
 #include "clarify-choice-input.h"
+#include "clarify-claude-code-codec.h"
 #include "clarify-permission-input.h"
+#include "clarify-question-page.h"
 #include "clarify-request-private.h"
+#include "clarify-test-claude-code.h"
 #include "clarify-test-dialog.h"
 #include "clarify-test-log.h"
+#include "clarify-test-server.h"
 #include "clarify-text-frame.h"
 
 /* A button activated by a key clicks after its pressed look. */
@@ -648,6 +652,95 @@ test_previews_on_focus (gconstpointer data)
   run_clear (&run);
 }
 
+/* Notes ---------------------------------------------------------------------------- */
+
+static ClarifyQuestionPage *
+page_of (ClarifyInput *input)
+{
+  GtkWidget *page = gtk_widget_get_ancestor (GTK_WIDGET (input), CLARIFY_TYPE_QUESTION_PAGE);
+
+  g_assert_nonnull (page);
+  return CLARIFY_QUESTION_PAGE (page);
+}
+
+/* Claude Code's AskUserQuestion from its hook: Tab from the chips reaches
+ * "Add a note…", Space opens it into the field, Enter answers; the hook's
+ * stdout carries the note beside the picked option's preview. A note typed
+ * and folded away again is not sent. */
+static void
+test_ask_user_question_note (gconstpointer data)
+{
+  g_autofree char *input = clarify_test_load_fixture ("claude-code/permission-ask-user-question.json");
+  g_autoptr(ClarifyClaudeHook) hook = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *output = NULL;
+  g_autofree char *expected = NULL;
+  ClarifyInput *features, *database;
+  GtkExpander *expander, *dropped;
+  GtkWidget *label, *entry;
+  const char *note;
+  Run run = { 0 };
+
+  set_language (data);
+  note = T ("  only for the prototype ", "  nur für den Prototyp ");
+  hook = clarify_claude_hook_decode (input, -1, "claude-code-1", &error);
+  g_assert_no_error (error);
+  run_start (&run, hook->request);
+  features = input_at (&run, 0);
+  database = input_at (&run, 1);
+
+  click (chip (features, 1));
+  click (chip (database, 0));
+
+  /* Closed at first, and named for a screen reader by its own words. */
+  expander = clarify_question_page_get_note_expander (page_of (database));
+  g_assert_nonnull (expander);
+  g_assert_true (gtk_widget_get_mapped (GTK_WIDGET (expander)));
+  g_assert_false (gtk_expander_get_expanded (expander));
+  g_assert_false (gtk_widget_get_mapped (GTK_WIDGET (clarify_question_page_get_note_entry (page_of (database)))));
+  label = gtk_expander_get_label_widget (expander);
+  g_assert_cmpstr (gtk_label_get_label (GTK_LABEL (label)), ==, OUR ("Add a _note…"));
+  g_assert_true (gtk_test_accessible_has_relation (GTK_ACCESSIBLE (expander), GTK_ACCESSIBLE_RELATION_LABELLED_BY));
+  gtk_test_accessible_assert_relation (GTK_ACCESSIBLE (expander), GTK_ACCESSIBLE_RELATION_LABELLED_BY, label, NULL);
+
+  /* Keyboard only: Tab leaves the chips for the note; Space opens it. */
+  g_assert_true (gtk_widget_grab_focus (chip (database, 0)));
+  g_assert_true (clarify_test_send_key (GTK_WIDGET (run.dialog), GDK_KEY_Tab, 0));
+  g_assert_true (focus_is_inside (&run, GTK_WIDGET (expander)));
+  g_assert_true (clarify_test_send_key (GTK_WIDGET (run.dialog), GDK_KEY_space, 0));
+  g_assert_true (gtk_expander_get_expanded (expander));
+  gtk_test_accessible_assert_state (GTK_ACCESSIBLE (expander), GTK_ACCESSIBLE_STATE_EXPANDED, TRUE);
+  entry = GTK_WIDGET (clarify_question_page_get_note_entry (page_of (database)));
+  g_assert_true (focus_is_inside (&run, entry));
+  gtk_test_accessible_assert_property (GTK_ACCESSIBLE (entry), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                       OUR ("Note for the agent"));
+  clarify_test_set_field_text (entry, note);
+
+  /* The other question's note, typed and folded away. */
+  dropped = clarify_question_page_get_note_expander (page_of (features));
+  gtk_expander_set_expanded (dropped, TRUE);
+  gtk_editable_set_text (GTK_EDITABLE (clarify_question_page_get_note_entry (page_of (features))), "never mind");
+  gtk_expander_set_expanded (dropped, FALSE);
+
+  g_assert_true (gtk_widget_grab_focus (entry));
+  screenshot (&run, "ask-user-question-note");
+
+  /* Enter in the last question's note answers. */
+  g_signal_emit_by_name (entry, "activate");
+  g_assert_true (clarify_test_wait_until (run_is_destroyed, &run, 5000));
+  output = clarify_claude_hook_encode (hook->request, run.response, &error);
+  g_assert_no_error (error);
+  expected = g_strconcat ("{\"hookSpecificOutput\":{\"hookEventName\":\"PermissionRequest\",\"decision\":{"
+                          "\"behavior\":\"allow\",\"updatedInput\":{\"questions\":" CLARIFY_TEST_AUQ_QUESTIONS ","
+                          "\"answers\":{\"Which features should the CLI support?\":\"Dark mode\","
+                          "\"Which database should we use?\":\"SQLite\"},"
+                          "\"annotations\":{\"Which database should we use?\":{\"notes\":\"",
+                          T ("only for the prototype", "nur für den Prototyp"),
+                          "\",\"preview\":\"db = sqlite3.connect(\\\"app.db\\\")\"}}}}}}", NULL);
+  g_assert_cmpstr (output, ==, expected);
+  run_clear (&run);
+}
+
 /* In the searchable list, the row with the focus shows its preview. */
 static void
 test_preview_in_list (void)
@@ -849,6 +942,7 @@ main (int   argc,
   g_test_add_func ("/permission/key-guard", test_key_guard);
   g_test_add_func ("/permission/long-subject-scrolls", test_long_subject_scrolls);
   add_language_test ("/preview/on-focus", test_previews_on_focus);
+  add_language_test ("/ask-user-question/note", test_ask_user_question_note);
   g_test_add_func ("/preview/in-list", test_preview_in_list);
   g_test_add_func ("/preview/none", test_no_preview_frame);
   add_language_test ("/actions/skip-and-cancel-words", test_skip_and_cancel_words);

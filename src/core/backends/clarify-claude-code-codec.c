@@ -413,9 +413,8 @@ decode_elicitation (ClarifyClaudeHook  *hook,
 
   if (g_strcmp0 (mode, "url") == 0)
     {
-      /* MCP 2025-11-25's URL mode. Claude Code declares form mode only
-       * (capabilities.elicitation {}), so this stays simple: the person
-       * sees the whole address and accepts or declines; nothing is opened. */
+      /* MCP 2025-11-25's URL mode (Claude Code 2.1.332 declares form mode
+       * only): the whole address, opened only on the person's click. */
       const char *url = clarify_json_get_string_member (input, "url");
       g_autoptr(ClarifyQuestion) question = NULL;
 
@@ -423,7 +422,7 @@ decode_elicitation (ClarifyClaudeHook  *hook,
         return missing (error, "Elicitation", "url");
 
       data->kind = HOOK_URL;
-      question = clarify_question_new ("open", CLARIFY_QUESTION_KIND_CONFIRM,
+      question = clarify_question_new ("open", CLARIFY_QUESTION_KIND_LINK,
                                        _("Open this address in your browser?"));
       clarify_question_set_subject (question, url);
       clarify_request_add_question (hook->request, question);
@@ -459,7 +458,9 @@ decode_elicitation (ClarifyClaudeHook  *hook,
    * Terminal" prints nothing and gives it its own form back. */
   offer_terminal (hook->request);
   clarify_request_set_cancellable (hook->request, TRUE);
-  clarify_request_set_cancel_label (hook->request, _("Decline"));
+  /* A form's Cancel declines; a link has its own Decline, and Esc cancels. */
+  if (data->kind == HOOK_FORM)
+    clarify_request_set_cancel_label (hook->request, _("Decline"));
 
   return TRUE;
 }
@@ -724,16 +725,22 @@ encode_elicitation (HookData         *data,
 {
   g_autoptr(JsonBuilder) builder = begin_output ("Elicitation");
   gboolean accept = clarify_response_get_outcome (response) == CLARIFY_OUTCOME_ANSWERED;
+  const char *action = accept ? "accept" : "decline";
 
-  if (accept && data->kind == HOOK_URL)
+  /* A link is accepted once the dialog opened it; closed, it is cancelled. */
+  if (data->kind == HOOK_URL)
     {
       const ClarifyAnswer *answer = clarify_response_lookup_answer (response, "open");
 
-      accept = answer != NULL && answer->values != NULL && g_strcmp0 (answer->values[0], "yes") == 0;
+      accept = accept && answer != NULL && g_strcmp0 (answer->values[0], CLARIFY_LINK_OPEN) == 0;
+      if (clarify_response_get_outcome (response) == CLARIFY_OUTCOME_CANCELLED)
+        action = "cancel";
+      else
+        action = accept ? "accept" : "decline";
     }
 
   json_builder_set_member_name (builder, "action");
-  json_builder_add_string_value (builder, accept ? "accept" : "decline");
+  json_builder_add_string_value (builder, action);
   if (accept && data->kind == HOOK_FORM &&
       !clarify_elicitation_form_add_content (data->form, request, response, builder, error))
     return NULL;

@@ -61,6 +61,8 @@ decode_one (JsonObject  *object,
   /* The clients always offer "Other" with a text box. */
   clarify_question_set_allow_other (question, TRUE);
   clarify_question_set_skippable (question, FALSE);
+  /* And take a note beside the answer (annotations[question].notes). */
+  clarify_question_set_takes_note (question, TRUE);
 
   for (guint i = 0; i < json_array_get_length (options); i++)
     {
@@ -176,6 +178,13 @@ answer_string (ClarifyQuestion     *question,
   return g_string_free (joined, FALSE);
 }
 
+/* One question's annotations, in the clients' order: {notes?, preview?}. */
+typedef struct
+{
+  const char *notes;
+  const char *preview;
+} Annotation;
+
 /* A JavaScript object keeps a repeated key at its first place with its last
  * value; two questions with one text must come out the same way. */
 static void
@@ -198,8 +207,8 @@ clarify_claude_questions_add_answers (ClarifyClaudeQuestions  *self,
 {
   g_autoptr(GPtrArray) answer_keys = g_ptr_array_new ();
   g_autoptr(GHashTable) answers = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, g_free);
-  g_autoptr(GPtrArray) preview_keys = g_ptr_array_new ();
-  g_autoptr(GHashTable) previews = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr(GPtrArray) annotation_keys = g_ptr_array_new ();
+  g_autoptr(GHashTable) annotations = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, g_free);
 
   if (self == NULL || self->texts->len != clarify_request_get_n_questions (request))
     {
@@ -215,15 +224,18 @@ clarify_claude_questions_add_answers (ClarifyClaudeQuestions  *self,
       const char *text = self->texts->pdata[i];
       GHashTable *options = self->previews->pdata[i];
       char *value = answer_string (question, answer);
-      const char *preview = NULL;
+      gboolean answered = answer != NULL && !answer->skipped;
+      Annotation annotation = { NULL, NULL };
 
-      if (options != NULL && answer != NULL && !answer->skipped && answer->values != NULL && answer->values[0] != NULL)
-        preview = g_hash_table_lookup (options, answer->values[0]);
+      if (options != NULL && answered && answer->values != NULL && answer->values[0] != NULL)
+        annotation.preview = g_hash_table_lookup (options, answer->values[0]);
+      if (answered)
+        annotation.notes = answer->note;
 
       set_member (answer_keys, answers, text, value);
       /* Only set when there is one: an earlier one of the same text stays. */
-      if (preview != NULL)
-        set_member (preview_keys, previews, text, (gpointer) preview);
+      if (annotation.notes != NULL || annotation.preview != NULL)
+        set_member (annotation_keys, annotations, text, g_memdup2 (&annotation, sizeof annotation));
     }
 
   json_builder_set_member_name (builder, "answers");
@@ -235,18 +247,28 @@ clarify_claude_questions_add_answers (ClarifyClaudeQuestions  *self,
     }
   json_builder_end_object (builder);
 
-  /* JSON.stringify leaves out annotations: undefined. Notes come only from
-   * the clients' notes box, which Clarify does not have. */
-  if (preview_keys->len > 0)
+  /* JSON.stringify leaves out annotations: undefined, and each question's
+   * notes or preview when it has none. */
+  if (annotation_keys->len > 0)
     {
       json_builder_set_member_name (builder, "annotations");
       json_builder_begin_object (builder);
-      for (guint i = 0; i < preview_keys->len; i++)
+      for (guint i = 0; i < annotation_keys->len; i++)
         {
-          json_builder_set_member_name (builder, preview_keys->pdata[i]);
+          const Annotation *annotation = g_hash_table_lookup (annotations, annotation_keys->pdata[i]);
+
+          json_builder_set_member_name (builder, annotation_keys->pdata[i]);
           json_builder_begin_object (builder);
-          json_builder_set_member_name (builder, "preview");
-          json_builder_add_string_value (builder, g_hash_table_lookup (previews, preview_keys->pdata[i]));
+          if (annotation->notes != NULL)
+            {
+              json_builder_set_member_name (builder, "notes");
+              json_builder_add_string_value (builder, annotation->notes);
+            }
+          if (annotation->preview != NULL)
+            {
+              json_builder_set_member_name (builder, "preview");
+              json_builder_add_string_value (builder, annotation->preview);
+            }
           json_builder_end_object (builder);
         }
       json_builder_end_object (builder);

@@ -5,7 +5,8 @@
  * `header`, 2–4 `options` {label, description, preview?}, `multiSelect`,
  * and the free-text "Other" the client always adds. Both take the answers
  * as {"answers":{question text: label, labels joined by ", " or the Other
- * text}} with optional `annotations`. One decoder and one encoder serve both.
+ * text}} with optional `annotations` (the user's notes, the picked option's
+ * preview). One decoder and one encoder serve both.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -28,8 +29,9 @@ ClarifyClaudeQuestions *clarify_claude_questions_decode      (JsonArray         
                                                               GError                 **error);
 void                    clarify_claude_questions_free        (ClarifyClaudeQuestions  *self);
 
-/* Adds the members "answers" and, when an answered single-select option has
- * a preview, "annotations" {question text: {preview}} to the object
+/* Adds the members "answers" and, when the user wrote a note or an answered
+ * single-select option has a preview, "annotations" {question text:
+ * {notes?, preview?}} to the object
  * @builder is building. Skipped questions answer "". Fails (adding nothing)
  * when @request is not the one @self was decoded into. */
 gboolean                clarify_claude_questions_add_answers (ClarifyClaudeQuestions  *self,

@@ -28,7 +28,8 @@ const char     *clarify_phoenix_request_get_conversation (ClarifyRequest *reques
 
 /* The body of POST /api/conversations/{id}/respond:
  * {"answers":{question text: labels joined by ", "},"annotations":{…}},
- * annotations only when an answered single-select option has a preview. */
+ * annotations {notes?, preview?} only for a question with the user's note
+ * or an answered single-select option that has a preview. */
 char           *clarify_phoenix_encode_answers   (ClarifyRequest   *request,
                                                   ClarifyResponse  *response,
                                                   GError          **error);

@@ -434,6 +434,12 @@ add_question (JsonBuilder     *builder,
       json_builder_add_boolean_value (builder, TRUE);
     }
 
+  if (clarify_question_get_takes_note (question))
+    {
+      json_builder_set_member_name (builder, "notes");
+      json_builder_add_boolean_value (builder, TRUE);
+    }
+
   add_string_member (builder, "placeholder", clarify_question_get_placeholder (question));
   add_string_member (builder, "subject", clarify_question_get_subject (question));
   add_validation (builder, clarify_question_get_validation (question));
@@ -570,8 +576,18 @@ parse_answer (ClarifyResponse  *response,
       custom_text = json_node_get_string (member);
     }
 
+  member = json_object_get_member (object, "note");
+  if (member != NULL && !JSON_NODE_HOLDS_NULL (member) && !holds_type (member, G_TYPE_STRING))
+    {
+      g_set_error (error, CLARIFY_ERROR, CLARIFY_ERROR_INVALID,
+                   "answers[%u].note must be a string", index);
+      return FALSE;
+    }
+
   clarify_response_add_answer (response, question_id, (const char * const *) values->pdata,
                                custom_text, skipped);
+  if (member != NULL && !JSON_NODE_HOLDS_NULL (member))
+    clarify_response_set_note (response, question_id, json_node_get_string (member));
 
   return TRUE;
 }
@@ -674,6 +690,7 @@ clarify_response_to_json (ClarifyResponse *response)
         json_builder_add_string_value (builder, answer->values[j]);
       json_builder_end_array (builder);
       add_string_member (builder, "custom_text", answer->custom_text);
+      add_string_member (builder, "note", answer->note);
       if (answer->skipped)
         {
           json_builder_set_member_name (builder, "skipped");

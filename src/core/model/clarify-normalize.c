@@ -29,6 +29,7 @@ static const struct {
   { "date-range", CLARIFY_QUESTION_KIND_DATE_RANGE },
   { "daterange", CLARIFY_QUESTION_KIND_DATE_RANGE },
   { "permission", CLARIFY_QUESTION_KIND_PERMISSION },
+  { "link", CLARIFY_QUESTION_KIND_LINK },
 };
 
 gboolean
@@ -542,6 +543,7 @@ clarify_question_new_from_json_object (JsonObject         *object,
   clarify_question_set_allow_other (question, allow_other);
   clarify_question_set_skippable (question, skippable);
   clarify_question_set_multi_line (question, get_boolean (get_any_member (object, multi_line_names), FALSE));
+  clarify_question_set_takes_note (question, get_boolean (json_object_get_member (object, "notes"), FALSE));
 
   header = clarify_localized_member (object, "header", languages);
   clarify_question_set_header (question, header);

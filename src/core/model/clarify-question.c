@@ -22,6 +22,7 @@ struct _ClarifyQuestion
   guint                allow_other : 1;
   guint                skippable : 1;
   guint                multi_line : 1;
+  guint                takes_note : 1;
 };
 
 G_DEFINE_FINAL_TYPE (ClarifyQuestion, clarify_question, G_TYPE_OBJECT)
@@ -37,6 +38,7 @@ enum {
   PROP_ALLOW_OTHER,
   PROP_SKIPPABLE,
   PROP_MULTI_LINE,
+  PROP_TAKES_NOTE,
   N_PROPS
 };
 
@@ -51,6 +53,7 @@ static const char * const kind_names[] = {
   [CLARIFY_QUESTION_KIND_DATE] = "date",
   [CLARIFY_QUESTION_KIND_DATE_RANGE] = "date_range",
   [CLARIFY_QUESTION_KIND_PERMISSION] = "permission",
+  [CLARIFY_QUESTION_KIND_LINK] = "link",
 };
 
 const char *
@@ -160,6 +163,10 @@ clarify_question_get_property (GObject    *object,
       g_value_set_boolean (value, self->multi_line);
       break;
 
+    case PROP_TAKES_NOTE:
+      g_value_set_boolean (value, self->takes_note);
+      break;
+
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -209,6 +216,10 @@ clarify_question_set_property (GObject      *object,
 
     case PROP_MULTI_LINE:
       clarify_question_set_multi_line (self, g_value_get_boolean (value));
+      break;
+
+    case PROP_TAKES_NOTE:
+      clarify_question_set_takes_note (self, g_value_get_boolean (value));
       break;
 
     default:
@@ -268,6 +279,11 @@ clarify_question_class_init (ClarifyQuestionClass *klass)
 
   properties[PROP_MULTI_LINE] =
     g_param_spec_boolean ("multi-line", NULL, NULL,
+                          FALSE,
+                          (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
+  properties[PROP_TAKES_NOTE] =
+    g_param_spec_boolean ("takes-note", NULL, NULL,
                           FALSE,
                           (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
 
@@ -475,6 +491,28 @@ clarify_question_set_multi_line (ClarifyQuestion *self,
 
   self->multi_line = multi_line;
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MULTI_LINE]);
+}
+
+gboolean
+clarify_question_get_takes_note (ClarifyQuestion *self)
+{
+  g_return_val_if_fail (CLARIFY_IS_QUESTION (self), FALSE);
+
+  return self->takes_note;
+}
+
+void
+clarify_question_set_takes_note (ClarifyQuestion *self,
+                                 gboolean         takes_note)
+{
+  g_return_if_fail (CLARIFY_IS_QUESTION (self));
+
+  takes_note = !!takes_note;
+  if (self->takes_note == takes_note)
+    return;
+
+  self->takes_note = takes_note;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TAKES_NOTE]);
 }
 
 GListModel *

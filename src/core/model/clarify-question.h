@@ -26,11 +26,18 @@ typedef enum
    * supports); the answer is one of them, and with _REJECT the custom
    * text is the optional message to the agent (when allow-other). */
   CLARIFY_QUESTION_KIND_PERMISSION,
+  /* Will the person open an address (the subject, http or https) in their
+   * browser? MCP's URL mode. The answer is CLARIFY_LINK_OPEN once the
+   * dialog opened it on their click, or CLARIFY_LINK_DECLINE. */
+  CLARIFY_QUESTION_KIND_LINK,
 } ClarifyQuestionKind;
 
 #define CLARIFY_PERMISSION_ONCE   "once"
 #define CLARIFY_PERMISSION_ALWAYS "always"
 #define CLARIFY_PERMISSION_REJECT "reject"
+
+#define CLARIFY_LINK_OPEN    "open"
+#define CLARIFY_LINK_DECLINE "decline"
 
 /* The wire names of the kinds in the JSON form ("text", "single", …). */
 const char *clarify_question_kind_to_string (ClarifyQuestionKind kind);
@@ -85,6 +92,10 @@ void                      clarify_question_set_skippable      (ClarifyQuestion  
 gboolean                  clarify_question_get_multi_line     (ClarifyQuestion     *self);
 void                      clarify_question_set_multi_line     (ClarifyQuestion     *self,
                                                                gboolean             multi_line);
+/* The agent reads a note beside the answer (AskUserQuestion's annotations). */
+gboolean                  clarify_question_get_takes_note     (ClarifyQuestion     *self);
+void                      clarify_question_set_takes_note     (ClarifyQuestion     *self,
+                                                               gboolean             takes_note);
 
 /* A GListModel of ClarifyOption, in the agent's order. */
 GListModel               *clarify_question_get_options        (ClarifyQuestion     *self);

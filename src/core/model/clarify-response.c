@@ -5,6 +5,7 @@
 #include "config.h"
 
 #include "clarify-response.h"
+#include "clarify-validate.h"
 
 struct _ClarifyResponse
 {
@@ -70,6 +71,7 @@ clear_answer (gpointer data)
   g_clear_pointer (&answer->question_id, g_free);
   g_clear_pointer (&answer->values, g_strfreev);
   g_clear_pointer (&answer->custom_text, g_free);
+  g_clear_pointer (&answer->note, g_free);
 }
 
 static void
@@ -205,8 +207,27 @@ clarify_response_add_answer (ClarifyResponse    *self,
   answer.values = values != NULL ? g_strdupv ((char **) values) : g_new0 (char *, 1);
   answer.custom_text = g_strdup (custom_text);
   answer.skipped = !!skipped;
+  answer.note = NULL;
 
   g_array_append_val (self->answers, answer);
+}
+
+void
+clarify_response_set_note (ClarifyResponse *self,
+                           const char      *question_id,
+                           const char      *note)
+{
+  ClarifyAnswer *answer;
+
+  g_return_if_fail (CLARIFY_IS_RESPONSE (self));
+
+  answer = (ClarifyAnswer *) clarify_response_lookup_answer (self, question_id);
+  g_return_if_fail (answer != NULL);
+
+  /* Kept trimmed, as the answers' Other text is sent. */
+  g_clear_pointer (&answer->note, g_free);
+  if (!clarify_text_is_blank (note))
+    answer->note = g_strstrip (g_strdup (note));
 }
 
 guint

@@ -24,13 +24,15 @@ gboolean    clarify_outcome_from_string (const char     *str,
 
 /* One question's answer. values are option *values* for choices, ISO dates
  * for dates (start, end for a range), "yes"/"no" for confirm, the number as
- * text (C locale) for numbers. */
+ * text (C locale) for numbers. note is what the user added beside the
+ * answer, where the question takes one, or NULL. */
 typedef struct
 {
   char      *question_id;
   char     **values;
   char      *custom_text;
   gboolean   skipped;
+  char      *note;
 } ClarifyAnswer;
 
 #define CLARIFY_TYPE_RESPONSE (clarify_response_get_type ())
@@ -47,6 +49,11 @@ void                 clarify_response_add_answer    (ClarifyResponse     *self,
                                                      const char * const  *values,
                                                      const char          *custom_text,
                                                      gboolean             skipped);
+/* Sets the note of the answer to @question_id, added before, trimmed; a
+ * blank @note is none. */
+void                 clarify_response_set_note      (ClarifyResponse     *self,
+                                                     const char          *question_id,
+                                                     const char          *note);
 guint                clarify_response_get_n_answers (ClarifyResponse     *self);
 const ClarifyAnswer *clarify_response_get_answer    (ClarifyResponse     *self,
                                                      guint                position);

@@ -313,6 +313,17 @@ cap_option_texts (ClarifyQuestion *question,
 /* A permission offers "once" and "reject" at least, and nothing but the
  * three known values, each once. */
 static gboolean
+link_is_web (const char *address)
+{
+  g_autoptr(GUri) uri = address != NULL ? g_uri_parse (address, G_URI_FLAGS_NONE, NULL) : NULL;
+  const char *scheme = uri != NULL ? g_uri_get_scheme (uri) : NULL;
+  const char *host = uri != NULL ? g_uri_get_host (uri) : NULL;
+
+  return (g_strcmp0 (scheme, "https") == 0 || g_strcmp0 (scheme, "http") == 0) &&
+         host != NULL && host[0] != '\0';
+}
+
+static gboolean
 permission_options_valid (ClarifyQuestion *question)
 {
   static const char * const known[] = { CLARIFY_PERMISSION_ONCE, CLARIFY_PERMISSION_ALWAYS, CLARIFY_PERMISSION_REJECT };
@@ -373,6 +384,14 @@ validate_question (ClarifyQuestion  *question,
     {
       g_set_error (error, CLARIFY_ERROR, CLARIFY_ERROR_INVALID,
                    "question %s: its subject is longer than %d characters", id, CLARIFY_MAX_SUBJECT_CHARS);
+      return FALSE;
+    }
+
+  /* Only web pages: a link never runs a program or opens a local file. */
+  if (kind == CLARIFY_QUESTION_KIND_LINK && !link_is_web (clarify_question_get_subject (question)))
+    {
+      g_set_error (error, CLARIFY_ERROR, CLARIFY_ERROR_INVALID,
+                   "question %s is a link without an http or https address", id);
       return FALSE;
     }
 
@@ -747,6 +766,12 @@ check_answer (ClarifyQuestion    *question,
       if (!clarify_text_is_blank (custom_text) &&
           (!clarify_question_get_allow_other (question) || !g_str_equal (values[0], CLARIFY_PERMISSION_REJECT)))
         return g_strdup (_("Only a refusal can carry a message."));
+      return NULL;
+
+    case CLARIFY_QUESTION_KIND_LINK:
+      if (n_values != 1 || (!g_str_equal (values[0], CLARIFY_LINK_OPEN) &&
+                            !g_str_equal (values[0], CLARIFY_LINK_DECLINE)))
+        return g_strdup (_("Please choose one of the options."));
       return NULL;
 
     case CLARIFY_QUESTION_KIND_CONFIRM:

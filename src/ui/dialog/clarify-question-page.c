@@ -23,6 +23,8 @@ struct _ClarifyQuestionPage
   GtkLabel        *question_label;
   GtkToggleButton *skip_toggle;
   GtkLabel        *error_label;
+  GtkExpander     *note_expander;
+  GtkEntry        *note_entry;
 };
 
 G_DEFINE_FINAL_TYPE (ClarifyQuestionPage, clarify_question_page, GTK_TYPE_BOX)
@@ -111,6 +113,22 @@ skip_toggled_cb (ClarifyQuestionPage *self)
 }
 
 static void
+note_expanded_cb (ClarifyQuestionPage *self)
+{
+  if (gtk_expander_get_expanded (self->note_expander))
+    gtk_widget_grab_focus (GTK_WIDGET (self->note_entry));
+  /* The dialog grows to show the field. */
+  g_signal_emit (self, signals[CHANGED], 0);
+}
+
+/* Enter after the note answers, as Enter in a one-line answer does. */
+static void
+note_activate_cb (ClarifyQuestionPage *self)
+{
+  g_signal_emit (self, signals[ACTIVATE_DEFAULT], 0);
+}
+
+static void
 clarify_question_page_constructed (GObject *object)
 {
   ClarifyQuestionPage *self = CLARIFY_QUESTION_PAGE (object);
@@ -129,6 +147,7 @@ clarify_question_page_constructed (GObject *object)
     }
   gtk_label_set_text (self->question_label, clarify_question_get_text (self->question));
   gtk_widget_set_visible (GTK_WIDGET (self->skip_toggle), self->has_skip_toggle);
+  gtk_widget_set_visible (GTK_WIDGET (self->note_expander), clarify_question_get_takes_note (self->question));
 
   self->input = clarify_input_new_for_question (self->question);
   clarify_input_set_context (self->input, self->context);
@@ -283,7 +302,11 @@ clarify_question_page_class_init (ClarifyQuestionPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, ClarifyQuestionPage, question_label);
   gtk_widget_class_bind_template_child (widget_class, ClarifyQuestionPage, skip_toggle);
   gtk_widget_class_bind_template_child (widget_class, ClarifyQuestionPage, error_label);
+  gtk_widget_class_bind_template_child (widget_class, ClarifyQuestionPage, note_expander);
+  gtk_widget_class_bind_template_child (widget_class, ClarifyQuestionPage, note_entry);
   gtk_widget_class_bind_template_callback (widget_class, skip_toggled_cb);
+  gtk_widget_class_bind_template_callback (widget_class, note_expanded_cb);
+  gtk_widget_class_bind_template_callback (widget_class, note_activate_cb);
 }
 
 static void
@@ -328,6 +351,22 @@ clarify_question_page_get_error_label (ClarifyQuestionPage *self)
   g_return_val_if_fail (CLARIFY_IS_QUESTION_PAGE (self), NULL);
 
   return self->error_label;
+}
+
+GtkExpander *
+clarify_question_page_get_note_expander (ClarifyQuestionPage *self)
+{
+  g_return_val_if_fail (CLARIFY_IS_QUESTION_PAGE (self), NULL);
+
+  return gtk_widget_get_visible (GTK_WIDGET (self->note_expander)) ? self->note_expander : NULL;
+}
+
+GtkEntry *
+clarify_question_page_get_note_entry (ClarifyQuestionPage *self)
+{
+  g_return_val_if_fail (CLARIFY_IS_QUESTION_PAGE (self), NULL);
+
+  return self->note_entry;
 }
 
 GtkToggleButton *
@@ -447,5 +486,8 @@ clarify_question_page_add_answer (ClarifyQuestionPage *self,
       clarify_response_add_answer (response, id,
                                    (const char * const *) values->pdata,
                                    custom_text, FALSE);
+      /* Only what is shown goes: a note typed and then folded away stays out. */
+      if (clarify_question_get_takes_note (self->question) && gtk_expander_get_expanded (self->note_expander))
+        clarify_response_set_note (response, id, gtk_editable_get_text (GTK_EDITABLE (self->note_entry)));
     }
 }

@@ -1,8 +1,8 @@
 /* clarify-question-page.h: one question of a request, with its answer
  *
  * The header and question text, the input for the question's kind, an
- * optional Skip toggle on the question's line and the error once the user
- * has touched the input.
+ * optional Skip toggle on the question's line, the error once the user
+ * has touched the input and, where the agent reads one, "Add a note…".
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -26,6 +26,10 @@ ClarifyQuestionPage *clarify_question_page_new             (ClarifyQuestion     
 ClarifyQuestion     *clarify_question_page_get_question    (ClarifyQuestionPage *self);
 ClarifyInput        *clarify_question_page_get_input       (ClarifyQuestionPage *self);
 GtkLabel            *clarify_question_page_get_error_label (ClarifyQuestionPage *self);
+/* "Add a note…" and its field; the expander is NULL when the question
+ * takes no note. */
+GtkExpander         *clarify_question_page_get_note_expander (ClarifyQuestionPage *self);
+GtkEntry            *clarify_question_page_get_note_entry  (ClarifyQuestionPage *self);
 /* NULL without has-skip-toggle. */
 GtkToggleButton     *clarify_question_page_get_skip_toggle (ClarifyQuestionPage *self);
 

@@ -61,6 +61,7 @@ question_is_short (ClarifyQuestion *question)
     case CLARIFY_QUESTION_KIND_DATE:
     case CLARIFY_QUESTION_KIND_DATE_RANGE:
     case CLARIFY_QUESTION_KIND_PERMISSION:
+    case CLARIFY_QUESTION_KIND_LINK:
       return TRUE;
 
     case CLARIFY_QUESTION_KIND_TEXT:

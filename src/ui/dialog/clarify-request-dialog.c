@@ -9,6 +9,7 @@
 #include "clarify-end-reason.h"
 #include "clarify-key-guard.h"
 #include "clarify-fit-scroller.h"
+#include "clarify-link-input.h"
 #include "clarify-permission-input.h"
 #include "clarify-question-stack.h"
 #include "clarify-request-actions.h"
@@ -90,10 +91,10 @@ n_pages (ClarifyRequestDialog *self)
   return self->stack != NULL ? clarify_question_stack_get_n_pages (self->stack) : 0;
 }
 
-/* The input when a permission is all the request asks: its buttons are the
- * dialog's actions then. NULL otherwise. */
-static ClarifyPermissionInput *
-lone_permission (ClarifyRequestDialog *self)
+/* The input when a permission or a link is all the request asks: its
+ * buttons are the dialog's actions then. NULL otherwise. */
+static ClarifyInput *
+lone_with_buttons (ClarifyRequestDialog *self)
 {
   ClarifyInput *input;
 
@@ -102,16 +103,16 @@ lone_permission (ClarifyRequestDialog *self)
 
   input = clarify_question_page_get_input (get_page (self, 0));
 
-  return CLARIFY_IS_PERMISSION_INPUT (input) ? CLARIFY_PERMISSION_INPUT (input) : NULL;
+  return CLARIFY_IS_PERMISSION_INPUT (input) || CLARIFY_IS_LINK_INPUT (input) ? input : NULL;
 }
 
-/* None for a lone permission: Enter then answers with the focused button
- * (Allow Once from the start) and opens "Add a message…" rather than
- * approving behind it. */
+/* None for a lone permission or link: Enter then answers with the focused
+ * button (Allow Once or Open in Browser from the start) and opens "Add a
+ * message…" rather than approving behind it. */
 static GtkWidget *
 get_default_widget (ClarifyRequestDialog *self)
 {
-  if (lone_permission (self) != NULL)
+  if (lone_with_buttons (self) != NULL)
     return NULL;
 
   return clarify_request_actions_get_default_widget (self->actions);
@@ -495,10 +496,10 @@ setup_questions (ClarifyRequestDialog *self)
     }
 
   gtk_widget_set_visible (GTK_WIDGET (self->steps_box), clarify_question_stack_get_paged (self->stack));
-  /* A lone permission's own buttons answer it; Esc and closing the window
+  /* A lone permission's or link's own buttons answer it; Esc and closing the window
    * still cancel or hide as they always do. The margin the buttons had
    * stays below the content. */
-  if (lone_permission (self) != NULL)
+  if (lone_with_buttons (self) != NULL)
     {
       gtk_widget_set_visible (GTK_WIDGET (self->actions), FALSE);
       gtk_widget_set_margin_bottom (GTK_WIDGET (self->stack), 6);

@@ -8,6 +8,7 @@
 #include "clarify-date-input.h"
 #include "clarify-date-range-input.h"
 #include "clarify-input-factory.h"
+#include "clarify-link-input.h"
 #include "clarify-multi-input.h"
 #include "clarify-number-input.h"
 #include "clarify-permission-input.h"
@@ -59,6 +60,10 @@ clarify_input_new_for_question (ClarifyQuestion *question)
 
     case CLARIFY_QUESTION_KIND_PERMISSION:
       type = CLARIFY_TYPE_PERMISSION_INPUT;
+      break;
+
+    case CLARIFY_QUESTION_KIND_LINK:
+      type = CLARIFY_TYPE_LINK_INPUT;
       break;
 
     default:

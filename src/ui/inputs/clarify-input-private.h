@@ -18,4 +18,10 @@ void       clarify_input_grown            (ClarifyInput *self);
  * Plain text only: it may show numbers that came from the agent. */
 GtkWidget *clarify_input_new_hint_label   (void);
 
+/* A row of answer buttons, as GNOME's dialogs lay them out: @refusal (may
+ * be NULL) at the start, the @n_others (NULL ones left out) at the end. */
+GtkWidget *clarify_input_new_button_row   (GtkWidget        *refusal,
+                                           GtkWidget *const *others,
+                                           guint             n_others);
+
 G_END_DECLS

@@ -516,3 +516,22 @@ clarify_input_new_hint_label (void)
 
   return label;
 }
+
+GtkWidget *
+clarify_input_new_button_row (GtkWidget        *refusal,
+                              GtkWidget *const *others,
+                              guint             n_others)
+{
+  GtkWidget *row = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+  GtkWidget *spacer = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 0);
+
+  gtk_widget_set_hexpand (spacer, TRUE);
+  if (refusal != NULL)
+    gtk_box_append (GTK_BOX (row), refusal);
+  gtk_box_append (GTK_BOX (row), spacer);
+  for (guint i = 0; i < n_others; i++)
+    if (others[i] != NULL)
+      gtk_box_append (GTK_BOX (row), others[i]);
+
+  return row;
+}

@@ -192,7 +192,6 @@ clarify_permission_input_setup (ClarifyInput    *input,
   ClarifyPermissionInput *self = CLARIFY_PERMISSION_INPUT (input);
   const char *subject = clarify_question_get_subject (question);
   GtkWidget *buttons;
-  GtkWidget *spacer;
 
   if (subject != NULL && subject[0] != '\0')
     add_subject (self, subject);
@@ -204,19 +203,10 @@ clarify_permission_input_setup (ClarifyInput    *input,
   if (self->deny_button != NULL && clarify_question_get_allow_other (question))
     add_message (self);
 
-  buttons = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
-  spacer = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 0);
-  gtk_widget_set_hexpand (spacer, TRUE);
-  if (self->deny_button != NULL)
-    gtk_box_append (GTK_BOX (buttons), self->deny_button);
-  gtk_box_append (GTK_BOX (buttons), spacer);
-  if (self->always_button != NULL)
-    gtk_box_append (GTK_BOX (buttons), self->always_button);
   if (self->once_button != NULL)
-    {
-      gtk_widget_add_css_class (self->once_button, "suggested-action");
-      gtk_box_append (GTK_BOX (buttons), self->once_button);
-    }
+    gtk_widget_add_css_class (self->once_button, "suggested-action");
+  buttons = clarify_input_new_button_row (self->deny_button,
+                                          (GtkWidget *[]) { self->always_button, self->once_button }, 2);
   gtk_widget_set_parent (buttons, GTK_WIDGET (self));
 
   if (self->always_button != NULL)
