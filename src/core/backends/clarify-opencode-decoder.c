@@ -180,9 +180,21 @@ append_strings (GString    *text,
     }
 }
 
+/* Whether @value is the subject or one of its lines, which the dialog
+ * already shows whole in monospace. */
+static gboolean
+shown_in_subject (const char *subject,
+                  const char *value)
+{
+  g_auto(GStrv) lines = g_strsplit (subject, "\n", -1);
+
+  return g_str_equal (subject, value) || g_strv_contains ((const char * const *) lines, value);
+}
+
 static void
 append_metadata (GString    *text,
-                 JsonObject *metadata)
+                 JsonObject *metadata,
+                 const char *subject)
 {
   g_autoptr(GList) members = metadata != NULL ? json_object_get_members (metadata) : NULL;
 
@@ -193,7 +205,9 @@ append_metadata (GString    *text,
       g_autofree char *value = NULL;
 
       /* Scalars only: nested objects are internals, not something to judge. */
-      if (type == G_TYPE_STRING)
+      if (type == G_TYPE_STRING && shown_in_subject (subject, json_node_get_string (node)))
+        continue;
+      else if (type == G_TYPE_STRING)
         value = g_strdup (json_node_get_string (node));
       else if (type == G_TYPE_INT64)
         value = g_strdup_printf ("%" G_GINT64_FORMAT, json_node_get_int (node));
@@ -270,7 +284,8 @@ clarify_opencode_permission_new (JsonObject  *properties,
       append_strings (always_patterns, clarify_json_get_array_member (properties, "always"), _("”, “"));
     }
 
-  append_metadata (context, clarify_json_get_object_member (properties, "metadata"));
+  /* Said once: OpenCode's bash metadata repeats the command as "command". */
+  append_metadata (context, clarify_json_get_object_member (properties, "metadata"), subject->str);
   if (context->len > 0)
     clarify_request_set_context (request, context->str);
 
