@@ -968,6 +968,53 @@ test_client_disconnect (Fixture       *fixture,
   g_assert_cmpuint (clarify_local_backend_get_n_waiting (CLARIFY_LOCAL_BACKEND (fixture->backend)), ==, 0);
 }
 
+/* Each session's requests carry the name its client gave in initialize
+ * (the dialog's title names the agent by it); a sessionless call none. */
+static char *
+initialize_as (Fixture    *fixture,
+               const char *client_name)
+{
+  g_autofree char *body = g_strdup_printf ("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\","
+                                           "\"params\":{\"protocolVersion\":\"2025-06-18\",\"capabilities\":{},"
+                                           "\"clientInfo\":{\"name\":\"%s\",\"version\":\"2.1.332\"}}}",
+                                           client_name);
+  g_autoptr(Reply) reply = post (fixture, body);
+
+  return g_strdup (soup_message_headers_get_one (reply->headers, "Mcp-Session-Id"));
+}
+
+static void
+test_caller (Fixture       *fixture,
+             gconstpointer  data)
+{
+  g_autofree char *claude = initialize_as (fixture, "claude-code");
+  g_autofree char *opencode = initialize_as (fixture, "opencode");
+  g_autofree char *body = call_body (5, "{\"questions\":[{\"question\":\"Which one?\"}]}");
+  const char *expected[] = { "opencode", "claude-code", NULL };
+  Reply *calls[3];
+
+  g_assert_nonnull (claude);
+  g_assert_nonnull (opencode);
+  calls[0] = start_request (fixture, "POST", fixture->token, body, "Mcp-Session-Id", opencode, NULL);
+  clarify_test_watch_wait_request_for (&fixture->watch, 1, WAIT_MS);
+  calls[1] = start_request (fixture, "POST", fixture->token, body, "Mcp-Session-Id", claude, NULL);
+  clarify_test_watch_wait_request_for (&fixture->watch, 2, WAIT_MS);
+  calls[2] = start_request (fixture, "POST", fixture->token, body, NULL);
+  clarify_test_watch_wait_request_for (&fixture->watch, 3, WAIT_MS);
+
+  for (guint i = 0; i < 3; i++)
+    {
+      ClarifyRequest *request = g_ptr_array_index (fixture->watch.added, i);
+      g_autoptr(ClarifyResponse) response = clarify_response_new (clarify_request_get_id (request),
+                                                                  CLARIFY_OUTCOME_CANCELLED);
+
+      g_assert_cmpstr (clarify_request_get_caller (request), ==, expected[i]);
+      clarify_test_watch_answer (&fixture->watch, request, response);
+      wait_reply (calls[i]);
+      reply_free (calls[i]);
+    }
+}
+
 static void
 test_cancelled_notification (Fixture       *fixture,
                              gconstpointer  data)
@@ -1234,6 +1281,7 @@ main (int   argc,
   ADD ("ask-user/concurrent", test_concurrent);
   ADD ("ask-user/client-disconnect", test_client_disconnect);
   ADD ("ask-user/cancelled-notification", test_cancelled_notification);
+  ADD ("ask-user/caller", test_caller);
   ADD ("ask-user/answer-for-unknown", test_answer_for_unknown_request);
   ADD ("ask-user/stop-replies", test_stop_replies);
   ADD ("port-in-use", test_port_in_use);

@@ -139,6 +139,7 @@ clarify_request_new_from_json (JsonNode  *node,
   g_autofree char *context = NULL;
   g_autofree char *project = NULL;
   g_autofree char *session = NULL;
+  g_autofree char *caller = NULL;
   gboolean skippable = FALSE;
   gboolean cancellable = TRUE;
   guint timeout_ms;
@@ -163,6 +164,7 @@ clarify_request_new_from_json (JsonNode  *node,
       !get_text (object, "context", &context, error) ||
       !get_text (object, "project", &project, error) ||
       !get_text (object, "session", &session, error) ||
+      !get_text (object, "caller", &caller, error) ||
       !get_timeout (object, &timeout_ms, error) ||
       !get_boolean (object, "skippable", &skippable, error) ||
       !get_boolean (object, "cancellable", &cancellable, error))
@@ -181,6 +183,7 @@ clarify_request_new_from_json (JsonNode  *node,
   clarify_request_set_context (request, context);
   clarify_request_set_project (request, project);
   clarify_request_set_session (request, session);
+  clarify_request_set_caller (request, caller);
   clarify_request_set_timeout_ms (request, timeout_ms);
   clarify_request_set_skippable (request, skippable);
   clarify_request_set_cancellable (request, cancellable);
@@ -478,6 +481,7 @@ clarify_request_to_json (ClarifyRequest *request)
   add_string_member (builder, "context", clarify_request_get_context (request));
   add_string_member (builder, "project", clarify_request_get_project (request));
   add_string_member (builder, "session", clarify_request_get_session (request));
+  add_string_member (builder, "caller", clarify_request_get_caller (request));
 
   if (clarify_request_get_timeout_ms (request) > 0)
     {

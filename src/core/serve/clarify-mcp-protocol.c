@@ -26,6 +26,8 @@ struct _ClarifyMcpProtocol
 
   /* "scope\nid" → GCancellable of a tools/call in flight */
   GHashTable              *calls;
+  /* scope ("" for none) → the client's clientInfo.name */
+  GHashTable              *clients;
   guint                    last_request_id;
 };
 
@@ -36,6 +38,8 @@ typedef struct
 {
   ClarifyMcpReplyFlags  flags;
   JsonNode             *id;
+  /* An initialize's clientInfo.name. */
+  char                 *client_name;
   char                 *call_key;
   ClarifyRequest       *request;
   GCancellable         *call_cancellable;
@@ -68,6 +72,7 @@ handling_free (Handling *handling)
 {
   handling_stop_progress (handling);
   g_clear_pointer (&handling->progress_token, json_node_unref);
+  g_free (handling->client_name);
   if (handling->caller_cancellable != NULL && handling->caller_cancelled_id != 0)
     g_cancellable_disconnect (handling->caller_cancellable, handling->caller_cancelled_id);
   g_clear_object (&handling->caller_cancellable);
@@ -90,6 +95,7 @@ clarify_mcp_protocol_finalize (GObject *object)
   ClarifyMcpProtocol *self = CLARIFY_MCP_PROTOCOL (object);
 
   g_clear_pointer (&self->calls, g_hash_table_unref);
+  g_clear_pointer (&self->clients, g_hash_table_unref);
 
   G_OBJECT_CLASS (clarify_mcp_protocol_parent_class)->finalize (object);
 }
@@ -106,6 +112,7 @@ static void
 clarify_mcp_protocol_init (ClarifyMcpProtocol *self)
 {
   self->calls = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_object_unref);
+  self->clients = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
 }
 
 ClarifyMcpProtocol *
@@ -220,10 +227,12 @@ build_initialize_result (const char *version)
 
 static void
 handle_initialize (GTask      *task,
+                   const char *scope,
                    JsonObject *params)
 {
   Handling *handling = g_task_get_task_data (task);
   g_autoptr(JsonNode) result = NULL;
+  JsonObject *clientInfo;
   const char *requested = NULL;
 
   if (params != NULL)
@@ -238,6 +247,11 @@ handle_initialize (GTask      *task,
   /* Echo a version we speak; otherwise offer our newest and let the client decide. */
   result = build_initialize_result (clarify_mcp_protocol_supports_version (requested)
                                     ? requested : CLARIFY_MCP_LATEST_PROTOCOL_VERSION);
+
+  /* Who asks, for the dialog's title ("Claude Code", "opencode"). */
+  clientInfo = clarify_json_get_object_member (params, "clientInfo");
+  handling->client_name = g_strdup (clarify_json_get_string_member (clientInfo, "name"));
+  clarify_mcp_protocol_set_client (g_task_get_source_object (task), scope, handling->client_name);
 
   handling->flags |= CLARIFY_MCP_REPLY_INITIALIZED;
   return_result (task, result);
@@ -457,6 +471,8 @@ handle_tools_call (GTask        *task,
       return_tool_result (task, message, TRUE);
       return;
     }
+  clarify_request_set_caller (handling->request,
+                              g_hash_table_lookup (self->clients, scope != NULL ? scope : ""));
 
   handling->call_cancellable = g_cancellable_new ();
   if (caller_cancellable != NULL)
@@ -626,7 +642,7 @@ clarify_mcp_protocol_handle_async (ClarifyMcpProtocol  *self,
     }
 
   if (g_str_equal (method, "initialize"))
-    handle_initialize (task, params);
+    handle_initialize (task, scope, params);
   else if (g_str_equal (method, "ping"))
     {
       g_autoptr(JsonNode) empty = json_node_init_object (json_node_alloc (), json_object_new ());
@@ -662,3 +678,30 @@ clarify_mcp_protocol_handle_finish (ClarifyMcpProtocol   *self,
   return g_task_propagate_pointer (G_TASK (result), NULL);
 }
 
+
+const char *
+clarify_mcp_protocol_get_client_name (ClarifyMcpProtocol *self,
+                                      GAsyncResult       *result)
+{
+  Handling *handling;
+
+  g_return_val_if_fail (CLARIFY_IS_MCP_PROTOCOL (self), NULL);
+  g_return_val_if_fail (g_task_is_valid (result, self), NULL);
+
+  handling = g_task_get_task_data (G_TASK (result));
+
+  return handling->client_name;
+}
+
+void
+clarify_mcp_protocol_set_client (ClarifyMcpProtocol *self,
+                                 const char         *scope,
+                                 const char         *client_name)
+{
+  g_return_if_fail (CLARIFY_IS_MCP_PROTOCOL (self));
+
+  if (client_name != NULL && client_name[0] != '\0')
+    g_hash_table_replace (self->clients, g_strdup (scope != NULL ? scope : ""), g_strdup (client_name));
+  else
+    g_hash_table_remove (self->clients, scope != NULL ? scope : "");
+}

@@ -89,4 +89,15 @@ char               *clarify_mcp_protocol_handle_finish (ClarifyMcpProtocol      
 gboolean            clarify_mcp_protocol_supports_version (const char           *version);
 
 
+/* The clientInfo.name an initialize (the message of @result) carried, or
+ * NULL. Valid while @result is. */
+const char         *clarify_mcp_protocol_get_client_name (ClarifyMcpProtocol *self,
+                                                          GAsyncResult       *result);
+/* Names the client of @scope (NULL: the one client of a transport without
+ * sessions); its ask_user requests carry it as their caller. An initialize
+ * sets it for the scope it came in; a NULL @client_name forgets it. */
+void                clarify_mcp_protocol_set_client      (ClarifyMcpProtocol *self,
+                                                          const char         *scope,
+                                                          const char         *client_name);
+
 G_END_DECLS

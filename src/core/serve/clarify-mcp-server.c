@@ -382,6 +382,7 @@ clarify_mcp_server_add_session (ClarifyMcpServer *self,
       g_autofree char *oldest = g_queue_pop_head (&self->session_order);
 
       g_hash_table_remove (self->sessions, oldest);
+      clarify_mcp_protocol_set_client (self->protocol, oldest, NULL);
     }
 }
 
@@ -397,6 +398,7 @@ clarify_mcp_server_remove_session (ClarifyMcpServer *self,
       g_queue_delete_link (&self->session_order, link);
     }
   g_hash_table_remove (self->sessions, session_id);
+  clarify_mcp_protocol_set_client (self->protocol, session_id, NULL);
 }
 
 static void
@@ -461,6 +463,10 @@ handle_cb (GObject      *object,
 
           clarify_mcp_server_add_session (self, session_id);
           soup_message_headers_replace (headers, "Mcp-Session-Id", session_id);
+          /* The client is known by its session from now on. */
+          clarify_mcp_protocol_set_client (self->protocol, session_id,
+                                           clarify_mcp_protocol_get_client_name (self->protocol, result));
+          clarify_mcp_protocol_set_client (self->protocol, NULL, NULL);
         }
 
       if (reply == NULL)
