@@ -563,6 +563,18 @@ test_header_and_plain_text (void)
   g_assert_nonnull (strstr (gtk_widget_get_tooltip_text (title_widget), "ses_01JH0000"));
   g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (run.dialog)), ==, "<b>Deploy</b> & ship");
 
+  /* Once the backend learns the session's title, that names it, as the
+   * agent's own UI does; plain text too. */
+  clarify_request_set_session_title (request, "Fix the <b>parser</b> & more");
+  g_assert_cmpstr (adw_window_title_get_subtitle (ADW_WINDOW_TITLE (title_widget)), ==, "Fix the <b>parser</b> & more");
+  {
+    GtkWidget *subtitle = clarify_test_find_label (title_widget, "Fix the <b>parser</b> & more");
+
+    g_assert_nonnull (subtitle);
+    g_assert_false (gtk_label_get_use_markup (GTK_LABEL (subtitle)));
+  }
+  g_assert_nonnull (strstr (gtk_widget_get_tooltip_text (title_widget), "/src/app"));
+
   /* Agent text is shown as it is, never as markup. */
   title_label = GTK_LABEL (find_by_id (&run, "title_label"));
   g_assert_cmpstr (gtk_label_get_text (title_label), ==, "<b>Deploy</b> & ship");

@@ -747,6 +747,47 @@ test_question_shapes (void)
   g_assert_cmpstr (body, ==, "{\"answers\":[[],[\"Blue\"],[]]}");
 }
 
+static gboolean
+has_session_title (gpointer data)
+{
+  return clarify_request_get_session_title (data) != NULL;
+}
+
+/* The dialog names the session as OpenCode's UI does: GET /session/{id}
+ * once per session, and the title reaches every request of it. Without
+ * one (404) the folder's name stays. */
+static void
+test_session_title (Fixture       *fixture,
+                    gconstpointer  data)
+{
+  ClarifyRequest *first, *second, *unknown;
+
+  clarify_test_server_add_json (fixture->server, "GET", "/session/ses_old", 200, "application/json",
+                                "{\"id\":\"ses_old\",\"slug\":\"old\",\"title\":\"Refactor the parser\","
+                                "\"directory\":\"/home/u/proj\",\"time\":{\"created\":1,\"updated\":2}}");
+  connect_and_resync (fixture);
+  send_global (fixture, "{\"id\":\"evt_1\",\"type\":\"permission.updated\",\"properties\":{\"id\":\"per_old1\",\"type\":\"edit\",\"pattern\":[\"src/*.c\"],\"sessionID\":\"ses_old\",\"messageID\":\"msg_1\",\"title\":\"Edit src/main.c\",\"metadata\":{},\"time\":{\"created\":1}}}");
+  send_global (fixture, "{\"id\":\"evt_2\",\"type\":\"permission.updated\",\"properties\":{\"id\":\"per_old2\",\"type\":\"bash\",\"sessionID\":\"ses_old\",\"messageID\":\"msg_1\",\"title\":\"Run ls\",\"metadata\":{},\"time\":{\"created\":2}}}");
+  first = clarify_test_watch_wait_request (&fixture->watch, 1);
+  second = clarify_test_watch_wait_request (&fixture->watch, 2);
+  g_assert_true (clarify_test_loop_until (has_session_title, first, WAIT_MS));
+  g_assert_true (clarify_test_loop_until (has_session_title, second, WAIT_MS));
+  g_assert_cmpstr (clarify_request_get_session_title (first), ==, "Refactor the parser");
+  g_assert_cmpstr (clarify_request_get_session_title (second), ==, "Refactor the parser");
+  g_assert_cmpuint (clarify_test_server_get_n_requests (fixture->server, "GET", "/session/ses_old"), ==, 1);
+
+  send_global (fixture, "{\"id\":\"evt_3\",\"type\":\"permission.updated\",\"properties\":{\"id\":\"per_new\",\"type\":\"bash\",\"sessionID\":\"ses_gone\",\"messageID\":\"msg_2\",\"title\":\"Run ls\",\"metadata\":{},\"time\":{\"created\":3}}}");
+  unknown = clarify_test_watch_wait_request (&fixture->watch, 3);
+  {
+    g_autoptr(ClarifyTestRequest) get = clarify_test_server_wait_for_request (fixture->server, "GET", "/session/ses_gone",
+                                                                             WAIT_MS);
+
+    g_assert_nonnull (get);
+  }
+  clarify_test_loop_for (100);
+  g_assert_null (clarify_request_get_session_title (unknown));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -767,6 +808,7 @@ main (int   argc,
   ADD ("permission/legacy", test_legacy_permission, NULL);
   ADD ("session/aborted", test_aborted_session, NULL);
   ADD ("session/status-idle", test_session_status_idle, NULL);
+  ADD ("session/title", test_session_title, NULL);
   ADD ("reply/errors", test_reply_errors, NULL);
   ADD ("reply/refused", test_reply_refused, NULL);
   ADD ("resync", test_resync, NULL);

@@ -35,6 +35,9 @@ struct _ClarifyOpencodeBackend
 
   GHashTable             *directories;   /* every instance directory seen */
   GHashTable             *listed;        /* directories listed this round */
+  /* session id → its title, or → NULL while GET /session/{id} is out */
+  GHashTable             *session_titles;
+  GCancellable           *titles_cancellable;
 
   guint                   fallback : 1;
   guint                   probing : 1;
@@ -541,6 +544,94 @@ basic_authorization (ClarifyOpencodeBackend *self,
   return g_strconcat ("Basic ", encoded, NULL);
 }
 
+/* Session titles ------------------------------------------------------------- */
+
+typedef struct
+{
+  ClarifyOpencodeBackend *self;
+  char                   *session_id;
+} TitleCall;
+
+static void
+title_cb (GObject      *object,
+          GAsyncResult *result,
+          gpointer      user_data)
+{
+  TitleCall *call = user_data;
+  ClarifyOpencodeBackend *self = call->self;
+  g_autoptr(JsonNode) node = NULL;
+  g_autoptr(GError) error = NULL;
+  JsonObject *session;
+  const char *title = NULL;
+  GListModel *requests;
+
+  node = clarify_opencode_call_finish (result, &error);
+  session = node != NULL && JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
+  title = clarify_json_get_string_member (session, "title");
+
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    goto out;
+  if (title == NULL || title[0] == '\0')
+    {
+      /* The folder's name stays; the next request of the session asks again. */
+      g_message ("Connection “%s”: the title of session %s is unknown%s%s", connection_name (self),
+                 call->session_id, error != NULL ? ": " : "", error != NULL ? error->message : "");
+      g_hash_table_remove (self->session_titles, call->session_id);
+      goto out;
+    }
+
+  g_hash_table_replace (self->session_titles, g_strdup (call->session_id), g_strdup (title));
+  requests = clarify_backend_get_requests (CLARIFY_BACKEND (self));
+  for (guint i = 0; i < g_list_model_get_n_items (requests); i++)
+    {
+      g_autoptr(ClarifyRequest) request = g_list_model_get_item (requests, i);
+
+      if (g_strcmp0 (clarify_request_get_session (request), call->session_id) == 0)
+        clarify_request_set_session_title (request, title);
+    }
+
+out:
+  g_object_unref (call->self);
+  g_free (call->session_id);
+  g_free (call);
+}
+
+/* The session's title as OpenCode's own UI shows it: asked once per
+ * session, then kept; it reaches the request (and its dialog) when it
+ * comes. */
+static void
+request_added_cb (ClarifyOpencodeBackend *self,
+                  ClarifyRequest         *request)
+{
+  ClarifyOpencodeRequestInfo *info = clarify_opencode_request_get_info (request);
+  const char *session_id = clarify_request_get_session (request);
+  g_autofree char *path = NULL;
+  g_autofree char *escaped = NULL;
+  g_autoptr(SoupMessage) message = NULL;
+  TitleCall *call;
+
+  if (session_id == NULL || session_id[0] == '\0')
+    return;
+  if (g_hash_table_contains (self->session_titles, session_id))
+    {
+      /* Known (or on its way: the answer sets it on every request then). */
+      clarify_request_set_session_title (request, g_hash_table_lookup (self->session_titles, session_id));
+      return;
+    }
+
+  escaped = g_uri_escape_string (session_id, NULL, FALSE);
+  path = g_strconcat ("/session/", escaped, NULL);
+  message = api_message_new (self, SOUP_METHOD_GET, path, info != NULL ? info->directory : NULL, NULL);
+  if (message == NULL)
+    return;
+
+  g_hash_table_insert (self->session_titles, g_strdup (session_id), NULL);
+  call = g_new0 (TitleCall, 1);
+  call->self = g_object_ref (self);
+  call->session_id = g_strdup (session_id);
+  clarify_opencode_call_async (self->api_session, message, self->titles_cancellable, title_cb, call);
+}
+
 static void
 clarify_opencode_backend_constructed (GObject *object)
 {
@@ -568,6 +659,7 @@ clarify_opencode_backend_constructed (GObject *object)
   if (self->authorization != NULL)
     clarify_sse_client_set_header (self->sse_client, "Authorization", self->authorization);
 
+  g_signal_connect (self, "request-added", G_CALLBACK (request_added_cb), NULL);
 }
 
 static void
@@ -578,6 +670,7 @@ clarify_opencode_backend_dispose (GObject *object)
   clarify_stream_backend_close (CLARIFY_STREAM_BACKEND (self));
   self->sse_client = NULL;
   clarify_opencode_round_cancel (&self->round);
+  g_cancellable_cancel (self->titles_cancellable);
   clarify_http_clear_session (&self->api_session);
   clarify_http_clear_session (&self->stream_session);
 
@@ -592,6 +685,8 @@ clarify_opencode_backend_finalize (GObject *object)
   g_clear_pointer (&self->tracker, clarify_opencode_tracker_free);
   g_clear_pointer (&self->directories, g_hash_table_unref);
   g_clear_pointer (&self->listed, g_hash_table_unref);
+  g_clear_pointer (&self->session_titles, g_hash_table_unref);
+  g_clear_object (&self->titles_cancellable);
   g_clear_pointer (&self->base_url, g_free);
   g_clear_pointer (&self->authorization, clarify_secret_free);
   g_clear_pointer (&self->fallback_directory, g_free);
@@ -633,6 +728,8 @@ clarify_opencode_backend_init (ClarifyOpencodeBackend *self)
   self->tracker = clarify_opencode_tracker_new (CLARIFY_BACKEND (self));
   self->directories = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->listed = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  self->session_titles = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  self->titles_cancellable = g_cancellable_new ();
 }
 
 ClarifyBackend *

@@ -16,6 +16,7 @@ struct _ClarifyRequest
   char           *project;
   char           *session;
   char           *caller;
+  char           *session_title;
   char           *title;
   char           *context;
   char           *skip_label;
@@ -44,6 +45,7 @@ enum {
   PROP_PROJECT,
   PROP_SESSION,
   PROP_CALLER,
+  PROP_SESSION_TITLE,
   PROP_TITLE,
   PROP_CONTEXT,
   PROP_TIMEOUT_MS,
@@ -93,6 +95,7 @@ clarify_request_finalize (GObject *object)
   g_clear_pointer (&self->project, g_free);
   g_clear_pointer (&self->session, g_free);
   g_clear_pointer (&self->caller, g_free);
+  g_clear_pointer (&self->session_title, g_free);
   g_clear_pointer (&self->title, g_free);
   g_clear_pointer (&self->context, g_free);
   g_clear_pointer (&self->skip_label, g_free);
@@ -135,6 +138,10 @@ clarify_request_get_property (GObject    *object,
 
     case PROP_CALLER:
       g_value_set_string (value, self->caller);
+      break;
+
+    case PROP_SESSION_TITLE:
+      g_value_set_string (value, self->session_title);
       break;
 
     case PROP_TITLE:
@@ -220,6 +227,10 @@ clarify_request_set_property (GObject      *object,
       clarify_request_set_caller (self, g_value_get_string (value));
       break;
 
+    case PROP_SESSION_TITLE:
+      clarify_request_set_session_title (self, g_value_get_string (value));
+      break;
+
     case PROP_TITLE:
       clarify_request_set_title (self, g_value_get_string (value));
       break;
@@ -294,6 +305,10 @@ clarify_request_class_init (ClarifyRequestClass *klass)
 
   properties[PROP_CALLER] =
     g_param_spec_string ("caller", NULL, NULL,
+                         NULL,
+                         (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+  properties[PROP_SESSION_TITLE] =
+    g_param_spec_string ("session-title", NULL, NULL,
                          NULL,
                          (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
 
@@ -499,6 +514,23 @@ clarify_request_set_caller (ClarifyRequest *self,
   g_return_if_fail (CLARIFY_IS_REQUEST (self));
 
   set_string (self, &self->caller, caller, PROP_CALLER);
+}
+
+const char *
+clarify_request_get_session_title (ClarifyRequest *self)
+{
+  g_return_val_if_fail (CLARIFY_IS_REQUEST (self), NULL);
+
+  return self->session_title;
+}
+
+void
+clarify_request_set_session_title (ClarifyRequest *self,
+                                   const char     *session_title)
+{
+  g_return_if_fail (CLARIFY_IS_REQUEST (self));
+
+  set_string (self, &self->session_title, session_title, PROP_SESSION_TITLE);
 }
 
 const char *

@@ -77,6 +77,11 @@ void             clarify_request_set_session         (ClarifyRequest *self,
 const char      *clarify_request_get_caller          (ClarifyRequest *self);
 void             clarify_request_set_caller          (ClarifyRequest *self,
                                                       const char     *caller);
+/* The session's title as the agent's own UI shows it, once the backend
+ * learnt it (it may come after the request; :session-title notifies). */
+const char      *clarify_request_get_session_title   (ClarifyRequest *self);
+void             clarify_request_set_session_title   (ClarifyRequest *self,
+                                                      const char     *session_title);
 
 const char      *clarify_request_get_title           (ClarifyRequest *self);
 void             clarify_request_set_title           (ClarifyRequest *self,

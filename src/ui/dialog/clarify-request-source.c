@@ -152,7 +152,12 @@ update (ClarifyRequestSource *self)
       project = clarify_request_get_project (self->request);
       details = format_details (self->request);
     }
-  if (project != NULL && project[0] != '\0')
+  /* The session as the agent's own UI names it, else the project's folder
+   * (the whole path stays in the tooltip). */
+  if (self->request != NULL && clarify_request_get_session_title (self->request) != NULL &&
+      clarify_request_get_session_title (self->request)[0] != '\0')
+    where = g_strdup (clarify_request_get_session_title (self->request));
+  else if (project != NULL && project[0] != '\0')
     where = format_project (project);
 
   if (self->name != NULL)
@@ -172,6 +177,8 @@ clarify_request_source_dispose (GObject *object)
 {
   ClarifyRequestSource *self = CLARIFY_REQUEST_SOURCE (object);
 
+  if (self->request != NULL)
+    g_signal_handlers_disconnect_by_func (self->request, update, self);
   g_clear_object (&self->request);
   g_clear_pointer (&self->name, g_free);
 
@@ -261,8 +268,15 @@ clarify_request_source_set_request (ClarifyRequestSource *self,
   g_return_if_fail (CLARIFY_IS_REQUEST_SOURCE (self));
   g_return_if_fail (request == NULL || CLARIFY_IS_REQUEST (request));
 
-  if (!g_set_object (&self->request, request))
+  if (self->request == request)
     return;
+
+  if (self->request != NULL)
+    g_signal_handlers_disconnect_by_func (self->request, update, self);
+  g_set_object (&self->request, request);
+  /* A backend may learn the session's title after the request came. */
+  if (request != NULL)
+    g_signal_connect_object (request, "notify::session-title", G_CALLBACK (update), self, G_CONNECT_SWAPPED);
 
   update (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_REQUEST]);
