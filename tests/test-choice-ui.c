@@ -700,6 +700,34 @@ test_screenshots (gconstpointer data)
     }
 }
 
+/* Enter on a row of a single choice picks it and answers (the lone
+ * question's last step); the arrows only move the pick, and send nothing. */
+static void
+test_list_enter_on_row (gconstpointer data)
+{
+  g_autoptr(ClarifyRequest) request = NULL;
+  GtkWidget *list_view;
+  Run run = { 0 };
+
+  set_language (data);
+  request = new_long_list (FALSE);
+  run_start (&run, request);
+  list_view = clarify_option_list_get_list_view (CLARIFY_OPTION_LIST (view_of (&run)));
+
+  g_assert_true (send (&run, GDK_KEY_Tab, 0));
+  g_assert_true (focus_is_inside (&run, list_view));
+  g_assert_true (send (&run, GDK_KEY_Down, 0));
+  g_assert_true (send (&run, GDK_KEY_Down, 0));
+  g_assert_cmpstr (focused_row (&run), ==, "Bern");
+  g_assert_false (run_is_destroyed (&run));
+  g_assert_cmpuint (run.n_responses, ==, 0);
+
+  g_assert_true (send (&run, GDK_KEY_Return, 0));
+  g_assert_true (clarify_test_wait_until (run_is_destroyed, &run, 5000));
+  assert_response (&run, "{\"id\":\"r1\",\"outcome\":\"answered\",\"answers\":[{\"question_id\":\"city\",\"values\":[\"c2\"]}]}");
+  run_clear (&run);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -716,6 +744,7 @@ main (int   argc,
   g_test_add_func ("/choice/chips/look-apart", test_chips_look_apart);
   g_test_add_data_func ("/choice/list/one-tab-stop/single", GINT_TO_POINTER (FALSE), test_list_one_tab_stop);
   g_test_add_data_func ("/choice/list/one-tab-stop/multi", GINT_TO_POINTER (TRUE), test_list_one_tab_stop);
+  add_language_test ("/choice/list/enter-on-row", test_list_enter_on_row);
   add_language_test ("/choice/a11y/descriptions", test_descriptions);
   add_language_test ("/choice/a11y/no-type-names", test_no_type_names);
   g_test_add_func ("/choice/a11y/labels-take-no-focus", test_labels_take_no_focus);

@@ -14,6 +14,7 @@
 #include "clarify-input.h"
 #include "clarify-json.h"
 #include "clarify-number-input.h"
+#include "clarify-permission-input.h"
 #include "clarify-request-dialog-private.h"
 #include "clarify-request-dialog.h"
 #include "clarify-request-private.h"
@@ -1475,52 +1476,51 @@ test_short_questions_form (gconstpointer data)
   run_clear (&run);
 }
 
-/* A choice and an optional message beside it share one form (as OpenCode's
- * permission was asked before permissions had a kind of their own). */
+/* OpenCode's permission as its decoder builds it now: the command whole in
+ * monospace (said once), one click answers; "Add a message…" holds what
+ * goes with Reject. */
 static void
-test_permission_form (gconstpointer data)
+test_permission (gconstpointer data)
 {
   g_autoptr(ClarifyRequest) request = NULL;
+  ClarifyPermissionInput *input;
+  GtkWidget *entry;
   ClarifyQuestion *q;
   Run run = { 0 };
 
   set_language (data);
-  request = new_request ("per_1", T ("Allow “bash”?", "„bash“ erlauben?"),
-                         T ("Patterns:\nrm -rf build\ncommand: rm -rf build",
-                            "Muster:\nrm -rf build\ncommand: rm -rf build"));
-  q = add_question (request, "reply", CLARIFY_QUESTION_KIND_SINGLE, T ("Permission", "Berechtigung"),
+  request = new_request ("per_1", T ("Allow “bash”?", "„bash“ erlauben?"), NULL);
+  q = add_question (request, "reply", CLARIFY_QUESTION_KIND_PERMISSION, T ("Permission", "Berechtigung"),
                     T ("Allow the agent to go ahead?", "Darf der Agent fortfahren?"));
+  clarify_question_set_subject (q, "rm -rf build");
+  clarify_question_set_allow_other (q, TRUE);
   add_option (q, T ("Allow once", "Einmal erlauben"), "once", T ("Only this time", "Nur dieses Mal"));
   add_option (q, T ("Always allow", "Immer erlauben"), "always",
               T ("Also allow “rm *” from now on", "Auch „rm *“ ab jetzt erlauben"));
   add_option (q, T ("Reject", "Ablehnen"), "reject",
               T ("The agent does not get to do this", "Der Agent darf das nicht tun"));
-  q = add_question (request, "message", CLARIFY_QUESTION_KIND_TEXT, T ("Message", "Nachricht"),
-                    T ("Message for the agent", "Nachricht an den Agenten"));
-  clarify_question_set_placeholder (q, T ("Optional, e.g. what to do instead",
-                                          "Optional, z. B. was stattdessen zu tun ist"));
-  clarify_question_set_skippable (q, TRUE);
   run_start (&run, request);
 
-  g_assert_false (clarify_request_dialog_get_paged (run.dialog));
-  g_assert_false (gtk_widget_get_visible (find_by_id (&run, "steps_box")));
-  g_assert_true (gtk_widget_get_mapped (GTK_WIDGET (input_at (&run, 1))));
-  g_assert_false (clarify_request_dialog_is_submit_sensitive (run.dialog));
+  input = CLARIFY_PERMISSION_INPUT (input_at (&run, 0));
+  /* Its own buttons answer; the dialog's are gone. */
+  g_assert_false (gtk_widget_get_visible (find_by_id (&run, "actions")));
+  g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (clarify_permission_input_get_subject_label (input))), ==, "rm -rf build");
+  g_assert_false (gtk_widget_get_visible (find_by_id (&run, "context_label")));
+  g_assert_true (focus_is_inside (&run, clarify_permission_input_get_default_button (input)));
 
-  /* The choice alone is enough. */
-  click_choice (input_at (&run, 0), T ("Reject", "Ablehnen"));
-  g_assert_true (clarify_request_dialog_is_submit_sensitive (run.dialog));
-  type_text (input_at (&run, 1), T ("Delete only build/tmp, please.", "Bitte nur build/tmp löschen."));
+  gtk_expander_set_expanded (GTK_EXPANDER (clarify_permission_input_get_message_expander (input)), TRUE);
+  entry = clarify_permission_input_get_message_entry (input);
+  g_assert_true (focus_is_inside (&run, entry));
+  type_entry (entry, T ("Delete only build/tmp, please.", "Bitte nur build/tmp löschen."));
   shot (&run, "permission");
 
-  submit (&run);
+  press (clarify_permission_input_get_button (input, CLARIFY_PERMISSION_REJECT));
+  g_assert_true (clarify_test_wait_until (run_is_destroyed, &run, 5000));
   assert_response (&run,
                    T ("{\"id\":\"per_1\",\"outcome\":\"answered\",\"answers\":["
-                      "{\"question_id\":\"reply\",\"values\":[\"reject\"]},"
-                      "{\"question_id\":\"message\",\"values\":[\"Delete only build/tmp, please.\"]}]}",
+                      "{\"question_id\":\"reply\",\"values\":[\"reject\"],\"custom_text\":\"Delete only build/tmp, please.\"}]}",
                       "{\"id\":\"per_1\",\"outcome\":\"answered\",\"answers\":["
-                      "{\"question_id\":\"reply\",\"values\":[\"reject\"]},"
-                      "{\"question_id\":\"message\",\"values\":[\"Bitte nur build/tmp löschen.\"]}]}"));
+                      "{\"question_id\":\"reply\",\"values\":[\"reject\"],\"custom_text\":\"Bitte nur build/tmp löschen.\"}]}"));
   run_clear (&run);
 }
 
@@ -1721,7 +1721,7 @@ main (int   argc,
   add_language_test ("/dialog/search-accents", test_search_ignores_accents);
   add_language_test ("/dialog/three-questions", test_three_questions);
   add_language_test ("/dialog/form", test_short_questions_form);
-  add_language_test ("/dialog/form/permission", test_permission_form);
+  add_language_test ("/dialog/permission", test_permission);
   g_test_add_func ("/dialog/form/or-pages", test_form_or_pages);
   g_test_add_func ("/dialog/keys/digits", test_digits_pick);
   g_test_add_func ("/dialog/keys/digits-in-text", test_digits_leave_text_alone);

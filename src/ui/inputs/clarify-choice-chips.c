@@ -109,7 +109,10 @@ new_indicator (ClarifyChoiceChips *self,
   return indicator;
 }
 
-/* The digit that picks the chip, shown while the chips have the focus. */
+/* The digit that picks the chip, always shown (style.css makes it fainter
+ * away from the focus). Shown only with the focus, it either kept its width
+ * while invisible (wide chips wrapped early for nothing) or, taking no
+ * space then, made the chips grow and the rows rewrap as the focus came. */
 static GtkWidget *
 new_key_hint (const char *digit)
 {

@@ -222,6 +222,13 @@ selected_changed_cb (ClarifyOptionList *self)
     update_selection (self);
 }
 
+/* Enter (or a double click) on a row of a single choice picks it and goes
+ * on, as Enter in a one-line answer does: the next question, or the answer
+ * when it is the last (the whole answer, with one question). That is what
+ * activating a row means in GNOME's lists; the arrows alone only move the
+ * pick, so nothing is sent by looking. Chips differ: Enter there submits
+ * what Space picked and never picks, since a chip is a toggle, not a row.
+ * The dialog's key guard keeps an Enter meant for another window out. */
 static void
 list_activate_cb (ClarifyOptionList *self,
                   guint              position)
