@@ -130,6 +130,12 @@ open_dialog (ClarifyRequest *request,
   return dialog;
 }
 
+static gboolean
+has_session_title (gpointer data)
+{
+  return clarify_request_get_session_title (data) != NULL;
+}
+
 /* Shows @request's German dialog only for the screenshot; no answer. */
 static void
 screenshot_german (ClarifyRequest *request,
@@ -192,6 +198,9 @@ test_real_server (void)
   request = clarify_test_watch_wait_request_for (&watch, 1, SLOW_MS);
   g_assert_cmpstr (g_object_get_data (G_OBJECT (request), CLARIFY_REQUEST_DATA_KIND), ==, "question");
   g_assert_cmpstr (clarify_request_get_project (request), ==, project);
+  /* The session's title, as OpenCode's UI shows it, from GET /session/{id}. */
+  g_assert_true (clarify_test_wait_until (has_session_title, request, SLOW_MS));
+  g_assert_cmpstr (clarify_request_get_session_title (request), ==, "clarify");
   screenshot_german (request, "opencode-question-de");
   dialog = open_dialog (request, outbox, backend, "opencode-question-en");
 
