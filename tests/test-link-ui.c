@@ -22,6 +22,7 @@
 
 /* Where the fake browser writes the address it was started with. */
 static char *opened_path;
+static char *browser_path;
 
 static void
 install_browser (const char *root)
@@ -29,7 +30,7 @@ install_browser (const char *root)
   g_autofree char *data = g_build_filename (root, "data", NULL);
   g_autofree char *config = g_build_filename (root, "config", NULL);
   g_autofree char *applications = g_build_filename (data, "applications", NULL);
-  g_autofree char *script = g_build_filename (root, "browser", NULL);
+  const char *script;
   g_autofree char *desktop = g_build_filename (applications, "clarify-test-browser.desktop", NULL);
   g_autofree char *mimeapps = g_build_filename (config, "mimeapps.list", NULL);
   g_autofree char *script_text = NULL;
@@ -37,6 +38,8 @@ install_browser (const char *root)
   g_autoptr(GError) error = NULL;
 
   opened_path = g_build_filename (root, "opened", NULL);
+  browser_path = g_build_filename (root, "browser", NULL);
+  script = browser_path;
   g_assert_cmpint (g_mkdir_with_parents (applications, 0700), ==, 0);
   g_assert_cmpint (g_mkdir_with_parents (config, 0700), ==, 0);
 
@@ -209,6 +212,46 @@ test_decline_and_cancel (gconstpointer data)
   g_assert_false (browser_started (NULL));
 }
 
+static gboolean
+error_shown (gpointer data)
+{
+  return gtk_widget_get_visible (data);
+}
+
+/* A browser that cannot be started: the dialog says so and stays, and
+ * Open in Browser may be tried again. Nothing is answered. */
+static void
+test_open_fails (void)
+{
+  g_autoptr(ClarifyClaudeHook) hook = NULL;
+  g_autofree char *expected = NULL;
+  GtkWidget *open, *error_label = NULL;
+  Run run = { 0 };
+
+  set_language ("en");
+  hook = decode_url_hook ();
+  g_assert_cmpint (g_chmod (browser_path, 0600), ==, 0);
+  run_start (&run, hook->request);
+  open = clarify_link_input_get_open_button (link_input (&run));
+  press (open);
+
+  for (GtkWidget *w = gtk_widget_get_first_child (GTK_WIDGET (link_input (&run))); w != NULL; w = gtk_widget_get_next_sibling (w))
+    if (gtk_widget_has_css_class (w, "error"))
+      error_label = w;
+  g_assert_nonnull (error_label);
+  g_assert_true (clarify_test_wait_until (error_shown, error_label, 5000));
+  expected = g_strdup_printf (OUR ("The address could not be opened: %s"), "");
+  g_assert_true (g_str_has_prefix (gtk_label_get_text (GTK_LABEL (error_label)), expected));
+  gtk_test_accessible_assert_role (GTK_ACCESSIBLE (error_label), GTK_ACCESSIBLE_ROLE_ALERT);
+  g_assert_true (gtk_widget_is_sensitive (open));
+  g_assert_false (run_is_destroyed (&run));
+  g_assert_cmpuint (run.n_responses, ==, 0);
+  shot (&run, "link-failed");
+
+  g_assert_cmpint (g_chmod (browser_path, 0700), ==, 0);
+  run_clear (&run);
+}
+
 /* The host after any user part and before the port: what the page is on. */
 static void
 test_find_host (void)
@@ -251,6 +294,7 @@ main (int   argc,
 
   add_language_test ("/link/open", test_open);
   add_language_test ("/link/decline-and-cancel", test_decline_and_cancel);
+  g_test_add_func ("/link/open-fails", test_open_fails);
   g_test_add_func ("/link/find-host", test_find_host);
 
   result = g_test_run ();
@@ -266,6 +310,7 @@ main (int   argc,
     }
   g_rmdir (root);
   g_clear_pointer (&opened_path, g_free);
+  g_clear_pointer (&browser_path, g_free);
 
   return result;
 }
