@@ -6,6 +6,7 @@
 
 #include "clarify-error.h"
 #include "clarify-outbox.h"
+#include "clarify-outbox-store.h"
 
 #define DEFAULT_INITIAL_DELAY_MS 1000
 #define DEFAULT_MAX_DELAY_MS     60000
@@ -18,6 +19,7 @@ typedef struct
   ClarifyBackend  *backend;
   ClarifyRequest  *request;
   ClarifyResponse *response;
+  char            *file;     /* its name in the store, or NULL: memory only */
   guint            attempts;
   gint64           next_attempt_at;
   gboolean         in_flight;
@@ -29,6 +31,7 @@ struct _ClarifyOutbox
 
   GPtrArray    *items;
   GCancellable *cancellable;
+  ClarifyOutboxStore *store;
   guint         retry_source_id;
   guint         initial_delay_ms;
   guint         max_delay_ms;
@@ -45,6 +48,8 @@ enum {
 enum {
   DELIVERED,
   FAILED,
+  WAITING,
+  NOT_SAVED,
   N_SIGNALS
 };
 
@@ -60,6 +65,7 @@ outbox_item_clear (OutboxItem *item)
   g_clear_object (&item->backend);
   g_clear_object (&item->request);
   g_clear_object (&item->response);
+  g_clear_pointer (&item->file, g_free);
 }
 
 static OutboxItem *
@@ -161,6 +167,15 @@ on_retry_timeout (gpointer user_data)
   return G_SOURCE_REMOVE;
 }
 
+static void
+clarify_outbox_forget_file (ClarifyOutbox *self,
+                            OutboxItem    *item)
+{
+  if (item->file != NULL && self->store != NULL)
+    clarify_outbox_store_remove (self->store, item->file);
+  g_clear_pointer (&item->file, g_free);
+}
+
 /* Removes @item and emits ::delivered, or ::failed when @error is set. */
 static void
 clarify_outbox_finish_item (ClarifyOutbox *self,
@@ -169,6 +184,8 @@ clarify_outbox_finish_item (ClarifyOutbox *self,
 {
   g_autoptr(OutboxItem) owned = outbox_item_ref (item);
 
+  /* Delivered, or the outcome is final: nothing left to send after a restart. */
+  clarify_outbox_forget_file (self, item);
   g_ptr_array_remove (self->items, item);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_N_PENDING]);
 
@@ -211,6 +228,10 @@ on_deliver_finished (GObject      *source,
       return;
     }
 
+  /* Once per answer: the user sees that it waits for the agent. */
+  if (item->attempts == 1)
+    g_signal_emit (self, signals[WAITING], 0, item->request);
+
   delay_ms = clarify_outbox_get_delay_ms (self, item->attempts);
   item->next_attempt_at = g_get_monotonic_time () + (gint64) delay_ms * 1000;
   g_debug ("Answer to %s not delivered (%s); retrying in %u ms",
@@ -252,6 +273,7 @@ clarify_outbox_finalize (GObject *object)
 
   g_clear_pointer (&self->items, g_ptr_array_unref);
   g_clear_object (&self->cancellable);
+  g_clear_object (&self->store);
 
   G_OBJECT_CLASS (clarify_outbox_parent_class)->finalize (object);
 }
@@ -319,6 +341,32 @@ clarify_outbox_class_init (ClarifyOutboxClass *klass)
                   NULL, NULL,
                   NULL,
                   G_TYPE_NONE, 3, CLARIFY_TYPE_REQUEST, CLARIFY_TYPE_RESPONSE, G_TYPE_ERROR);
+
+  /**
+   * ClarifyOutbox::waiting:
+   * @request: the ClarifyRequest whose answer the agent did not take at
+   *   the first try; it is retried (emitted once per answer)
+   */
+  signals[WAITING] =
+    g_signal_new ("waiting",
+                  G_TYPE_FROM_CLASS (klass),
+                  G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 1, CLARIFY_TYPE_REQUEST);
+
+  /**
+   * ClarifyOutbox::not-saved:
+   * @request: the ClarifyRequest whose answer could not be written to the
+   *   store; it is sent from memory all the same, but would not survive a
+   *   restart
+   * @error: why the disk refused
+   */
+  signals[NOT_SAVED] =
+    g_signal_new ("not-saved",
+                  G_TYPE_FROM_CLASS (klass),
+                  G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 2, CLARIFY_TYPE_REQUEST, G_TYPE_ERROR);
 }
 
 static void
@@ -353,13 +401,36 @@ clarify_outbox_find (ClarifyOutbox  *self,
   return NULL;
 }
 
+static void
+clarify_outbox_add (ClarifyOutbox   *self,
+                    ClarifyBackend  *backend,
+                    ClarifyRequest  *request,
+                    ClarifyResponse *response,
+                    char            *file)
+{
+  OutboxItem *item = g_rc_box_new0 (OutboxItem);
+
+  item->outbox = self;
+  item->backend = g_object_ref (backend);
+  item->request = g_object_ref (request);
+  item->response = g_object_ref (response);
+  item->file = file;
+  item->next_attempt_at = g_get_monotonic_time ();
+
+  g_ptr_array_add (self->items, item);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_N_PENDING]);
+
+  clarify_outbox_send (self, item);
+}
+
 void
 clarify_outbox_post (ClarifyOutbox   *self,
                      ClarifyBackend  *backend,
                      ClarifyRequest  *request,
                      ClarifyResponse *response)
 {
-  OutboxItem *item;
+  g_autoptr(GError) error = NULL;
+  char *file = NULL;
 
   g_return_if_fail (CLARIFY_IS_OUTBOX (self));
   g_return_if_fail (CLARIFY_IS_BACKEND (backend));
@@ -375,17 +446,37 @@ clarify_outbox_post (ClarifyOutbox   *self,
       return;
     }
 
-  item = g_rc_box_new0 (OutboxItem);
-  item->outbox = self;
-  item->backend = g_object_ref (backend);
-  item->request = g_object_ref (request);
-  item->response = g_object_ref (response);
-  item->next_attempt_at = g_get_monotonic_time ();
+  /* On disk before it leaves, so that a crash mid-way loses nothing; a
+   * full or read-only disk costs only that, never the answer. */
+  if (self->store != NULL)
+    file = clarify_outbox_store_save (self->store, backend, request, response, &error);
+  if (error != NULL)
+    {
+      g_warning ("Cannot keep the answer to %s on disk, sending it from memory: %s",
+                 clarify_request_get_id (request), error->message);
+      g_signal_emit (self, signals[NOT_SAVED], 0, request, error);
+    }
 
-  g_ptr_array_add (self->items, item);
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_N_PENDING]);
+  clarify_outbox_add (self, backend, request, response, file);
+}
 
-  clarify_outbox_send (self, item);
+void
+clarify_outbox_post_saved (ClarifyOutbox   *self,
+                           ClarifyBackend  *backend,
+                           ClarifyRequest  *request,
+                           ClarifyResponse *response,
+                           const char      *file)
+{
+  g_return_if_fail (CLARIFY_IS_OUTBOX (self));
+  g_return_if_fail (CLARIFY_IS_BACKEND (backend));
+  g_return_if_fail (CLARIFY_IS_REQUEST (request));
+  g_return_if_fail (CLARIFY_IS_RESPONSE (response));
+  g_return_if_fail (file != NULL);
+
+  if (clarify_outbox_find (self, backend, clarify_request_get_id (request)) != NULL)
+    return;
+
+  clarify_outbox_add (self, backend, request, response, g_strdup (file));
 }
 
 gboolean
@@ -405,6 +496,8 @@ clarify_outbox_cancel (ClarifyOutbox  *self,
       if (item->in_flight)
         return FALSE;
 
+      /* Not wanted any more: not after a restart either. */
+      clarify_outbox_forget_file (self, item);
       item->outbox = NULL;
       g_ptr_array_remove_index (self->items, i);
       g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_N_PENDING]);
@@ -434,4 +527,22 @@ clarify_outbox_set_backoff (ClarifyOutbox *self,
 
   self->initial_delay_ms = initial_ms;
   self->max_delay_ms = max_ms;
+}
+
+void
+clarify_outbox_set_store (ClarifyOutbox      *self,
+                          ClarifyOutboxStore *store)
+{
+  g_return_if_fail (CLARIFY_IS_OUTBOX (self));
+  g_return_if_fail (store == NULL || CLARIFY_IS_OUTBOX_STORE (store));
+
+  g_set_object (&self->store, store);
+}
+
+ClarifyOutboxStore *
+clarify_outbox_get_store (ClarifyOutbox *self)
+{
+  g_return_val_if_fail (CLARIFY_IS_OUTBOX (self), NULL);
+
+  return self->store;
 }

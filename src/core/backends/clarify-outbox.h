@@ -1,14 +1,17 @@
 /* clarify-outbox.h: answers on their way back to the agents
  *
  * Transient failures are retried with backoff so that no answer is lost;
- * the retry timer exists only while something waits in the outbox. The
- * inbox owns the outbox and turns its results into the request's state.
+ * the retry timer exists only while something waits in the outbox. With a
+ * store, every answer is written to disk before it is sent and removed once
+ * the outcome is final, so that one Clarify sends again after a restart.
+ * The inbox owns the outbox and turns its results into the request's state.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #pragma once
 
 #include "clarify-backend.h"
+#include "clarify-outbox-store.h"
 
 G_BEGIN_DECLS
 
@@ -23,7 +26,19 @@ void           clarify_outbox_post      (ClarifyOutbox   *self,
                                          ClarifyBackend  *backend,
                                          ClarifyRequest  *request,
                                          ClarifyResponse *response);
-/* Drops the answer to @request unless its post is under way. Returns FALSE
+/* Sends an answer read back from the store (@file), without writing it again. */
+void           clarify_outbox_post_saved (ClarifyOutbox   *self,
+                                          ClarifyBackend  *backend,
+                                          ClarifyRequest  *request,
+                                          ClarifyResponse *response,
+                                          const char      *file);
+/* Where answers are kept until delivered; NULL (the default) keeps them in
+ * memory only. Dropping the store before the backends keeps their answers
+ * on disk for the next start. */
+void           clarify_outbox_set_store  (ClarifyOutbox      *self,
+                                          ClarifyOutboxStore *store);
+ClarifyOutboxStore *clarify_outbox_get_store (ClarifyOutbox  *self);
+/* Drops the answer to @request (and its file) unless its post is under way. Returns FALSE
  * when it is: then ::delivered or ::failed still follows. */
 gboolean       clarify_outbox_cancel        (ClarifyOutbox   *self,
                                              ClarifyRequest  *request);
