@@ -14,6 +14,7 @@
 #include <signal.h>
 #include <sys/stat.h>
 
+#include "clarify-ag3ntum-codec.h"
 #include "clarify-backend-registry.h"
 #include "clarify-error.h"
 #include "clarify-inbox.h"
@@ -21,6 +22,7 @@
 #include "clarify-json.h"
 #include "clarify-opencode-decoder.h"
 #include "clarify-opencode-encoder.h"
+#include "clarify-phoenix-codec.h"
 #include "clarify-test-log.h"
 #include "clarify-test-server.h"
 
@@ -372,6 +374,40 @@ test_replay_not_needed (void)
   clarify_test_remove_tree (dir);
 }
 
+/* At start the backend may not have logged in yet: a kept answer the agent
+ * refuses with 401 waits for that, instead of asking the user again. */
+static void
+test_replay_waits_for_login (void)
+{
+  g_autoptr(ClarifyTestServer) server = clarify_test_server_new ();
+  g_autofree char *dir = g_dir_make_tmp ("clarify-outbox-XXXXXX", NULL);
+  g_autofree char *url = NULL;
+  g_autoptr(ClarifyBackend) backend = NULL;
+  g_autoptr(ClarifyInbox) inbox = NULL;
+  Seen seen;
+
+  clarify_test_server_add_sse (server, EVENTS_PATH);
+  clarify_test_server_add_json (server, "POST", ANSWER_PATH, 401, "application/json", "{\"error\":\"log in\"}");
+  clarify_test_server_add_json (server, "POST", ANSWER_PATH, 200, "application/json", "{}");
+  url = clarify_test_server_get_url (server, EVENTS_PATH);
+  keep_answer (dir, url);
+
+  inbox = make_inbox (dir, url, &backend);
+  seen_init (&seen, inbox);
+  clarify_inbox_add_backend (inbox, backend);
+
+  g_assert_true (clarify_test_loop_until (has_replayed, &seen, WAIT_MS));
+  g_assert_cmpstr (seen.replayed->pdata[0], ==, "r1=delivered");
+  g_assert_cmpuint (clarify_test_server_get_n_requests (server, "POST", ANSWER_PATH), ==, 2);
+  g_assert_cmpuint (seen.added->len, ==, 0);
+  g_assert_cmpuint (clarify_inbox_get_n_pending (inbox), ==, 0);
+  g_assert_cmpuint (count_files (dir, ".json"), ==, 0);
+
+  seen_clear (&seen);
+  g_clear_object (&inbox);
+  clarify_test_remove_tree (dir);
+}
+
 static void
 test_unreadable_set_aside (void)
 {
@@ -549,38 +585,71 @@ test_withdrawn_and_quit (void)
   clarify_test_remove_tree (dir);
 }
 
-/* An OpenCode question comes back from disk able to post the same reply. */
+/* What a backend posts for @response: path and body, or body alone. */
+typedef char *(*EncodeFunc) (ClarifyRequest  *request,
+                             ClarifyResponse *response);
+
+static char *
+encode_opencode (ClarifyRequest  *request,
+                 ClarifyResponse *response)
+{
+  g_autofree char *path = NULL;
+  g_autofree char *body = NULL;
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (clarify_opencode_encode_reply (request, response, &path, &body, &error));
+  g_assert_no_error (error);
+  return g_strconcat (path, " ", body, " ", clarify_opencode_request_get_info (request)->directory, NULL);
+}
+
+static char *
+encode_phoenix (ClarifyRequest  *request,
+                ClarifyResponse *response)
+{
+  g_autoptr(GError) error = NULL;
+  char *body = clarify_phoenix_encode_answers (request, response, &error);
+
+  g_assert_no_error (error);
+  return g_strconcat (clarify_phoenix_request_get_conversation (request), " ", body, NULL);
+}
+
+static char *
+encode_ag3ntum (ClarifyRequest  *request,
+                ClarifyResponse *response)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *answer = clarify_ag3ntum_encode_answer (request, response, &error);
+
+  g_assert_no_error (error);
+  return g_strconcat (clarify_request_get_session (request), " ", answer, NULL);
+}
+
+/* @request of a backend of @kind comes back from disk able to post the same. */
 static void
-test_opencode_round_trip (void)
+assert_round_trip (const char      *kind,
+                   ClarifyRequest  *request,
+                   const char      *question_id,
+                   const char      *value,
+                   EncodeFunc       encode)
 {
   g_autofree char *dir = g_dir_make_tmp ("clarify-outbox-XXXXXX", NULL);
   g_autoptr(ClarifyOutboxStore) store = clarify_outbox_store_new (dir);
-  g_autoptr(ClarifyConnection) connection = clarify_connection_new ("laptop", "opencode", "http://127.0.0.1:1");
+  g_autoptr(ClarifyConnection) connection = clarify_connection_new ("laptop", kind, "http://127.0.0.1:1");
+  g_autoptr(ClarifyResponse) response = clarify_response_new (clarify_request_get_id (request),
+                                                              CLARIFY_OUTCOME_ANSWERED);
   g_autoptr(ClarifyBackend) backend = NULL;
-  g_autoptr(ClarifyRequest) request = NULL;
-  g_autoptr(ClarifyResponse) response = clarify_response_new ("que_1", CLARIFY_OUTCOME_ANSWERED);
-  g_autoptr(JsonNode) node = NULL;
   g_autoptr(GPtrArray) saved = NULL;
   g_autoptr(GError) error = NULL;
   g_autofree char *name = NULL;
-  g_autofree char *path = NULL;
-  g_autofree char *body = NULL;
-  g_autofree char *again_path = NULL;
-  g_autofree char *again_body = NULL;
-  const char *values[] = { "Blue", NULL };
+  g_autofree char *before = NULL;
+  g_autofree char *after = NULL;
+  const char *values[] = { value, NULL };
   ClarifyOutboxSaved *item;
 
   backend = clarify_backend_registry_create (connection, &error);
   g_assert_no_error (error);
-  node = clarify_json_parse ("{\"id\":\"que_1\",\"sessionID\":\"ses_9\",\"questions\":[{\"question\":\"Colour?\","
-                             "\"header\":\"Colour\",\"options\":[{\"label\":\"Blue\",\"description\":\"calm\"},"
-                             "{\"label\":\"Red\",\"description\":\"loud\"}]}]}", -1, &error);
-  g_assert_no_error (error);
-  request = clarify_opencode_question_new (json_node_get_object (node), "/home/me/project", NULL, &error);
-  g_assert_no_error (error);
-  clarify_response_add_answer (response, clarify_question_get_id (clarify_request_get_question (request, 0)),
-                               values, NULL, FALSE);
-  g_assert_true (clarify_opencode_encode_reply (request, response, &path, &body, &error));
+  clarify_response_add_answer (response, question_id, values, NULL, FALSE);
+  before = encode (request, response);
 
   name = clarify_outbox_store_save (store, backend, request, response, &error);
   g_assert_no_error (error);
@@ -590,13 +659,62 @@ test_opencode_round_trip (void)
   g_assert_cmpuint (saved->len, ==, 1);
   item = g_ptr_array_index (saved, 0);
   g_assert_cmpstr (item->name, ==, name);
-  g_assert_cmpstr (clarify_request_get_session (item->request), ==, "ses_9");
-  g_assert_true (clarify_opencode_encode_reply (item->request, item->response, &again_path, &again_body, &error));
-  g_assert_cmpstr (again_path, ==, path);
-  g_assert_cmpstr (again_body, ==, body);
-  g_assert_cmpstr (clarify_opencode_request_get_info (item->request)->directory, ==, "/home/me/project");
+  g_assert_cmpstr (clarify_request_get_id (item->request), ==, clarify_request_get_id (request));
+  after = encode (item->request, item->response);
+  g_assert_cmpstr (after, ==, before);
 
   clarify_test_remove_tree (dir);
+}
+
+static JsonNode *
+parse (const char *json)
+{
+  g_autoptr(GError) error = NULL;
+  JsonNode *node = clarify_json_parse (json, -1, &error);
+
+  g_assert_no_error (error);
+  return node;
+}
+
+#define COLOURS "[{\"question\":\"Colour?\",\"header\":\"Colour\",\"multiSelect\":false,\"options\":" \
+                "[{\"label\":\"Blue\",\"description\":\"calm\"},{\"label\":\"Red\",\"description\":\"loud\"}]}]"
+
+static void
+test_round_trip_opencode (void)
+{
+  g_autoptr(JsonNode) node = parse ("{\"id\":\"que_1\",\"sessionID\":\"ses_9\",\"questions\":" COLOURS "}");
+  g_autoptr(ClarifyRequest) request = NULL;
+  g_autoptr(GError) error = NULL;
+
+  request = clarify_opencode_question_new (json_node_get_object (node), "/home/me/project", NULL, &error);
+  g_assert_no_error (error);
+  assert_round_trip ("opencode", request, clarify_question_get_id (clarify_request_get_question (request, 0)),
+                     "Blue", encode_opencode);
+}
+
+static void
+test_round_trip_phoenix (void)
+{
+  g_autoptr(JsonNode) node = parse ("{\"type\":\"awaiting_user_response\",\"tool_use_id\":\"toolu_7\","
+                                    "\"questions\":" COLOURS "}");
+  g_autoptr(ClarifyRequest) request = NULL;
+  g_autoptr(GError) error = NULL;
+
+  request = clarify_phoenix_decode_question (json_node_get_object (node), "conv-3", &error);
+  g_assert_no_error (error);
+  assert_round_trip ("phoenix", request, "q1", "Red", encode_phoenix);
+}
+
+static void
+test_round_trip_ag3ntum (void)
+{
+  g_autoptr(JsonNode) node = parse (COLOURS);
+  g_autoptr(ClarifyRequest) request = NULL;
+  g_autoptr(GError) error = NULL;
+
+  request = clarify_ag3ntum_decode_question ("sess-5", "question-1", json_node_get_array (node), &error);
+  g_assert_no_error (error);
+  assert_round_trip ("ag3ntum", request, "q1", "Blue", encode_ag3ntum);
 }
 
 int
@@ -611,10 +729,13 @@ main (int   argc,
 
   g_test_add_func ("/outbox-store/killed-while-agent-down", test_killed_while_agent_down);
   g_test_add_func ("/outbox-store/replay-not-needed", test_replay_not_needed);
+  g_test_add_func ("/outbox-store/replay-waits-for-login", test_replay_waits_for_login);
   g_test_add_func ("/outbox-store/unreadable-set-aside", test_unreadable_set_aside);
   g_test_add_func ("/outbox-store/unwritable-dir", test_unwritable_dir);
   g_test_add_func ("/outbox-store/withdrawn-and-quit", test_withdrawn_and_quit);
-  g_test_add_func ("/outbox-store/opencode-round-trip", test_opencode_round_trip);
+  g_test_add_func ("/outbox-store/round-trip/opencode", test_round_trip_opencode);
+  g_test_add_func ("/outbox-store/round-trip/phoenix", test_round_trip_phoenix);
+  g_test_add_func ("/outbox-store/round-trip/ag3ntum", test_round_trip_ag3ntum);
 
   return g_test_run ();
 }

@@ -373,6 +373,25 @@ clarify_backend_restore_delivery (ClarifyBackend  *self,
   return CLARIFY_BACKEND_GET_CLASS (self)->restore_delivery (self, request, data, error);
 }
 
+JsonNode *
+clarify_backend_save_nothing (ClarifyBackend *self,
+                              ClarifyRequest *request)
+{
+  JsonNode *node = json_node_new (JSON_NODE_OBJECT);
+
+  json_node_take_object (node, json_object_new ());
+  return node;
+}
+
+gboolean
+clarify_backend_restore_nothing (ClarifyBackend  *self,
+                                 ClarifyRequest  *request,
+                                 JsonNode        *data,
+                                 GError         **error)
+{
+  return TRUE;
+}
+
 ClarifyInbox *
 clarify_backend_get_inbox (ClarifyBackend *self)
 {

@@ -112,6 +112,15 @@ gboolean                clarify_backend_restore_delivery  (ClarifyBackend      *
                                                            JsonNode            *data,
                                                            GError             **error);
 
+/* save_delivery and restore_delivery for backends that need nothing beyond
+ * the request's JSON form (its id, session and questions). */
+JsonNode               *clarify_backend_save_nothing      (ClarifyBackend      *self,
+                                                           ClarifyRequest      *request);
+gboolean                clarify_backend_restore_nothing   (ClarifyBackend      *self,
+                                                           ClarifyRequest      *request,
+                                                           JsonNode            *data,
+                                                           GError             **error);
+
 /* The inbox that holds this backend's requests. A backend used alone (as in
  * tests) gets one of its own. */
 ClarifyInbox           *clarify_backend_get_inbox         (ClarifyBackend      *self);

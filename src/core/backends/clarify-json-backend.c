@@ -239,27 +239,6 @@ clarify_json_backend_deliver_async (ClarifyBackend      *backend,
                                     on_response_posted, g_steal_pointer (&task));
 }
 
-/* The answer goes to requests/ID/response beside the stream: the id is all
- * it needs, and the request's JSON form has it. */
-static JsonNode *
-clarify_json_backend_save_delivery (ClarifyBackend *backend,
-                                    ClarifyRequest *request)
-{
-  JsonNode *node = json_node_new (JSON_NODE_OBJECT);
-
-  json_node_take_object (node, json_object_new ());
-  return node;
-}
-
-static gboolean
-clarify_json_backend_restore_delivery (ClarifyBackend  *backend,
-                                       ClarifyRequest  *request,
-                                       JsonNode        *data,
-                                       GError         **error)
-{
-  return TRUE;
-}
-
 static void
 clarify_json_backend_constructed (GObject *object)
 {
@@ -332,8 +311,9 @@ clarify_json_backend_class_init (ClarifyJsonBackendClass *klass)
   object_class->finalize = clarify_json_backend_finalize;
 
   backend_class->deliver_async = clarify_json_backend_deliver_async;
-  backend_class->save_delivery = clarify_json_backend_save_delivery;
-  backend_class->restore_delivery = clarify_json_backend_restore_delivery;
+  /* The answer goes to requests/ID/response beside the stream: the id is all it needs. */
+  backend_class->save_delivery = clarify_backend_save_nothing;
+  backend_class->restore_delivery = clarify_backend_restore_nothing;
 
   stream_class->event = clarify_json_backend_event;
   stream_class->connected = clarify_json_backend_connected;

@@ -20,6 +20,7 @@ typedef struct
   ClarifyRequest  *request;
   ClarifyResponse *response;
   char            *file;     /* its name in the store, or NULL: memory only */
+  gboolean         kept;     /* read back from the store at start */
   guint            attempts;
   gint64           next_attempt_at;
   gboolean         in_flight;
@@ -222,7 +223,10 @@ on_deliver_finished (GObject      *source,
   if (self == NULL)
     return;
 
-  if (!is_worth_retrying (error))
+  /* An answer sent again at start may beat the backend's login: it waits
+   * for that rather than asking the user again. */
+  if (!is_worth_retrying (error) &&
+      !(item->kept && g_error_matches (error, CLARIFY_ERROR, CLARIFY_ERROR_AUTH)))
     {
       clarify_outbox_finish_item (self, item, error);
       return;
@@ -406,7 +410,8 @@ clarify_outbox_add (ClarifyOutbox   *self,
                     ClarifyBackend  *backend,
                     ClarifyRequest  *request,
                     ClarifyResponse *response,
-                    char            *file)
+                    char            *file,
+                    gboolean         kept)
 {
   OutboxItem *item = g_rc_box_new0 (OutboxItem);
 
@@ -415,6 +420,7 @@ clarify_outbox_add (ClarifyOutbox   *self,
   item->request = g_object_ref (request);
   item->response = g_object_ref (response);
   item->file = file;
+  item->kept = kept;
   item->next_attempt_at = g_get_monotonic_time ();
 
   g_ptr_array_add (self->items, item);
@@ -457,7 +463,7 @@ clarify_outbox_post (ClarifyOutbox   *self,
       g_signal_emit (self, signals[NOT_SAVED], 0, request, error);
     }
 
-  clarify_outbox_add (self, backend, request, response, file);
+  clarify_outbox_add (self, backend, request, response, file, FALSE);
 }
 
 void
@@ -476,7 +482,7 @@ clarify_outbox_post_saved (ClarifyOutbox   *self,
   if (clarify_outbox_find (self, backend, clarify_request_get_id (request)) != NULL)
     return;
 
-  clarify_outbox_add (self, backend, request, response, g_strdup (file));
+  clarify_outbox_add (self, backend, request, response, g_strdup (file), TRUE);
 }
 
 gboolean

@@ -26,7 +26,9 @@ void           clarify_outbox_post      (ClarifyOutbox   *self,
                                          ClarifyBackend  *backend,
                                          ClarifyRequest  *request,
                                          ClarifyResponse *response);
-/* Sends an answer read back from the store (@file), without writing it again. */
+/* Sends an answer read back from the store (@file), without writing it
+ * again. The agent refusing the login (AUTH) is retried for it: at start,
+ * the backend may not have logged in yet. */
 void           clarify_outbox_post_saved (ClarifyOutbox   *self,
                                           ClarifyBackend  *backend,
                                           ClarifyRequest  *request,
