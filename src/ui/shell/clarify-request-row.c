@@ -272,3 +272,14 @@ clarify_request_row_get_time_left (ClarifyRequestRow *self)
 
   return gtk_label_get_text (self->time_left_label);
 }
+
+const char *
+clarify_request_row_get_delivery (ClarifyRequestRow *self)
+{
+  g_return_val_if_fail (CLARIFY_IS_REQUEST_ROW (self), NULL);
+
+  if (clarify_request_get_state (self->request) != CLARIFY_REQUEST_SENDING)
+    return NULL;
+
+  return gtk_label_get_text (self->time_left_label);
+}
