@@ -24,6 +24,7 @@
 #include "clarify-opencode-encoder.h"
 #include "clarify-phoenix-codec.h"
 #include "clarify-test-log.h"
+#include "clarify-test-outbox.h"
 #include "clarify-test-server.h"
 
 #define WAIT_MS      10000
@@ -74,20 +75,6 @@ make_inbox (const char      *dir,
   *backend = make_backend (url);
 
   return inbox;
-}
-
-static guint
-count_files (const char *dir,
-             const char *suffix)
-{
-  g_autoptr(GDir) handle = g_dir_open (dir, 0, NULL);
-  const char *name;
-  guint n = 0;
-
-  while (handle != NULL && (name = g_dir_read_name (handle)) != NULL)
-    n += g_str_has_suffix (name, suffix);
-
-  return n;
 }
 
 static char *
@@ -223,7 +210,7 @@ has_n_files (gpointer data)
 {
   FileWait *wait = data;
 
-  return count_files (wait->dir, ".json") == wait->n;
+  return clarify_test_outbox_count (wait->dir, ".json") == wait->n;
 }
 
 static void
@@ -315,25 +302,6 @@ test_killed_while_agent_down (void)
   clarify_test_remove_tree (dir);
 }
 
-/* Writes an answer to r1 of "work" into @dir, as an earlier run would have. */
-static void
-keep_answer (const char *dir,
-             const char *url)
-{
-  g_autoptr(ClarifyOutboxStore) store = clarify_outbox_store_new (dir);
-  g_autoptr(ClarifyBackend) backend = make_backend (url);
-  g_autoptr(GError) error = NULL;
-  g_autoptr(ClarifyRequest) request = NULL;
-  g_autoptr(ClarifyResponse) response = make_answer ("r1");
-  g_autofree char *name = NULL;
-
-  request = clarify_request_new_from_data (REQUEST_R1, -1, &error);
-  g_assert_no_error (error);
-  name = clarify_outbox_store_save (store, backend, request, response, &error);
-  g_assert_no_error (error);
-  g_assert_nonnull (name);
-}
-
 static void
 test_replay_not_needed (void)
 {
@@ -348,7 +316,7 @@ test_replay_not_needed (void)
   clarify_test_server_add_sse (server, EVENTS_PATH);
   clarify_test_server_add_json (server, "POST", ANSWER_PATH, 404, "application/json", "{\"error\":\"no such request\"}");
   url = clarify_test_server_get_url (server, EVENTS_PATH);
-  keep_answer (dir, url);
+  clarify_test_outbox_keep_answer (dir, url, REQUEST_R1);
 
   inbox = make_inbox (dir, url, &backend);
   seen_init (&seen, inbox);
@@ -366,7 +334,7 @@ test_replay_not_needed (void)
   g_assert_cmpint (clarify_request_get_state (request), ==, CLARIFY_REQUEST_DONE);
   g_assert_cmpint (clarify_request_get_end_reason (request), ==, CLARIFY_END_REASON_NOT_NEEDED);
   g_assert_cmpuint (clarify_test_server_get_n_requests (server, "POST", ANSWER_PATH), ==, 1);
-  g_assert_cmpuint (count_files (dir, ".json"), ==, 0);
+  g_assert_cmpuint (clarify_test_outbox_count (dir, ".json"), ==, 0);
   g_assert_cmpuint (seen.added->len, ==, 0);
 
   seen_clear (&seen);
@@ -390,7 +358,7 @@ test_replay_waits_for_login (void)
   clarify_test_server_add_json (server, "POST", ANSWER_PATH, 401, "application/json", "{\"error\":\"log in\"}");
   clarify_test_server_add_json (server, "POST", ANSWER_PATH, 200, "application/json", "{}");
   url = clarify_test_server_get_url (server, EVENTS_PATH);
-  keep_answer (dir, url);
+  clarify_test_outbox_keep_answer (dir, url, REQUEST_R1);
 
   inbox = make_inbox (dir, url, &backend);
   seen_init (&seen, inbox);
@@ -401,7 +369,51 @@ test_replay_waits_for_login (void)
   g_assert_cmpuint (clarify_test_server_get_n_requests (server, "POST", ANSWER_PATH), ==, 2);
   g_assert_cmpuint (seen.added->len, ==, 0);
   g_assert_cmpuint (clarify_inbox_get_n_pending (inbox), ==, 0);
-  g_assert_cmpuint (count_files (dir, ".json"), ==, 0);
+  g_assert_cmpuint (clarify_test_outbox_count (dir, ".json"), ==, 0);
+
+  seen_clear (&seen);
+  g_clear_object (&inbox);
+  clarify_test_remove_tree (dir);
+}
+
+/* The connection is replaced (same name, the agent moved) while a kept
+ * answer waits: the new backend sends it. Removing the connection drops
+ * what it still owed. */
+static void
+test_connection_replaced (void)
+{
+  g_autoptr(ClarifyTestServer) server = clarify_test_server_new ();
+  g_autofree char *dir = g_dir_make_tmp ("clarify-outbox-XXXXXX", NULL);
+  g_autofree char *url = NULL;
+  g_autoptr(ClarifyBackend) old = NULL;
+  g_autoptr(ClarifyBackend) moved = NULL;
+  g_autoptr(ClarifyInbox) inbox = NULL;
+  g_autoptr(ClarifyOutboxStore) store = clarify_outbox_store_new (dir);
+  Seen seen;
+
+  clarify_test_server_add_sse (server, EVENTS_PATH);
+  clarify_test_server_add_json (server, "POST", ANSWER_PATH, 200, "application/json", "{}");
+  url = clarify_test_server_get_url (server, EVENTS_PATH);
+  clarify_test_outbox_keep_answer (dir, "http://127.0.0.1:1/agent/events", REQUEST_R1);
+
+  inbox = make_inbox (dir, "http://127.0.0.1:1/agent/events", &old);
+  seen_init (&seen, inbox);
+  clarify_inbox_add_backend (inbox, old);
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (inbox)), ==, 1);
+
+  moved = make_backend (url);
+  clarify_inbox_add_backend (inbox, moved);
+  g_assert_true (clarify_test_loop_until (has_replayed, &seen, WAIT_MS));
+  g_assert_cmpstr (seen.replayed->pdata[0], ==, "r1=delivered");
+  g_assert_cmpuint (clarify_test_server_get_n_requests (server, "POST", ANSWER_PATH), ==, 1);
+  g_assert_cmpuint (clarify_test_outbox_count (dir, ".json"), ==, 0);
+
+  clarify_test_outbox_keep_answer (dir, url, REQUEST_R1);
+  g_assert_cmpuint (clarify_test_outbox_count (dir, ".json"), ==, 1);
+  clarify_outbox_store_forget_connection (store, "other");
+  g_assert_cmpuint (clarify_test_outbox_count (dir, ".json"), ==, 1);
+  clarify_outbox_store_forget_connection (store, "work");
+  g_assert_cmpuint (clarify_test_outbox_count (dir, ".json"), ==, 0);
 
   seen_clear (&seen);
   g_clear_object (&inbox);
@@ -439,8 +451,8 @@ test_unreadable_set_aside (void)
   g_assert_true (g_str_has_prefix (lines[0], "WARNING: Cannot read the kept answer"));
   g_assert_nonnull (strstr (lines[0], ".bad"));
   g_assert_true (g_str_has_prefix (lines[1], "WARNING: Cannot read the kept answer"));
-  g_assert_cmpuint (count_files (dir, ".json"), ==, 0);
-  g_assert_cmpuint (count_files (dir, ".json.bad"), ==, 2);
+  g_assert_cmpuint (clarify_test_outbox_count (dir, ".json"), ==, 0);
+  g_assert_cmpuint (clarify_test_outbox_count (dir, ".json.bad"), ==, 2);
   g_assert_true (g_file_test (partial, G_FILE_TEST_EXISTS));
   g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (inbox)), ==, 0);
 
@@ -568,7 +580,7 @@ test_withdrawn_and_quit (void)
 
   clarify_test_server_sse_send (server, EVENTS_PATH, "event: withdraw\ndata: {\"id\":\"r1\"}\n\n", -1);
   g_assert_true (clarify_test_loop_until (is_gone, &r1, WAIT_MS));
-  g_assert_cmpuint (count_files (dir, ".json"), ==, 0);
+  g_assert_cmpuint (clarify_test_outbox_count (dir, ".json"), ==, 0);
 
   /* r2 answered, its post failing; then Clarify quits. */
   request = clarify_inbox_lookup (inbox, backend, "r2");
@@ -576,11 +588,11 @@ test_withdrawn_and_quit (void)
   g_clear_object (&response);
   response = make_answer ("r2");
   clarify_inbox_answer (inbox, request, response);
-  g_assert_cmpuint (count_files (dir, ".json"), ==, 1);
+  g_assert_cmpuint (clarify_test_outbox_count (dir, ".json"), ==, 1);
 
   clarify_backend_stop (backend);
   g_clear_object (&inbox);
-  g_assert_cmpuint (count_files (dir, ".json"), ==, 1);
+  g_assert_cmpuint (clarify_test_outbox_count (dir, ".json"), ==, 1);
 
   clarify_test_remove_tree (dir);
 }
@@ -730,6 +742,7 @@ main (int   argc,
   g_test_add_func ("/outbox-store/killed-while-agent-down", test_killed_while_agent_down);
   g_test_add_func ("/outbox-store/replay-not-needed", test_replay_not_needed);
   g_test_add_func ("/outbox-store/replay-waits-for-login", test_replay_waits_for_login);
+  g_test_add_func ("/outbox-store/connection-replaced", test_connection_replaced);
   g_test_add_func ("/outbox-store/unreadable-set-aside", test_unreadable_set_aside);
   g_test_add_func ("/outbox-store/unwritable-dir", test_unwritable_dir);
   g_test_add_func ("/outbox-store/withdrawn-and-quit", test_withdrawn_and_quit);

@@ -16,6 +16,7 @@
 #include "clarify-request-row.h"
 #include "clarify-test-gtk-utils.h"
 #include "clarify-test-log.h"
+#include "clarify-test-outbox.h"
 #include "clarify-test-server.h"
 
 /* Nothing listens there: every post fails as network trouble. */
@@ -31,38 +32,6 @@ make_backend (void)
 
   g_assert_no_error (error);
   return backend;
-}
-
-/* What an earlier run of Clarify left: the user's answer to r1. */
-static void
-keep_answer (ClarifyOutboxStore *store)
-{
-  g_autoptr(ClarifyBackend) backend = make_backend ();
-  g_autoptr(ClarifyRequest) request = NULL;
-  g_autoptr(ClarifyResponse) response = clarify_response_new ("r1", CLARIFY_OUTCOME_ANSWERED);
-  g_autoptr(GError) error = NULL;
-  g_autofree char *name = NULL;
-  const char *values[] = { "main", NULL };
-
-  request = clarify_request_new_from_data (REQUEST_R1, -1, &error);
-  g_assert_no_error (error);
-  clarify_response_add_answer (response, "q1", values, NULL, FALSE);
-  name = clarify_outbox_store_save (store, backend, request, response, &error);
-  g_assert_no_error (error);
-  g_assert_nonnull (name);
-}
-
-static guint
-count_kept (const char *dir)
-{
-  g_autoptr(GDir) handle = g_dir_open (dir, 0, NULL);
-  const char *name;
-  guint n = 0;
-
-  while (handle != NULL && (name = g_dir_read_name (handle)) != NULL)
-    n += g_str_has_suffix (name, ".json");
-
-  return n;
 }
 
 static void
@@ -104,7 +73,7 @@ test_replayed_row (void)
   g_autoptr(ClarifyRequest) request = NULL;
   ClarifyOutbox *outbox = clarify_inbox_get_outbox (inbox);
 
-  keep_answer (store);
+  clarify_test_outbox_keep_answer (dir, UNREACHABLE, REQUEST_R1);
   clarify_outbox_set_store (outbox, store);
   clarify_outbox_set_backoff (outbox, 60000, 60000);
 
@@ -123,7 +92,7 @@ test_replayed_row (void)
 
   /* Quitting keeps it for the next start. */
   g_clear_object (&inbox);
-  g_assert_cmpuint (count_kept (dir), ==, 1);
+  g_assert_cmpuint (clarify_test_outbox_count (dir, ".json"), ==, 1);
   clarify_test_remove_tree (dir);
 }
 

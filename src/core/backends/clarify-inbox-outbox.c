@@ -114,12 +114,55 @@ on_failed (ClarifyOutbox   *outbox,
     }
 }
 
+/* The post of an answer whose backend was replaced (or removed) has
+ * finished. If the connection's new backend holds the request, it ends as
+ * that post says, or is sent from there; else the user hears of it alone. */
+static void
+on_let_go_settled (ClarifyOutbox  *outbox,
+                   ClarifyRequest *request,
+                   gboolean        kept,
+                   gboolean        delivered,
+                   gboolean        owed,
+                   ClarifyInbox   *self)
+{
+  g_autofree char *key = clarify_inbox_dup_key (request);
+  InboxEntry *entry = g_hash_table_lookup (self->by_key, key);
+  g_autoptr(ClarifyRequest) replayed = NULL;
+
+  if (entry != NULL && entry->held_response != NULL)
+    {
+      g_autoptr(ClarifyResponse) response = g_steal_pointer (&entry->held_response);
+      g_autofree char *file = g_steal_pointer (&entry->held_file);
+
+      if (owed)
+        {
+          clarify_outbox_post_saved (self->outbox, entry->backend, entry->request, response, file);
+          return;
+        }
+      /* Ending it frees the entry and the inbox's hold on the request. */
+      replayed = g_object_ref (entry->request);
+      g_hash_table_add (self->settled, g_strdup (key));
+      clarify_inbox_move (self, entry, CLARIFY_REQUEST_DONE,
+                          delivered ? CLARIFY_REQUEST_END_ANSWERED : CLARIFY_REQUEST_END_FAILED,
+                          delivered ? CLARIFY_END_REASON_NONE : CLARIFY_END_REASON_NOT_NEEDED, NULL);
+      g_signal_emit_by_name (self, "replay-ended", replayed, delivered);
+      return;
+    }
+
+  if (kept && !owed)
+    {
+      g_hash_table_add (self->settled, g_strdup (key));
+      g_signal_emit_by_name (self, "replay-ended", request, delivered);
+    }
+}
+
 void
 clarify_inbox_watch_outbox (ClarifyInbox *self)
 {
   g_signal_connect_object (self->outbox, "delivered", G_CALLBACK (on_delivered), self, 0);
   g_signal_connect_object (self->outbox, "failed", G_CALLBACK (on_failed), self, 0);
   g_signal_connect_object (self->outbox, "waiting", G_CALLBACK (on_waiting), self, 0);
+  g_signal_connect_object (self->outbox, "let-go-settled", G_CALLBACK (on_let_go_settled), self, 0);
 }
 
 /* Sends again what the store kept for @backend's connection. Each request
@@ -156,6 +199,14 @@ clarify_inbox_replay_saved (ClarifyInbox   *self,
       entry->replayed = TRUE;
       g_list_model_items_changed (G_LIST_MODEL (self), self->items->len - 1, 0, 1);
 
+      /* Its post to the connection's previous backend is still under way:
+       * on_let_go_settled() decides. */
+      if (clarify_outbox_holds_file (self->outbox, item->name))
+        {
+          entry->held_response = g_object_ref (item->response);
+          entry->held_file = g_strdup (item->name);
+          continue;
+        }
       clarify_outbox_post_saved (self->outbox, backend, item->request, item->response, item->name);
     }
 }

@@ -26,6 +26,10 @@ typedef struct
   ClarifyEndReason  withdrawn_reason;
   char             *withdrawn_detail;
   gboolean          replayed;    /* an answer kept across a restart */
+  /* Kept, but its post to the connection's previous backend is still
+   * under way: sent from here only if that one does not settle it. */
+  ClarifyResponse  *held_response;
+  char             *held_file;
 } InboxEntry;
 
 struct _ClarifyInbox

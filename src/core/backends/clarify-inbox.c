@@ -73,6 +73,8 @@ static void
 entry_free (InboxEntry *entry)
 {
   g_clear_pointer (&entry->withdrawn_detail, g_free);
+  g_clear_object (&entry->held_response);
+  g_clear_pointer (&entry->held_file, g_free);
   g_clear_object (&entry->request);
   g_free (entry->key);
   g_free (entry);
@@ -526,7 +528,8 @@ clarify_inbox_remove_backend (ClarifyInbox   *self,
       g_autoptr(ClarifyRequest) request = g_list_model_get_item (view, 0);
       InboxEntry *entry = g_hash_table_lookup (self->by_request, request);
 
-      clarify_outbox_cancel (self->outbox, request);
+      /* A kept answer stays on disk for the connection's next backend. */
+      clarify_outbox_let_go (self->outbox, request);
       if (clarify_request_get_state (request) == CLARIFY_REQUEST_PENDING)
         clarify_inbox_move (self, entry, CLARIFY_REQUEST_DONE, CLARIFY_REQUEST_END_WITHDRAWN,
               CLARIFY_END_REASON_CONNECTION_REMOVED, NULL);

@@ -322,3 +322,37 @@ clarify_outbox_store_load (ClarifyOutboxStore *self,
 
   return result;
 }
+
+void
+clarify_outbox_store_forget_connection (ClarifyOutboxStore *self,
+                                        const char         *connection)
+{
+  g_autoptr(GDir) dir = NULL;
+  const char *name;
+
+  g_return_if_fail (CLARIFY_IS_OUTBOX_STORE (self));
+  g_return_if_fail (connection != NULL);
+
+  if (!(dir = g_dir_open (self->dir, 0, NULL)))
+    return;
+
+  while ((name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *path = g_build_filename (self->dir, name, NULL);
+      g_autofree char *text = NULL;
+      g_autoptr(JsonNode) root = NULL;
+      gsize length;
+
+      if (!g_str_has_suffix (name, SUFFIX) ||
+          !g_file_get_contents (path, &text, &length, NULL) ||
+          !(root = clarify_json_parse (text, length, NULL)) ||
+          !JSON_NODE_HOLDS_OBJECT (root))
+        continue;
+
+      if (g_strcmp0 (clarify_json_get_string_member (json_node_get_object (root), "connection"), connection) == 0)
+        {
+          g_message ("Dropping the kept answer %s: its connection “%s” was removed", name, connection);
+          clarify_outbox_store_remove (self, name);
+        }
+    }
+}

@@ -44,6 +44,9 @@ char               *clarify_outbox_store_save   (ClarifyOutboxStore  *self,
 /* Deletes the answer @name; logs when it cannot. */
 void                clarify_outbox_store_remove (ClarifyOutboxStore  *self,
                                                  const char          *name);
+/* Deletes every answer kept for @connection: the user removed it. */
+void                clarify_outbox_store_forget_connection (ClarifyOutboxStore *self,
+                                                            const char         *connection);
 /* The answers kept for @backend's connection, oldest first (a
  * GPtrArray of ClarifyOutboxSaved). A file that cannot be read back is
  * renamed NAME.bad, with a warning in the log; it is never read again. */

@@ -21,6 +21,7 @@ typedef struct
   ClarifyResponse *response;
   char            *file;     /* its name in the store, or NULL: memory only */
   gboolean         kept;     /* read back from the store at start */
+  gboolean         orphan;   /* let go while in flight: only its file is left to settle */
   guint            attempts;
   gint64           next_attempt_at;
   gboolean         in_flight;
@@ -31,6 +32,7 @@ struct _ClarifyOutbox
   GObject       parent_instance;
 
   GPtrArray    *items;
+  GPtrArray    *orphans;      /* OutboxItem let go while in flight */
   GCancellable *cancellable;
   ClarifyOutboxStore *store;
   guint         retry_source_id;
@@ -51,6 +53,7 @@ enum {
   FAILED,
   WAITING,
   NOT_SAVED,
+  LET_GO_SETTLED,
   N_SIGNALS
 };
 
@@ -201,6 +204,35 @@ clarify_outbox_finish_item (ClarifyOutbox *self,
   g_signal_emit (self, signals[FAILED], 0, item->request, item->response, error);
 }
 
+/* Whether @error ends @item's answer. One sent again at start may beat the
+ * backend's login: it waits for that rather than asking the user again. */
+static gboolean
+is_final (OutboxItem   *item,
+          const GError *error)
+{
+  return !is_worth_retrying (error) &&
+         !(item->kept && g_error_matches (error, CLARIFY_ERROR, CLARIFY_ERROR_AUTH));
+}
+
+/* The post of an answer whose backend went has finished: taken or final,
+ * its file goes; otherwise it is still owed. ::let-go-settled tells. */
+static void
+clarify_outbox_settle_orphan (ClarifyOutbox *self,
+                              OutboxItem    *item,
+                              const GError  *error)
+{
+  g_autoptr(OutboxItem) owned = outbox_item_ref (item);
+  gboolean owed = error != NULL && !is_final (item, error);
+
+  g_ptr_array_remove (self->orphans, item);
+  if (owed)
+    g_clear_pointer (&item->file, g_free);
+  else
+    clarify_outbox_forget_file (self, item);
+
+  g_signal_emit (self, signals[LET_GO_SETTLED], 0, item->request, item->kept, error == NULL, owed);
+}
+
 static void
 on_deliver_finished (GObject      *source,
                      GAsyncResult *result,
@@ -213,6 +245,13 @@ on_deliver_finished (GObject      *source,
 
   item->in_flight = FALSE;
 
+  if (self != NULL && item->orphan)
+    {
+      clarify_backend_deliver_finish (CLARIFY_BACKEND (source), result, &error);
+      clarify_outbox_settle_orphan (self, item, error);
+      return;
+    }
+
   if (clarify_backend_deliver_finish (CLARIFY_BACKEND (source), result, &error))
     {
       if (self != NULL)
@@ -223,10 +262,7 @@ on_deliver_finished (GObject      *source,
   if (self == NULL)
     return;
 
-  /* An answer sent again at start may beat the backend's login: it waits
-   * for that rather than asking the user again. */
-  if (!is_worth_retrying (error) &&
-      !(item->kept && g_error_matches (error, CLARIFY_ERROR, CLARIFY_ERROR_AUTH)))
+  if (is_final (item, error))
     {
       clarify_outbox_finish_item (self, item, error);
       return;
@@ -266,6 +302,9 @@ clarify_outbox_dispose (GObject *object)
   for (guint i = 0; i < self->items->len; i++)
     ((OutboxItem *) g_ptr_array_index (self->items, i))->outbox = NULL;
   g_ptr_array_set_size (self->items, 0);
+  for (guint i = 0; i < self->orphans->len; i++)
+    ((OutboxItem *) g_ptr_array_index (self->orphans, i))->outbox = NULL;
+  g_ptr_array_set_size (self->orphans, 0);
 
   G_OBJECT_CLASS (clarify_outbox_parent_class)->dispose (object);
 }
@@ -276,6 +315,7 @@ clarify_outbox_finalize (GObject *object)
   ClarifyOutbox *self = CLARIFY_OUTBOX (object);
 
   g_clear_pointer (&self->items, g_ptr_array_unref);
+  g_clear_pointer (&self->orphans, g_ptr_array_unref);
   g_clear_object (&self->cancellable);
   g_clear_object (&self->store);
 
@@ -371,12 +411,28 @@ clarify_outbox_class_init (ClarifyOutboxClass *klass)
                   G_SIGNAL_RUN_LAST,
                   0, NULL, NULL, NULL,
                   G_TYPE_NONE, 2, CLARIFY_TYPE_REQUEST, G_TYPE_ERROR);
+
+  /**
+   * ClarifyOutbox::let-go-settled:
+   * @request: a ClarifyRequest whose answer was let go while its post was
+   *   under way (clarify_outbox_let_go()), and that post has finished
+   * @kept: whether the answer had been read back from the store
+   * @delivered: whether the agent took it
+   * @owed: whether it is still to be sent (its file stays)
+   */
+  signals[LET_GO_SETTLED] =
+    g_signal_new ("let-go-settled",
+                  G_TYPE_FROM_CLASS (klass),
+                  G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 4, CLARIFY_TYPE_REQUEST, G_TYPE_BOOLEAN, G_TYPE_BOOLEAN, G_TYPE_BOOLEAN);
 }
 
 static void
 clarify_outbox_init (ClarifyOutbox *self)
 {
   self->items = g_ptr_array_new_with_free_func ((GDestroyNotify) outbox_item_unref);
+  self->orphans = g_ptr_array_new_with_free_func ((GDestroyNotify) outbox_item_unref);
   self->cancellable = g_cancellable_new ();
   self->initial_delay_ms = DEFAULT_INITIAL_DELAY_MS;
   self->max_delay_ms = DEFAULT_MAX_DELAY_MS;
@@ -514,6 +570,39 @@ clarify_outbox_cancel (ClarifyOutbox  *self,
   return TRUE;
 }
 
+void
+clarify_outbox_let_go (ClarifyOutbox  *self,
+                       ClarifyRequest *request)
+{
+  g_return_if_fail (CLARIFY_IS_OUTBOX (self));
+  g_return_if_fail (CLARIFY_IS_REQUEST (request));
+
+  for (guint i = 0; i < self->items->len; i++)
+    {
+      OutboxItem *item = g_ptr_array_index (self->items, i);
+
+      if (item->request != request)
+        continue;
+
+      /* A post under way still settles its file (see
+       * clarify_outbox_settle_orphan()); one waiting leaves it to whoever
+       * takes the connection over. */
+      if (item->in_flight)
+        {
+          item->orphan = TRUE;
+          g_ptr_array_add (self->orphans, outbox_item_ref (item));
+        }
+      else
+        {
+          item->outbox = NULL;
+        }
+      g_ptr_array_remove_index (self->items, i);
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_N_PENDING]);
+      clarify_outbox_schedule (self);
+      return;
+    }
+}
+
 guint
 clarify_outbox_get_n_pending (ClarifyOutbox *self)
 {
@@ -551,4 +640,20 @@ clarify_outbox_get_store (ClarifyOutbox *self)
   g_return_val_if_fail (CLARIFY_IS_OUTBOX (self), NULL);
 
   return self->store;
+}
+
+gboolean
+clarify_outbox_holds_file (ClarifyOutbox *self,
+                           const char    *file)
+{
+  g_return_val_if_fail (CLARIFY_IS_OUTBOX (self), FALSE);
+
+  for (guint i = 0; i < self->items->len; i++)
+    if (g_strcmp0 (((OutboxItem *) g_ptr_array_index (self->items, i))->file, file) == 0)
+      return TRUE;
+  for (guint i = 0; i < self->orphans->len; i++)
+    if (g_strcmp0 (((OutboxItem *) g_ptr_array_index (self->orphans, i))->file, file) == 0)
+      return TRUE;
+
+  return FALSE;
 }

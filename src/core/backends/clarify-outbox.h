@@ -44,7 +44,17 @@ ClarifyOutboxStore *clarify_outbox_get_store (ClarifyOutbox  *self);
  * when it is: then ::delivered or ::failed still follows. */
 gboolean       clarify_outbox_cancel        (ClarifyOutbox   *self,
                                              ClarifyRequest  *request);
+/* Drops the answer to @request and keeps its file: its backend goes, but
+ * the connection may come back (replaced, or at the next start) and send it
+ * then. A post under way still settles the file: taken or final, it goes;
+ * ::let-go-settled tells either way. */
+void           clarify_outbox_let_go        (ClarifyOutbox   *self,
+                                             ClarifyRequest  *request);
 guint          clarify_outbox_get_n_pending (ClarifyOutbox *self);
+/* Whether an answer in the outbox, or one let go whose post is under way,
+ * owns the store's file @file: not to be sent a second time. */
+gboolean       clarify_outbox_holds_file    (ClarifyOutbox   *self,
+                                             const char      *file);
 /* For tests: the first retry delay and its cap (defaults 1 s and 60 s). */
 void           clarify_outbox_set_backoff   (ClarifyOutbox *self,
                                              guint          initial_ms,

@@ -351,6 +351,10 @@ clarify_application_disconnect (ClarifyApplication  *self,
       remove_backend (self, backend);
     }
 
+  /* Answers it still owed have nowhere to go now. */
+  if (known && clarify_outbox_get_store (clarify_inbox_get_outbox (self->inbox)) != NULL)
+    clarify_outbox_store_forget_connection (clarify_outbox_get_store (clarify_inbox_get_outbox (self->inbox)), name);
+
   if (g_strcmp0 (name, DEMO_CONNECTION_NAME) == 0 && self->demo_agent != NULL)
     {
       clarify_demo_agent_stop (self->demo_agent);
