@@ -34,7 +34,6 @@ on_delivered (ClarifyOutbox   *outbox,
 {
   InboxEntry *entry = g_hash_table_lookup (self->by_request, request);
   ClarifyRequestEnd end = end_for_outcome (clarify_response_get_outcome (response));
-
   gboolean replayed = entry != NULL && entry->replayed;
 
   if (entry == NULL)
@@ -43,8 +42,8 @@ on_delivered (ClarifyOutbox   *outbox,
   if (replayed)
     g_hash_table_add (self->settled, g_strdup (entry->key));
   clarify_inbox_move (self, entry, CLARIFY_REQUEST_DONE, end,
-        end == CLARIFY_REQUEST_END_TIMED_OUT ? CLARIFY_END_REASON_TIME_RAN_OUT : CLARIFY_END_REASON_NONE,
-        NULL);
+                      end == CLARIFY_REQUEST_END_TIMED_OUT ? CLARIFY_END_REASON_TIME_RAN_OUT : CLARIFY_END_REASON_NONE,
+                      NULL);
   if (replayed)
     g_signal_emit_by_name (self, "replay-ended", request, TRUE);
 }
@@ -77,7 +76,7 @@ on_failed (ClarifyOutbox   *outbox,
     {
       g_hash_table_add (self->settled, g_strdup (entry->key));
       clarify_inbox_move (self, entry, CLARIFY_REQUEST_DONE, CLARIFY_REQUEST_END_FAILED,
-            CLARIFY_END_REASON_NOT_NEEDED, error->message);
+                          CLARIFY_END_REASON_NOT_NEEDED, error->message);
       g_signal_emit_by_name (self, "replay-ended", request, FALSE);
       return;
     }
@@ -96,7 +95,7 @@ on_failed (ClarifyOutbox   *outbox,
   if (g_error_matches (error, CLARIFY_ERROR, CLARIFY_ERROR_GONE))
     {
       clarify_inbox_move (self, entry, CLARIFY_REQUEST_DONE, CLARIFY_REQUEST_END_ANSWERED_ELSEWHERE,
-            CLARIFY_END_REASON_ANSWERED_ELSEWHERE, NULL);
+                          CLARIFY_END_REASON_ANSWERED_ELSEWHERE, NULL);
     }
   else if (user_answer &&
            (g_error_matches (error, CLARIFY_ERROR, CLARIFY_ERROR_REJECTED) ||
@@ -104,13 +103,13 @@ on_failed (ClarifyOutbox   *outbox,
     {
       /* The user can answer again once the value or the password is fixed. */
       clarify_inbox_move (self, entry, CLARIFY_REQUEST_PENDING, CLARIFY_REQUEST_END_NONE,
-            CLARIFY_END_REASON_ANSWER_REFUSED, error->message);
+                          CLARIFY_END_REASON_ANSWER_REFUSED, error->message);
       g_signal_emit_by_name (self, "answer-refused", request, error);
     }
   else
     {
       clarify_inbox_move (self, entry, CLARIFY_REQUEST_DONE, CLARIFY_REQUEST_END_FAILED,
-            CLARIFY_END_REASON_DELIVERY_FAILED, error->message);
+                          CLARIFY_END_REASON_DELIVERY_FAILED, error->message);
     }
 }
 

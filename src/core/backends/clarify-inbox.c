@@ -532,10 +532,10 @@ clarify_inbox_remove_backend (ClarifyInbox   *self,
       clarify_outbox_let_go (self->outbox, request);
       if (clarify_request_get_state (request) == CLARIFY_REQUEST_PENDING)
         clarify_inbox_move (self, entry, CLARIFY_REQUEST_DONE, CLARIFY_REQUEST_END_WITHDRAWN,
-              CLARIFY_END_REASON_CONNECTION_REMOVED, NULL);
+                            CLARIFY_END_REASON_CONNECTION_REMOVED, NULL);
       else
         clarify_inbox_move (self, entry, CLARIFY_REQUEST_DONE, CLARIFY_REQUEST_END_FAILED,
-              CLARIFY_END_REASON_REMOVED_BEFORE_DELIVERY, NULL);
+                            CLARIFY_END_REASON_REMOVED_BEFORE_DELIVERY, NULL);
     }
 
   g_hash_table_remove (self->views, backend);
