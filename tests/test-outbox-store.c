@@ -704,6 +704,21 @@ test_round_trip_opencode (void)
                      "Blue", encode_opencode);
 }
 
+/* Older servers answer a permission through its session: that comes back too. */
+static void
+test_round_trip_opencode_permission (void)
+{
+  g_autoptr(JsonNode) node = parse ("{\"id\":\"per_old1\",\"type\":\"edit\",\"pattern\":[\"src/*.c\"],"
+                                    "\"sessionID\":\"ses_old\",\"messageID\":\"msg_1\",\"title\":\"Edit src/main.c\","
+                                    "\"metadata\":{\"filepath\":\"src/main.c\"},\"time\":{\"created\":1}}");
+  g_autoptr(ClarifyRequest) request = NULL;
+  g_autoptr(GError) error = NULL;
+
+  request = clarify_opencode_permission_new (json_node_get_object (node), TRUE, "/home/me/project", NULL, &error);
+  g_assert_no_error (error);
+  assert_round_trip ("opencode", request, CLARIFY_OPENCODE_PERMISSION_REPLY, CLARIFY_PERMISSION_ONCE, encode_opencode);
+}
+
 static void
 test_round_trip_phoenix (void)
 {
@@ -747,6 +762,7 @@ main (int   argc,
   g_test_add_func ("/outbox-store/unwritable-dir", test_unwritable_dir);
   g_test_add_func ("/outbox-store/withdrawn-and-quit", test_withdrawn_and_quit);
   g_test_add_func ("/outbox-store/round-trip/opencode", test_round_trip_opencode);
+  g_test_add_func ("/outbox-store/round-trip/opencode-permission", test_round_trip_opencode_permission);
   g_test_add_func ("/outbox-store/round-trip/phoenix", test_round_trip_phoenix);
   g_test_add_func ("/outbox-store/round-trip/ag3ntum", test_round_trip_ag3ntum);
 
