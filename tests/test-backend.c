@@ -575,7 +575,7 @@ test_json_reply_statuses (JsonFixture   *fixture,
     { 503, NULL, NULL, FALSE, CLARIFY_ERROR_TRANSIENT },
     { 408, "text/plain", "too slow", FALSE, CLARIFY_ERROR_TRANSIENT },
     { 429, "text/plain", "slow down", FALSE, CLARIFY_ERROR_TRANSIENT },
-    { 409, "application/json", "{}", FALSE, CLARIFY_ERROR_PROTOCOL },
+    { 409, "application/json", "{\"error\":\"already answered\"}", FALSE, CLARIFY_ERROR_GONE },
     /* An unknown route of a web UI: 200, but nobody took the answer. */
     { 200, "text/html", "<!doctype html><html></html>", FALSE, CLARIFY_ERROR_PROTOCOL },
     { 200, "application/json", "not json", FALSE, CLARIFY_ERROR_PROTOCOL },

@@ -276,8 +276,9 @@ test_withdrawn_awaiting_retry (Fixture       *f,
   clarify_test_backend_fail_next (f->agent, CLARIFY_ERROR_TRANSIENT, 1);
   answer (f, request, CLARIFY_OUTCOME_ANSWERED);
   wait_finished (f, 1);
+  /* The window says the answer waits for the agent. */
   clarify_test_inbox_assert (&f->watch, f->backend, request,
-                             CLARIFY_REQUEST_SENDING, CLARIFY_REQUEST_END_NONE, CLARIFY_END_REASON_NONE, NULL);
+                             CLARIFY_REQUEST_SENDING, CLARIFY_REQUEST_END_NONE, CLARIFY_END_REASON_WAITING_FOR_AGENT, NULL);
   g_assert_cmpuint (clarify_outbox_get_n_pending (outbox), ==, 1);
 
   clarify_backend_withdraw_request (f->backend, "r1", CLARIFY_END_REASON_AGENT_WITHDREW, "No longer needed");

@@ -362,6 +362,9 @@ clarify_ag3ntum_backend_class_init (ClarifyAg3ntumBackendClass *klass)
   backend_class->start = clarify_ag3ntum_backend_start;
   backend_class->stop = clarify_ag3ntum_backend_stop;
   backend_class->deliver_async = clarify_ag3ntum_backend_deliver_async;
+  /* The session and the questions are all an answer needs. */
+  backend_class->save_delivery = clarify_backend_save_nothing;
+  backend_class->restore_delivery = clarify_backend_restore_nothing;
 
   stream_class->event = clarify_ag3ntum_backend_event;
   stream_class->connected = clarify_ag3ntum_backend_connected;

@@ -340,6 +340,58 @@ clarify_backend_deliver_finish (ClarifyBackend  *self,
   return CLARIFY_BACKEND_GET_CLASS (self)->deliver_finish (self, result, error);
 }
 
+JsonNode *
+clarify_backend_save_delivery (ClarifyBackend *self,
+                               ClarifyRequest *request)
+{
+  g_return_val_if_fail (CLARIFY_IS_BACKEND (self), NULL);
+  g_return_val_if_fail (CLARIFY_IS_REQUEST (request), NULL);
+
+  if (CLARIFY_BACKEND_GET_CLASS (self)->save_delivery == NULL)
+    return NULL;
+
+  return CLARIFY_BACKEND_GET_CLASS (self)->save_delivery (self, request);
+}
+
+gboolean
+clarify_backend_restore_delivery (ClarifyBackend  *self,
+                                  ClarifyRequest  *request,
+                                  JsonNode        *data,
+                                  GError         **error)
+{
+  g_return_val_if_fail (CLARIFY_IS_BACKEND (self), FALSE);
+  g_return_val_if_fail (CLARIFY_IS_REQUEST (request), FALSE);
+  g_return_val_if_fail (data != NULL, FALSE);
+
+  if (CLARIFY_BACKEND_GET_CLASS (self)->restore_delivery == NULL)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
+                   "%s keeps no answers across restarts", G_OBJECT_TYPE_NAME (self));
+      return FALSE;
+    }
+
+  return CLARIFY_BACKEND_GET_CLASS (self)->restore_delivery (self, request, data, error);
+}
+
+JsonNode *
+clarify_backend_save_nothing (ClarifyBackend *self,
+                              ClarifyRequest *request)
+{
+  JsonNode *node = json_node_new (JSON_NODE_OBJECT);
+
+  json_node_take_object (node, json_object_new ());
+  return node;
+}
+
+gboolean
+clarify_backend_restore_nothing (ClarifyBackend  *self,
+                                 ClarifyRequest  *request,
+                                 JsonNode        *data,
+                                 GError         **error)
+{
+  return TRUE;
+}
+
 ClarifyInbox *
 clarify_backend_get_inbox (ClarifyBackend *self)
 {

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <gio/gio.h>
+#include <json-glib/json-glib.h>
 
 #include "clarify-connection.h"
 #include "clarify-request.h"
@@ -64,7 +65,19 @@ struct _ClarifyBackendClass
                               GAsyncResult         *result,
                               GError              **error);
 
-  gpointer padding[8];
+  /* What deliver_async() needs beyond the request's JSON form, so that an
+   * answer kept on disk can be sent again after Clarify restarted: a JSON
+   * object, never a secret. NULL (the default) when this backend's answers
+   * cannot outlive the process, as for a caller waiting on a socket. */
+  JsonNode *(*save_delivery)    (ClarifyBackend       *self,
+                                 ClarifyRequest       *request);
+  /* Gives @request, rebuilt from its JSON form, what save_delivery() kept. */
+  gboolean  (*restore_delivery) (ClarifyBackend       *self,
+                                 ClarifyRequest       *request,
+                                 JsonNode             *data,
+                                 GError              **error);
+
+  gpointer padding[6];
 };
 
 ClarifyConnection      *clarify_backend_get_connection    (ClarifyBackend      *self);
@@ -89,6 +102,23 @@ void                    clarify_backend_deliver_async     (ClarifyBackend      *
                                                            gpointer             user_data);
 gboolean                clarify_backend_deliver_finish    (ClarifyBackend      *self,
                                                            GAsyncResult        *result,
+                                                           GError             **error);
+
+/* For the outbox's store: see save_delivery and restore_delivery above. */
+JsonNode               *clarify_backend_save_delivery     (ClarifyBackend      *self,
+                                                           ClarifyRequest      *request);
+gboolean                clarify_backend_restore_delivery  (ClarifyBackend      *self,
+                                                           ClarifyRequest      *request,
+                                                           JsonNode            *data,
+                                                           GError             **error);
+
+/* save_delivery and restore_delivery for backends that need nothing beyond
+ * the request's JSON form (its id, session and questions). */
+JsonNode               *clarify_backend_save_nothing      (ClarifyBackend      *self,
+                                                           ClarifyRequest      *request);
+gboolean                clarify_backend_restore_nothing   (ClarifyBackend      *self,
+                                                           ClarifyRequest      *request,
+                                                           JsonNode            *data,
                                                            GError             **error);
 
 /* The inbox that holds this backend's requests. A backend used alone (as in

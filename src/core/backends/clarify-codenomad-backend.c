@@ -738,6 +738,8 @@ clarify_codenomad_backend_class_init (ClarifyCodenomadBackendClass *klass)
   backend_class->start = clarify_codenomad_backend_start;
   backend_class->stop = clarify_codenomad_backend_stop;
   backend_class->deliver_async = clarify_codenomad_backend_deliver_async;
+  backend_class->save_delivery = clarify_opencode_save_delivery;
+  backend_class->restore_delivery = clarify_opencode_restore_delivery;
 
   stream_class->event = clarify_codenomad_backend_event;
   stream_class->connected = clarify_codenomad_backend_connected;

@@ -6,39 +6,8 @@
 
 #include "clarify-backend-private.h"
 #include "clarify-error.h"
-#include "clarify-inbox.h"
+#include "clarify-inbox-private.h"
 #include "clarify-request-private.h"
-
-/* One request the inbox holds, pending or sending. */
-typedef struct
-{
-  ClarifyBackend *backend;      /* unowned: removing a backend ends its entries */
-  ClarifyRequest *request;
-  char           *key;
-  GSequenceIter  *deadline_iter; /* NULL unless pending with a deadline */
-  guint64         serial;        /* arrival order, to break deadline ties */
-  /* The agent withdrew it while our answer was in flight: if that answer
-   * is not taken, the request ends this way rather than asking again. */
-  ClarifyRequestEnd withdrawn_end;
-  ClarifyEndReason  withdrawn_reason;
-  char             *withdrawn_detail;
-} Entry;
-
-struct _ClarifyInbox
-{
-  GObject        parent_instance;
-
-  GPtrArray     *items;          /* ClarifyRequest, the GListModel */
-  GHashTable    *by_key;         /* key → Entry (owned) */
-  GHashTable    *by_request;     /* ClarifyRequest → Entry */
-  GHashTable    *views;          /* ClarifyBackend → GListStore */
-  GListStore    *backends;
-  GListStore    *pending;        /* ClarifyRequest in state PENDING, in arrival order */
-  GSequence     *deadlines;      /* Entry, earliest first */
-  ClarifyOutbox *outbox;
-  guint          timer_id;
-  guint64        next_serial;
-};
 
 static void clarify_inbox_list_model_init (GListModelInterface *iface);
 
@@ -55,6 +24,7 @@ enum {
   REQUEST_ADDED,
   REQUEST_ENDED,
   ANSWER_REFUSED,
+  REPLAY_ENDED,
   N_SIGNALS
 };
 
@@ -100,9 +70,11 @@ clarify_inbox_list_model_init (GListModelInterface *iface)
 /* Entries */
 
 static void
-entry_free (Entry *entry)
+entry_free (InboxEntry *entry)
 {
   g_clear_pointer (&entry->withdrawn_detail, g_free);
+  g_clear_object (&entry->held_response);
+  g_clear_pointer (&entry->held_file, g_free);
   g_clear_object (&entry->request);
   g_free (entry->key);
   g_free (entry);
@@ -119,9 +91,9 @@ clarify_inbox_dup_key (ClarifyRequest *request)
   return g_strconcat (connection ? connection : "", "\x1f", clarify_request_get_id (request), NULL);
 }
 
-static char *
-key_for (ClarifyBackend *backend,
-         const char     *request_id)
+char *
+clarify_inbox_key_for (ClarifyBackend *backend,
+                       const char     *request_id)
 {
   ClarifyConnection *connection = clarify_backend_get_connection (backend);
   const char *name = connection != NULL ? clarify_connection_get_name (connection) : NULL;
@@ -150,8 +122,8 @@ compare_arrival (gconstpointer a,
                  gpointer      user_data)
 {
   ClarifyInbox *self = user_data;
-  const Entry *ea = g_hash_table_lookup (self->by_request, a);
-  const Entry *eb = g_hash_table_lookup (self->by_request, b);
+  const InboxEntry *ea = g_hash_table_lookup (self->by_request, a);
+  const InboxEntry *eb = g_hash_table_lookup (self->by_request, b);
 
   return ea->serial < eb->serial ? -1 : ea->serial > eb->serial;
 }
@@ -176,8 +148,8 @@ compare_deadlines (gconstpointer a,
                    gconstpointer b,
                    gpointer      user_data)
 {
-  const Entry *ea = a;
-  const Entry *eb = b;
+  const InboxEntry *ea = a;
+  const InboxEntry *eb = b;
   gint64 da = clarify_request_get_deadline (ea->request);
   gint64 db = clarify_request_get_deadline (eb->request);
 
@@ -189,7 +161,7 @@ compare_deadlines (gconstpointer a,
 
 static void
 unwatch_deadline (ClarifyInbox *self,
-                  Entry        *entry)
+                  InboxEntry   *entry)
 {
   if (entry->deadline_iter == NULL)
     return;
@@ -201,7 +173,7 @@ unwatch_deadline (ClarifyInbox *self,
 
 static void
 watch_deadline (ClarifyInbox *self,
-                Entry        *entry)
+                InboxEntry   *entry)
 {
   if (entry->deadline_iter != NULL || clarify_request_get_deadline (entry->request) == 0)
     return;
@@ -211,13 +183,13 @@ watch_deadline (ClarifyInbox *self,
 }
 
 /* Moves @entry's request to @state; DONE removes it from the inbox and frees @entry. */
-static void
-move (ClarifyInbox        *self,
-      Entry               *entry,
-      ClarifyRequestState  state,
-      ClarifyRequestEnd    end,
-      ClarifyEndReason     reason,
-      const char          *detail)
+void
+clarify_inbox_move (ClarifyInbox        *self,
+                    InboxEntry          *entry,
+                    ClarifyRequestState  state,
+                    ClarifyRequestEnd    end,
+                    ClarifyEndReason     reason,
+                    const char          *detail)
 {
   g_autoptr(ClarifyRequest) request = g_object_ref (entry->request);
   ClarifyRequestState old = clarify_request_get_state (request);
@@ -278,7 +250,7 @@ on_deadline (gpointer user_data)
     {
       GSequenceIter *first = g_sequence_get_begin_iter (self->deadlines);
       g_autoptr(ClarifyResponse) response = NULL;
-      Entry *entry;
+      InboxEntry *entry;
 
       if (g_sequence_iter_is_end (first))
         break;
@@ -311,88 +283,10 @@ clarify_inbox_schedule (ClarifyInbox *self)
   if (g_sequence_iter_is_end (first))
     return;
 
-  delay_us = clarify_request_get_deadline (((Entry *) g_sequence_get (first))->request) - g_get_monotonic_time ();
+  delay_us = clarify_request_get_deadline (((InboxEntry *) g_sequence_get (first))->request) - g_get_monotonic_time ();
   delay_us = CLAMP (delay_us, 0, (gint64) G_MAXUINT * 1000);
   self->timer_id = g_timeout_add_full (G_PRIORITY_DEFAULT, (guint) ((delay_us + 999) / 1000),
                                        on_deadline, self, NULL);
-}
-
-/* The outbox's results */
-
-static ClarifyRequestEnd
-end_for_outcome (ClarifyOutcome outcome)
-{
-  switch (outcome)
-    {
-    case CLARIFY_OUTCOME_CANCELLED:
-      return CLARIFY_REQUEST_END_CANCELLED;
-    case CLARIFY_OUTCOME_TIMED_OUT:
-      return CLARIFY_REQUEST_END_TIMED_OUT;
-    case CLARIFY_OUTCOME_ANSWERED:
-    case CLARIFY_OUTCOME_SKIPPED:
-    default:
-      return CLARIFY_REQUEST_END_ANSWERED;
-    }
-}
-
-static void
-on_delivered (ClarifyOutbox   *outbox,
-              ClarifyRequest  *request,
-              ClarifyResponse *response,
-              ClarifyInbox    *self)
-{
-  Entry *entry = g_hash_table_lookup (self->by_request, request);
-  ClarifyRequestEnd end = end_for_outcome (clarify_response_get_outcome (response));
-
-  if (entry != NULL)
-    move (self, entry, CLARIFY_REQUEST_DONE, end,
-          end == CLARIFY_REQUEST_END_TIMED_OUT ? CLARIFY_END_REASON_TIME_RAN_OUT : CLARIFY_END_REASON_NONE,
-          NULL);
-}
-
-static void
-on_failed (ClarifyOutbox   *outbox,
-           ClarifyRequest  *request,
-           ClarifyResponse *response,
-           const GError    *error,
-           ClarifyInbox    *self)
-{
-  Entry *entry = g_hash_table_lookup (self->by_request, request);
-  gboolean user_answer = clarify_response_get_outcome (response) != CLARIFY_OUTCOME_TIMED_OUT;
-
-  if (entry == NULL)
-    return;
-
-  /* Refused or failed after the agent said it no longer asks: it ends as
-   * the agent said, and nobody is asked again. */
-  if (entry->withdrawn_end != CLARIFY_REQUEST_END_NONE &&
-      !g_error_matches (error, CLARIFY_ERROR, CLARIFY_ERROR_GONE))
-    {
-      g_autofree char *detail = g_steal_pointer (&entry->withdrawn_detail);
-
-      move (self, entry, CLARIFY_REQUEST_DONE, entry->withdrawn_end, entry->withdrawn_reason, detail);
-      return;
-    }
-
-  if (g_error_matches (error, CLARIFY_ERROR, CLARIFY_ERROR_GONE))
-    {
-      move (self, entry, CLARIFY_REQUEST_DONE, CLARIFY_REQUEST_END_ANSWERED_ELSEWHERE,
-            CLARIFY_END_REASON_ANSWERED_ELSEWHERE, NULL);
-    }
-  else if (user_answer &&
-           (g_error_matches (error, CLARIFY_ERROR, CLARIFY_ERROR_REJECTED) ||
-            g_error_matches (error, CLARIFY_ERROR, CLARIFY_ERROR_AUTH)))
-    {
-      /* The user can answer again once the value or the password is fixed. */
-      move (self, entry, CLARIFY_REQUEST_PENDING, CLARIFY_REQUEST_END_NONE,
-            CLARIFY_END_REASON_ANSWER_REFUSED, error->message);
-      g_signal_emit (self, signals[ANSWER_REFUSED], 0, request, error);
-    }
-  else
-    {
-      move (self, entry, CLARIFY_REQUEST_DONE, CLARIFY_REQUEST_END_FAILED,
-            CLARIFY_END_REASON_DELIVERY_FAILED, error->message);
-    }
 }
 
 /* GObject */
@@ -401,6 +295,11 @@ static void
 clarify_inbox_dispose (GObject *object)
 {
   ClarifyInbox *self = CLARIFY_INBOX (object);
+
+  /* Going away is not the user removing connections: what waits for an
+   * agent stays on disk for the next start. */
+  if (self->outbox != NULL)
+    clarify_outbox_set_store (self->outbox, NULL);
 
   while (g_list_model_get_n_items (G_LIST_MODEL (self->backends)) > 0)
     {
@@ -424,6 +323,7 @@ clarify_inbox_finalize (GObject *object)
 
   /* Entries of backends that were never added (used alone, as in tests). */
   g_clear_pointer (&self->deadlines, g_sequence_free);
+  g_clear_pointer (&self->settled, g_hash_table_unref);
   g_clear_pointer (&self->by_request, g_hash_table_unref);
   g_clear_pointer (&self->by_key, g_hash_table_unref);
   g_clear_pointer (&self->views, g_hash_table_unref);
@@ -502,6 +402,20 @@ clarify_inbox_class_init (ClarifyInboxClass *klass)
                   G_SIGNAL_RUN_LAST,
                   0, NULL, NULL, NULL,
                   G_TYPE_NONE, 2, CLARIFY_TYPE_REQUEST, G_TYPE_ERROR);
+
+  /**
+   * ClarifyInbox::replay-ended:
+   * @request: a ClarifyRequest whose answer was kept across a restart and
+   *   sent again, now DONE
+   * @delivered: TRUE when the agent took it (late), FALSE when it no longer
+   *   needed it
+   */
+  signals[REPLAY_ENDED] =
+    g_signal_new ("replay-ended",
+                  G_TYPE_FROM_CLASS (klass),
+                  G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 2, CLARIFY_TYPE_REQUEST, G_TYPE_BOOLEAN);
 }
 
 static void
@@ -514,16 +428,39 @@ clarify_inbox_init (ClarifyInbox *self)
   self->backends = g_list_store_new (CLARIFY_TYPE_BACKEND);
   self->pending = g_list_store_new (CLARIFY_TYPE_REQUEST);
   self->deadlines = g_sequence_new (NULL);
+  self->settled = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
 
   self->outbox = clarify_outbox_new ();
-  g_signal_connect_object (self->outbox, "delivered", G_CALLBACK (on_delivered), self, 0);
-  g_signal_connect_object (self->outbox, "failed", G_CALLBACK (on_failed), self, 0);
+  clarify_inbox_watch_outbox (self);
 }
 
 ClarifyInbox *
 clarify_inbox_new (void)
 {
   return g_object_new (CLARIFY_TYPE_INBOX, NULL);
+}
+
+/* Entries of requests */
+
+InboxEntry *
+clarify_inbox_insert_entry (ClarifyInbox   *self,
+                            ClarifyBackend *backend,
+                            ClarifyRequest *request,
+                            char           *key)
+{
+  InboxEntry *entry = g_new0 (InboxEntry, 1);
+
+  entry->backend = backend;
+  entry->request = g_object_ref (request);
+  entry->key = key;
+  entry->serial = self->next_serial++;
+  g_hash_table_insert (self->by_key, entry->key, entry);
+  g_hash_table_insert (self->by_request, request, entry);
+
+  g_ptr_array_add (self->items, g_object_ref (request));
+  g_list_store_append (view_of (self, backend), request);
+
+  return entry;
 }
 
 /* Backends */
@@ -564,6 +501,7 @@ clarify_inbox_add_backend (ClarifyInbox   *self,
 
   clarify_backend_set_inbox (backend, self);
   g_list_store_insert_sorted (self->backends, backend, compare_backends, NULL);
+  clarify_inbox_replay_saved (self, backend);
 }
 
 void
@@ -588,15 +526,16 @@ clarify_inbox_remove_backend (ClarifyInbox   *self,
   while (g_list_model_get_n_items (view) > 0)
     {
       g_autoptr(ClarifyRequest) request = g_list_model_get_item (view, 0);
-      Entry *entry = g_hash_table_lookup (self->by_request, request);
+      InboxEntry *entry = g_hash_table_lookup (self->by_request, request);
 
-      clarify_outbox_cancel (self->outbox, request);
+      /* A kept answer stays on disk for the connection's next backend. */
+      clarify_outbox_let_go (self->outbox, request);
       if (clarify_request_get_state (request) == CLARIFY_REQUEST_PENDING)
-        move (self, entry, CLARIFY_REQUEST_DONE, CLARIFY_REQUEST_END_WITHDRAWN,
-              CLARIFY_END_REASON_CONNECTION_REMOVED, NULL);
+        clarify_inbox_move (self, entry, CLARIFY_REQUEST_DONE, CLARIFY_REQUEST_END_WITHDRAWN,
+                            CLARIFY_END_REASON_CONNECTION_REMOVED, NULL);
       else
-        move (self, entry, CLARIFY_REQUEST_DONE, CLARIFY_REQUEST_END_FAILED,
-              CLARIFY_END_REASON_REMOVED_BEFORE_DELIVERY, NULL);
+        clarify_inbox_move (self, entry, CLARIFY_REQUEST_DONE, CLARIFY_REQUEST_END_FAILED,
+                            CLARIFY_END_REASON_REMOVED_BEFORE_DELIVERY, NULL);
     }
 
   g_hash_table_remove (self->views, backend);
@@ -641,7 +580,7 @@ clarify_inbox_add (ClarifyInbox   *self,
                    ClarifyRequest *request)
 {
   ClarifyConnection *connection;
-  Entry *entry;
+  InboxEntry *entry;
   gint64 deadline;
   g_autofree char *key = NULL;
 
@@ -652,8 +591,11 @@ clarify_inbox_add (ClarifyInbox   *self,
   g_return_val_if_fail (clarify_request_get_state (request) == CLARIFY_REQUEST_PENDING, FALSE);
 
   /* A resync after a reconnect must never show a question twice. */
-  key = key_for (backend, clarify_request_get_id (request));
+  key = clarify_inbox_key_for (backend, clarify_request_get_id (request));
   if (g_hash_table_contains (self->by_key, key))
+    return FALSE;
+  /* Nor one whose answer, kept across a restart, the agent already had. */
+  if (g_hash_table_contains (self->settled, key))
     return FALSE;
 
   connection = clarify_backend_get_connection (backend);
@@ -662,16 +604,7 @@ clarify_inbox_add (ClarifyInbox   *self,
                                     clarify_connection_get_name (connection),
                                     clarify_connection_get_kind (connection));
 
-  entry = g_new0 (Entry, 1);
-  entry->backend = backend;
-  entry->request = g_object_ref (request);
-  entry->key = g_steal_pointer (&key);
-  entry->serial = self->next_serial++;
-  g_hash_table_insert (self->by_key, entry->key, entry);
-  g_hash_table_insert (self->by_request, request, entry);
-
-  g_ptr_array_add (self->items, g_object_ref (request));
-  g_list_store_append (view_of (self, backend), request);
+  entry = clarify_inbox_insert_entry (self, backend, request, g_steal_pointer (&key));
   set_pending (self, request, TRUE);
   watch_deadline (self, entry);
 
@@ -696,14 +629,14 @@ clarify_inbox_lookup (ClarifyInbox   *self,
                       const char     *request_id)
 {
   g_autofree char *key = NULL;
-  Entry *entry;
+  InboxEntry *entry;
 
   g_return_val_if_fail (CLARIFY_IS_INBOX (self), NULL);
 
   if (request_id == NULL)
     return NULL;
 
-  key = key_for (backend, request_id);
+  key = clarify_inbox_key_for (backend, request_id);
   entry = g_hash_table_lookup (self->by_key, key);
 
   return entry != NULL ? entry->request : NULL;
@@ -718,7 +651,7 @@ clarify_inbox_withdraw (ClarifyInbox      *self,
                         const char        *detail)
 {
   ClarifyRequest *request;
-  Entry *entry;
+  InboxEntry *entry;
 
   g_return_if_fail (CLARIFY_IS_INBOX (self));
   g_return_if_fail (end != CLARIFY_REQUEST_END_NONE);
@@ -740,7 +673,7 @@ clarify_inbox_withdraw (ClarifyInbox      *self,
       return;
     }
 
-  move (self, entry, CLARIFY_REQUEST_DONE, end, reason, detail);
+  clarify_inbox_move (self, entry, CLARIFY_REQUEST_DONE, end, reason, detail);
 }
 
 GListModel *
@@ -758,7 +691,7 @@ clarify_inbox_answer (ClarifyInbox    *self,
                       ClarifyRequest  *request,
                       ClarifyResponse *response)
 {
-  Entry *entry;
+  InboxEntry *entry;
 
   g_return_if_fail (CLARIFY_IS_INBOX (self));
   g_return_if_fail (CLARIFY_IS_REQUEST (request));
@@ -772,7 +705,7 @@ clarify_inbox_answer (ClarifyInbox    *self,
       return;
     }
 
-  move (self, entry, CLARIFY_REQUEST_SENDING, CLARIFY_REQUEST_END_NONE, CLARIFY_END_REASON_NONE, NULL);
+  clarify_inbox_move (self, entry, CLARIFY_REQUEST_SENDING, CLARIFY_REQUEST_END_NONE, CLARIFY_END_REASON_NONE, NULL);
   clarify_outbox_post (self->outbox, entry->backend, request, response);
 }
 
@@ -780,7 +713,7 @@ ClarifyBackend *
 clarify_inbox_get_backend_of (ClarifyInbox   *self,
                               ClarifyRequest *request)
 {
-  Entry *entry;
+  InboxEntry *entry;
 
   g_return_val_if_fail (CLARIFY_IS_INBOX (self), NULL);
 
@@ -792,7 +725,7 @@ ClarifyRequest *
 clarify_inbox_lookup_key (ClarifyInbox *self,
                           const char   *key)
 {
-  Entry *entry;
+  InboxEntry *entry;
 
   g_return_val_if_fail (CLARIFY_IS_INBOX (self), NULL);
 

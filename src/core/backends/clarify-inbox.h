@@ -33,8 +33,10 @@ G_DECLARE_FINAL_TYPE (ClarifyInbox, clarify_inbox, CLARIFY, INBOX, GObject)
 
 ClarifyInbox   *clarify_inbox_new                (void);
 
-/* Backends. Adding one replaces a backend with the same connection name;
- * removing one stops it and ends its requests. */
+/* Backends. Adding one replaces a backend with the same connection name,
+ * and sends the answers that connection still owes, kept by the outbox's
+ * store (::replay-ended tells how each ended); removing one stops it and
+ * ends its requests, leaving their kept answers on disk. */
 void            clarify_inbox_add_backend        (ClarifyInbox    *self,
                                                   ClarifyBackend  *backend);
 void            clarify_inbox_remove_backend     (ClarifyInbox    *self,

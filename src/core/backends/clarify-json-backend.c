@@ -311,6 +311,9 @@ clarify_json_backend_class_init (ClarifyJsonBackendClass *klass)
   object_class->finalize = clarify_json_backend_finalize;
 
   backend_class->deliver_async = clarify_json_backend_deliver_async;
+  /* The answer goes to requests/ID/response beside the stream: the id is all it needs. */
+  backend_class->save_delivery = clarify_backend_save_nothing;
+  backend_class->restore_delivery = clarify_backend_restore_nothing;
 
   stream_class->event = clarify_json_backend_event;
   stream_class->connected = clarify_json_backend_connected;

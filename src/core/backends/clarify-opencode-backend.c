@@ -707,6 +707,8 @@ clarify_opencode_backend_class_init (ClarifyOpencodeBackendClass *klass)
 
   backend_class->stop = clarify_opencode_backend_stop;
   backend_class->deliver_async = clarify_opencode_backend_deliver_async;
+  backend_class->save_delivery = clarify_opencode_save_delivery;
+  backend_class->restore_delivery = clarify_opencode_restore_delivery;
 
   stream_class->event = clarify_opencode_backend_event;
   stream_class->connected = clarify_opencode_backend_connected;

@@ -50,14 +50,14 @@ clarify_opencode_request_get_info (ClarifyRequest *request)
   return g_object_get_qdata (G_OBJECT (request), request_info_quark ());
 }
 
-static ClarifyRequest *
-request_new (ClarifyOpencodeRequestKind kind,
-             const char                *id,
-             const char                *session_id,
-             const char                *directory,
-             const char                *workspace_id)
+static void
+attach_info (ClarifyRequest             *request,
+             ClarifyOpencodeRequestKind  kind,
+             const char                 *id,
+             const char                 *session_id,
+             const char                 *directory,
+             const char                 *workspace_id)
 {
-  ClarifyRequest *request = clarify_request_new (id);
   ClarifyOpencodeRequestInfo *info = g_new0 (ClarifyOpencodeRequestInfo, 1);
 
   info->kind = kind;
@@ -70,6 +70,80 @@ request_new (ClarifyOpencodeRequestKind kind,
   g_object_set_qdata (G_OBJECT (request), request_info_quark (), info);
   g_object_set_data (G_OBJECT (request), CLARIFY_REQUEST_DATA_KIND,
                      (gpointer) (kind == CLARIFY_OPENCODE_REQUEST_QUESTION ? "question" : "permission"));
+}
+
+static const char * const kind_names[] = { "question", "permission", "legacy-permission" };
+
+JsonNode *
+clarify_opencode_request_save_info (ClarifyRequest *request)
+{
+  ClarifyOpencodeRequestInfo *info = clarify_opencode_request_get_info (request);
+  g_autoptr(JsonBuilder) builder = NULL;
+
+  if (info == NULL)
+    return NULL;
+
+  builder = json_builder_new_immutable ();
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "kind");
+  json_builder_add_string_value (builder, kind_names[info->kind]);
+  json_builder_set_member_name (builder, "id");
+  json_builder_add_string_value (builder, info->id);
+  if (info->session_id != NULL)
+    {
+      json_builder_set_member_name (builder, "session");
+      json_builder_add_string_value (builder, info->session_id);
+    }
+  if (info->directory != NULL)
+    {
+      json_builder_set_member_name (builder, "directory");
+      json_builder_add_string_value (builder, info->directory);
+    }
+  if (info->workspace_id != NULL)
+    {
+      json_builder_set_member_name (builder, "workspace");
+      json_builder_add_string_value (builder, info->workspace_id);
+    }
+  json_builder_end_object (builder);
+
+  return json_builder_get_root (builder);
+}
+
+gboolean
+clarify_opencode_request_restore_info (ClarifyRequest  *request,
+                                       JsonNode        *node,
+                                       GError         **error)
+{
+  JsonObject *object = JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
+  const char *kind = clarify_json_get_string_member (object, "kind");
+  const char *id = clarify_json_get_string_member (object, "id");
+
+  for (guint i = 0; kind != NULL && id != NULL && i < G_N_ELEMENTS (kind_names); i++)
+    {
+      if (g_strcmp0 (kind, kind_names[i]) != 0)
+        continue;
+
+      attach_info (request, (ClarifyOpencodeRequestKind) i, id,
+                   clarify_json_get_string_member (object, "session"),
+                   clarify_json_get_string_member (object, "directory"),
+                   clarify_json_get_string_member (object, "workspace"));
+      return TRUE;
+    }
+
+  g_set_error (error, CLARIFY_ERROR, CLARIFY_ERROR_INVALID, "no OpenCode request kind and id");
+  return FALSE;
+}
+
+static ClarifyRequest *
+request_new (ClarifyOpencodeRequestKind kind,
+             const char                *id,
+             const char                *session_id,
+             const char                *directory,
+             const char                *workspace_id)
+{
+  ClarifyRequest *request = clarify_request_new (id);
+
+  attach_info (request, kind, id, session_id, directory, workspace_id);
 
   clarify_request_set_project (request, directory);
   clarify_request_set_session (request, session_id);

@@ -34,6 +34,13 @@ typedef struct
 /* The request's info, or NULL when @request was not decoded here. */
 ClarifyOpencodeRequestInfo *clarify_opencode_request_get_info (ClarifyRequest *request);
 
+/* The info as a JSON object (NULL without one), and that object put back
+ * onto a request rebuilt from its JSON form: an answer kept on disk. */
+JsonNode                   *clarify_opencode_request_save_info    (ClarifyRequest  *request);
+gboolean                    clarify_opencode_request_restore_info (ClarifyRequest  *request,
+                                                                   JsonNode        *node,
+                                                                   GError         **error);
+
 /* g_object_get_data (request, CLARIFY_REQUEST_DATA_KIND) is "question" or
  * "permission", so that the UI may label a request without knowing OpenCode. */
 #define CLARIFY_REQUEST_DATA_KIND "clarify-request-kind"

@@ -425,6 +425,22 @@ clarify_opencode_complete_reply (ClarifyOpencodeTracker *tracker,
     g_task_return_boolean (task, TRUE);
 }
 
+JsonNode *
+clarify_opencode_save_delivery (ClarifyBackend *backend,
+                                ClarifyRequest *request)
+{
+  return clarify_opencode_request_save_info (request);
+}
+
+gboolean
+clarify_opencode_restore_delivery (ClarifyBackend  *backend,
+                                   ClarifyRequest  *request,
+                                   JsonNode        *data,
+                                   GError         **error)
+{
+  return clarify_opencode_request_restore_info (request, data, error);
+}
+
 char *
 clarify_opencode_base_url (ClarifyConnection *connection)
 {

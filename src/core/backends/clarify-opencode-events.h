@@ -93,6 +93,14 @@ JsonNode       *clarify_opencode_call_finish    (GAsyncResult        *result,
 void            clarify_opencode_complete_reply (ClarifyOpencodeTracker *tracker,
                                                  GTask               *task,
                                                  GAsyncResult        *result);
+/* ClarifyBackendClass.save_delivery and .restore_delivery of the backends
+ * whose requests carry ClarifyOpencodeRequestInfo. */
+JsonNode       *clarify_opencode_save_delivery  (ClarifyBackend      *backend,
+                                                 ClarifyRequest      *request);
+gboolean        clarify_opencode_restore_delivery (ClarifyBackend    *backend,
+                                                 ClarifyRequest      *request,
+                                                 JsonNode            *data,
+                                                 GError             **error);
 
 /* Connection settings both backends read: the URL without trailing slashes,
  * and "stall-limit" (seconds, fractions allowed) in ms. */

@@ -6,6 +6,7 @@
 
 #include "clarify-error.h"
 #include "clarify-outbox.h"
+#include "clarify-outbox-store.h"
 
 #define DEFAULT_INITIAL_DELAY_MS 1000
 #define DEFAULT_MAX_DELAY_MS     60000
@@ -18,6 +19,9 @@ typedef struct
   ClarifyBackend  *backend;
   ClarifyRequest  *request;
   ClarifyResponse *response;
+  char            *file;     /* its name in the store, or NULL: memory only */
+  gboolean         kept;     /* read back from the store at start */
+  gboolean         orphan;   /* let go while in flight: only its file is left to settle */
   guint            attempts;
   gint64           next_attempt_at;
   gboolean         in_flight;
@@ -28,7 +32,9 @@ struct _ClarifyOutbox
   GObject       parent_instance;
 
   GPtrArray    *items;
+  GPtrArray    *orphans;      /* OutboxItem let go while in flight */
   GCancellable *cancellable;
+  ClarifyOutboxStore *store;
   guint         retry_source_id;
   guint         initial_delay_ms;
   guint         max_delay_ms;
@@ -45,6 +51,9 @@ enum {
 enum {
   DELIVERED,
   FAILED,
+  WAITING,
+  NOT_SAVED,
+  LET_GO_SETTLED,
   N_SIGNALS
 };
 
@@ -60,6 +69,7 @@ outbox_item_clear (OutboxItem *item)
   g_clear_object (&item->backend);
   g_clear_object (&item->request);
   g_clear_object (&item->response);
+  g_clear_pointer (&item->file, g_free);
 }
 
 static OutboxItem *
@@ -161,6 +171,15 @@ on_retry_timeout (gpointer user_data)
   return G_SOURCE_REMOVE;
 }
 
+static void
+clarify_outbox_forget_file (ClarifyOutbox *self,
+                            OutboxItem    *item)
+{
+  if (item->file != NULL && self->store != NULL)
+    clarify_outbox_store_remove (self->store, item->file);
+  g_clear_pointer (&item->file, g_free);
+}
+
 /* Removes @item and emits ::delivered, or ::failed when @error is set. */
 static void
 clarify_outbox_finish_item (ClarifyOutbox *self,
@@ -169,6 +188,8 @@ clarify_outbox_finish_item (ClarifyOutbox *self,
 {
   g_autoptr(OutboxItem) owned = outbox_item_ref (item);
 
+  /* Delivered, or the outcome is final: nothing left to send after a restart. */
+  clarify_outbox_forget_file (self, item);
   g_ptr_array_remove (self->items, item);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_N_PENDING]);
 
@@ -183,6 +204,35 @@ clarify_outbox_finish_item (ClarifyOutbox *self,
   g_signal_emit (self, signals[FAILED], 0, item->request, item->response, error);
 }
 
+/* Whether @error ends @item's answer. One sent again at start may beat the
+ * backend's login: it waits for that rather than asking the user again. */
+static gboolean
+is_final (OutboxItem   *item,
+          const GError *error)
+{
+  return !is_worth_retrying (error) &&
+         !(item->kept && g_error_matches (error, CLARIFY_ERROR, CLARIFY_ERROR_AUTH));
+}
+
+/* The post of an answer whose backend went has finished: taken or final,
+ * its file goes; otherwise it is still owed. ::let-go-settled tells. */
+static void
+clarify_outbox_settle_orphan (ClarifyOutbox *self,
+                              OutboxItem    *item,
+                              const GError  *error)
+{
+  g_autoptr(OutboxItem) owned = outbox_item_ref (item);
+  gboolean owed = error != NULL && !is_final (item, error);
+
+  g_ptr_array_remove (self->orphans, item);
+  if (owed)
+    g_clear_pointer (&item->file, g_free);
+  else
+    clarify_outbox_forget_file (self, item);
+
+  g_signal_emit (self, signals[LET_GO_SETTLED], 0, item->request, item->kept, error == NULL, owed);
+}
+
 static void
 on_deliver_finished (GObject      *source,
                      GAsyncResult *result,
@@ -195,6 +245,13 @@ on_deliver_finished (GObject      *source,
 
   item->in_flight = FALSE;
 
+  if (self != NULL && item->orphan)
+    {
+      clarify_backend_deliver_finish (CLARIFY_BACKEND (source), result, &error);
+      clarify_outbox_settle_orphan (self, item, error);
+      return;
+    }
+
   if (clarify_backend_deliver_finish (CLARIFY_BACKEND (source), result, &error))
     {
       if (self != NULL)
@@ -205,11 +262,15 @@ on_deliver_finished (GObject      *source,
   if (self == NULL)
     return;
 
-  if (!is_worth_retrying (error))
+  if (is_final (item, error))
     {
       clarify_outbox_finish_item (self, item, error);
       return;
     }
+
+  /* Once per answer: the user sees that it waits for the agent. */
+  if (item->attempts == 1)
+    g_signal_emit (self, signals[WAITING], 0, item->request);
 
   delay_ms = clarify_outbox_get_delay_ms (self, item->attempts);
   item->next_attempt_at = g_get_monotonic_time () + (gint64) delay_ms * 1000;
@@ -241,6 +302,9 @@ clarify_outbox_dispose (GObject *object)
   for (guint i = 0; i < self->items->len; i++)
     ((OutboxItem *) g_ptr_array_index (self->items, i))->outbox = NULL;
   g_ptr_array_set_size (self->items, 0);
+  for (guint i = 0; i < self->orphans->len; i++)
+    ((OutboxItem *) g_ptr_array_index (self->orphans, i))->outbox = NULL;
+  g_ptr_array_set_size (self->orphans, 0);
 
   G_OBJECT_CLASS (clarify_outbox_parent_class)->dispose (object);
 }
@@ -251,7 +315,9 @@ clarify_outbox_finalize (GObject *object)
   ClarifyOutbox *self = CLARIFY_OUTBOX (object);
 
   g_clear_pointer (&self->items, g_ptr_array_unref);
+  g_clear_pointer (&self->orphans, g_ptr_array_unref);
   g_clear_object (&self->cancellable);
+  g_clear_object (&self->store);
 
   G_OBJECT_CLASS (clarify_outbox_parent_class)->finalize (object);
 }
@@ -319,12 +385,54 @@ clarify_outbox_class_init (ClarifyOutboxClass *klass)
                   NULL, NULL,
                   NULL,
                   G_TYPE_NONE, 3, CLARIFY_TYPE_REQUEST, CLARIFY_TYPE_RESPONSE, G_TYPE_ERROR);
+
+  /**
+   * ClarifyOutbox::waiting:
+   * @request: the ClarifyRequest whose answer the agent did not take at
+   *   the first try; it is retried (emitted once per answer)
+   */
+  signals[WAITING] =
+    g_signal_new ("waiting",
+                  G_TYPE_FROM_CLASS (klass),
+                  G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 1, CLARIFY_TYPE_REQUEST);
+
+  /**
+   * ClarifyOutbox::not-saved:
+   * @request: the ClarifyRequest whose answer could not be written to the
+   *   store; it is sent from memory all the same, but would not survive a
+   *   restart
+   * @error: why the disk refused
+   */
+  signals[NOT_SAVED] =
+    g_signal_new ("not-saved",
+                  G_TYPE_FROM_CLASS (klass),
+                  G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 2, CLARIFY_TYPE_REQUEST, G_TYPE_ERROR);
+
+  /**
+   * ClarifyOutbox::let-go-settled:
+   * @request: a ClarifyRequest whose answer was let go while its post was
+   *   under way (clarify_outbox_let_go()), and that post has finished
+   * @kept: whether the answer had been read back from the store
+   * @delivered: whether the agent took it
+   * @owed: whether it is still to be sent (its file stays)
+   */
+  signals[LET_GO_SETTLED] =
+    g_signal_new ("let-go-settled",
+                  G_TYPE_FROM_CLASS (klass),
+                  G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 4, CLARIFY_TYPE_REQUEST, G_TYPE_BOOLEAN, G_TYPE_BOOLEAN, G_TYPE_BOOLEAN);
 }
 
 static void
 clarify_outbox_init (ClarifyOutbox *self)
 {
   self->items = g_ptr_array_new_with_free_func ((GDestroyNotify) outbox_item_unref);
+  self->orphans = g_ptr_array_new_with_free_func ((GDestroyNotify) outbox_item_unref);
   self->cancellable = g_cancellable_new ();
   self->initial_delay_ms = DEFAULT_INITIAL_DELAY_MS;
   self->max_delay_ms = DEFAULT_MAX_DELAY_MS;
@@ -353,13 +461,38 @@ clarify_outbox_find (ClarifyOutbox  *self,
   return NULL;
 }
 
+static void
+clarify_outbox_add (ClarifyOutbox   *self,
+                    ClarifyBackend  *backend,
+                    ClarifyRequest  *request,
+                    ClarifyResponse *response,
+                    char            *file,
+                    gboolean         kept)
+{
+  OutboxItem *item = g_rc_box_new0 (OutboxItem);
+
+  item->outbox = self;
+  item->backend = g_object_ref (backend);
+  item->request = g_object_ref (request);
+  item->response = g_object_ref (response);
+  item->file = file;
+  item->kept = kept;
+  item->next_attempt_at = g_get_monotonic_time ();
+
+  g_ptr_array_add (self->items, item);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_N_PENDING]);
+
+  clarify_outbox_send (self, item);
+}
+
 void
 clarify_outbox_post (ClarifyOutbox   *self,
                      ClarifyBackend  *backend,
                      ClarifyRequest  *request,
                      ClarifyResponse *response)
 {
-  OutboxItem *item;
+  g_autoptr(GError) error = NULL;
+  char *file = NULL;
 
   g_return_if_fail (CLARIFY_IS_OUTBOX (self));
   g_return_if_fail (CLARIFY_IS_BACKEND (backend));
@@ -375,17 +508,37 @@ clarify_outbox_post (ClarifyOutbox   *self,
       return;
     }
 
-  item = g_rc_box_new0 (OutboxItem);
-  item->outbox = self;
-  item->backend = g_object_ref (backend);
-  item->request = g_object_ref (request);
-  item->response = g_object_ref (response);
-  item->next_attempt_at = g_get_monotonic_time ();
+  /* On disk before it leaves, so that a crash mid-way loses nothing; a
+   * full or read-only disk costs only that, never the answer. */
+  if (self->store != NULL)
+    file = clarify_outbox_store_save (self->store, backend, request, response, &error);
+  if (error != NULL)
+    {
+      g_warning ("Cannot keep the answer to %s on disk, sending it from memory: %s",
+                 clarify_request_get_id (request), error->message);
+      g_signal_emit (self, signals[NOT_SAVED], 0, request, error);
+    }
 
-  g_ptr_array_add (self->items, item);
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_N_PENDING]);
+  clarify_outbox_add (self, backend, request, response, file, FALSE);
+}
 
-  clarify_outbox_send (self, item);
+void
+clarify_outbox_post_saved (ClarifyOutbox   *self,
+                           ClarifyBackend  *backend,
+                           ClarifyRequest  *request,
+                           ClarifyResponse *response,
+                           const char      *file)
+{
+  g_return_if_fail (CLARIFY_IS_OUTBOX (self));
+  g_return_if_fail (CLARIFY_IS_BACKEND (backend));
+  g_return_if_fail (CLARIFY_IS_REQUEST (request));
+  g_return_if_fail (CLARIFY_IS_RESPONSE (response));
+  g_return_if_fail (file != NULL);
+
+  if (clarify_outbox_find (self, backend, clarify_request_get_id (request)) != NULL)
+    return;
+
+  clarify_outbox_add (self, backend, request, response, g_strdup (file), TRUE);
 }
 
 gboolean
@@ -405,6 +558,8 @@ clarify_outbox_cancel (ClarifyOutbox  *self,
       if (item->in_flight)
         return FALSE;
 
+      /* Not wanted any more: not after a restart either. */
+      clarify_outbox_forget_file (self, item);
       item->outbox = NULL;
       g_ptr_array_remove_index (self->items, i);
       g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_N_PENDING]);
@@ -413,6 +568,39 @@ clarify_outbox_cancel (ClarifyOutbox  *self,
     }
 
   return TRUE;
+}
+
+void
+clarify_outbox_let_go (ClarifyOutbox  *self,
+                       ClarifyRequest *request)
+{
+  g_return_if_fail (CLARIFY_IS_OUTBOX (self));
+  g_return_if_fail (CLARIFY_IS_REQUEST (request));
+
+  for (guint i = 0; i < self->items->len; i++)
+    {
+      OutboxItem *item = g_ptr_array_index (self->items, i);
+
+      if (item->request != request)
+        continue;
+
+      /* A post under way still settles its file (see
+       * clarify_outbox_settle_orphan()); one waiting leaves it to whoever
+       * takes the connection over. */
+      if (item->in_flight)
+        {
+          item->orphan = TRUE;
+          g_ptr_array_add (self->orphans, outbox_item_ref (item));
+        }
+      else
+        {
+          item->outbox = NULL;
+        }
+      g_ptr_array_remove_index (self->items, i);
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_N_PENDING]);
+      clarify_outbox_schedule (self);
+      return;
+    }
 }
 
 guint
@@ -434,4 +622,38 @@ clarify_outbox_set_backoff (ClarifyOutbox *self,
 
   self->initial_delay_ms = initial_ms;
   self->max_delay_ms = max_ms;
+}
+
+void
+clarify_outbox_set_store (ClarifyOutbox      *self,
+                          ClarifyOutboxStore *store)
+{
+  g_return_if_fail (CLARIFY_IS_OUTBOX (self));
+  g_return_if_fail (store == NULL || CLARIFY_IS_OUTBOX_STORE (store));
+
+  g_set_object (&self->store, store);
+}
+
+ClarifyOutboxStore *
+clarify_outbox_get_store (ClarifyOutbox *self)
+{
+  g_return_val_if_fail (CLARIFY_IS_OUTBOX (self), NULL);
+
+  return self->store;
+}
+
+gboolean
+clarify_outbox_holds_file (ClarifyOutbox *self,
+                           const char    *file)
+{
+  g_return_val_if_fail (CLARIFY_IS_OUTBOX (self), FALSE);
+
+  for (guint i = 0; i < self->items->len; i++)
+    if (g_strcmp0 (((OutboxItem *) g_ptr_array_index (self->items, i))->file, file) == 0)
+      return TRUE;
+  for (guint i = 0; i < self->orphans->len; i++)
+    if (g_strcmp0 (((OutboxItem *) g_ptr_array_index (self->orphans, i))->file, file) == 0)
+      return TRUE;
+
+  return FALSE;
 }

@@ -789,6 +789,8 @@ clarify_phoenix_backend_class_init (ClarifyPhoenixBackendClass *klass)
   backend_class->start = clarify_phoenix_backend_start;
   backend_class->stop = clarify_phoenix_backend_stop;
   backend_class->deliver_async = clarify_phoenix_backend_deliver_async;
+  backend_class->save_delivery = clarify_phoenix_save_delivery;
+  backend_class->restore_delivery = clarify_phoenix_restore_delivery;
 }
 
 static void

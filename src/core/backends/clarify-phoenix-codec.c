@@ -15,6 +15,7 @@ typedef struct
 {
   char                   *conversation_id;
   ClarifyClaudeQuestions *questions;
+  JsonNode               *raw_questions; /* as Phoenix sent them, for the outbox's store */
 } PhoenixAsk;
 
 static void
@@ -24,6 +25,7 @@ phoenix_ask_free (gpointer data)
 
   g_free (ask->conversation_id);
   clarify_claude_questions_free (ask->questions);
+  g_clear_pointer (&ask->raw_questions, json_node_unref);
   g_free (ask);
 }
 
@@ -59,8 +61,64 @@ clarify_phoenix_decode_question (JsonObject  *state,
   ask->questions = clarify_claude_questions_decode (questions, request, error);
   if (ask->questions == NULL)
     return NULL;
+  ask->raw_questions = json_node_init_array (json_node_alloc (), questions);
 
   return g_steal_pointer (&request);
+}
+
+JsonNode *
+clarify_phoenix_save_delivery (ClarifyBackend *backend,
+                               ClarifyRequest *request)
+{
+  PhoenixAsk *ask = clarify_request_get_backend_data (request);
+  g_autoptr(JsonBuilder) builder = NULL;
+
+  if (ask == NULL || ask->raw_questions == NULL)
+    return NULL;
+
+  builder = json_builder_new_immutable ();
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "conversation");
+  json_builder_add_string_value (builder, ask->conversation_id);
+  json_builder_set_member_name (builder, "questions");
+  json_builder_add_value (builder, json_node_copy (ask->raw_questions));
+  json_builder_end_object (builder);
+
+  return json_builder_get_root (builder);
+}
+
+/* The questions are decoded again, into a scratch request: @request, rebuilt
+ * from its JSON form, has them already. */
+gboolean
+clarify_phoenix_restore_delivery (ClarifyBackend  *backend,
+                                  ClarifyRequest  *request,
+                                  JsonNode        *data,
+                                  GError         **error)
+{
+  JsonObject *object = JSON_NODE_HOLDS_OBJECT (data) ? json_node_get_object (data) : NULL;
+  const char *conversation_id = clarify_json_get_string_member (object, "conversation");
+  JsonArray *questions = clarify_json_get_array_member (object, "questions");
+  g_autoptr(ClarifyRequest) scratch = clarify_request_new (clarify_request_get_id (request));
+  PhoenixAsk *ask;
+
+  if (conversation_id == NULL || questions == NULL)
+    {
+      g_set_error (error, CLARIFY_ERROR, CLARIFY_ERROR_INVALID, "no Phoenix conversation and questions");
+      return FALSE;
+    }
+
+  ask = g_new0 (PhoenixAsk, 1);
+  ask->conversation_id = g_strdup (conversation_id);
+  ask->raw_questions = json_node_init_array (json_node_alloc (), questions);
+  ask->questions = clarify_claude_questions_decode (questions, scratch, error);
+  if (ask->questions == NULL)
+    {
+      phoenix_ask_free (ask);
+      return FALSE;
+    }
+
+  clarify_request_set_backend_data (request, ask, phoenix_ask_free);
+  return TRUE;
 }
 
 const char *

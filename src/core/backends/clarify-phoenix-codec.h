@@ -10,8 +10,7 @@
 
 #include <json-glib/json-glib.h>
 
-#include "clarify-request.h"
-#include "clarify-response.h"
+#include "clarify-backend.h"
 
 G_BEGIN_DECLS
 
@@ -32,6 +31,15 @@ const char     *clarify_phoenix_request_get_conversation (ClarifyRequest *reques
  * or an answered single-select option that has a preview. */
 char           *clarify_phoenix_encode_answers   (ClarifyRequest   *request,
                                                   ClarifyResponse  *response,
+                                                  GError          **error);
+
+/* ClarifyBackendClass.save_delivery and .restore_delivery: the conversation
+ * and the questions as Phoenix sent them. */
+JsonNode       *clarify_phoenix_save_delivery    (ClarifyBackend   *backend,
+                                                  ClarifyRequest   *request);
+gboolean        clarify_phoenix_restore_delivery (ClarifyBackend   *backend,
+                                                  ClarifyRequest   *request,
+                                                  JsonNode         *data,
                                                   GError          **error);
 
 G_END_DECLS

@@ -49,6 +49,8 @@ typedef enum
   CLARIFY_END_REASON_REMOVED_BEFORE_DELIVERY, /* its connection went while the answer was on its way */
   CLARIFY_END_REASON_ANSWER_REFUSED,          /* the agent refused the answer; pending again */
   CLARIFY_END_REASON_DELIVERY_FAILED,         /* the answer could not be delivered */
+  CLARIFY_END_REASON_WAITING_FOR_AGENT,       /* sending: the agent did not take it yet; retried */
+  CLARIFY_END_REASON_NOT_NEEDED,              /* an answer kept across a restart the agent no longer wanted */
 } ClarifyEndReason;
 
 #define CLARIFY_TYPE_REQUEST (clarify_request_get_type ())
@@ -135,8 +137,9 @@ const char      *clarify_request_get_summary         (ClarifyRequest *self);
 
 ClarifyRequestState clarify_request_get_state       (ClarifyRequest *self);
 ClarifyRequestEnd   clarify_request_get_end         (ClarifyRequest *self);
-/* Why it ended, or why the agent refused the last answer while it is
- * pending again; NONE when there is nothing to say. */
+/* Why it ended, why the agent refused the last answer while it is pending
+ * again, or why its answer still waits while sending; NONE when there is
+ * nothing to say. */
 ClarifyEndReason    clarify_request_get_end_reason  (ClarifyRequest *self);
 /* Untranslated data that goes with the reason, or NULL: the words an agent
  * sent with its withdrawal, or the transport's error message. */

@@ -37,7 +37,9 @@ error_for_status (guint status)
     case SOUP_STATUS_FORBIDDEN:
       return CLARIFY_ERROR_AUTH;
 
+    /* The agent has no such request any more, or it was answered already. */
     case SOUP_STATUS_NOT_FOUND:
+    case SOUP_STATUS_CONFLICT:
     case SOUP_STATUS_GONE:
       return CLARIFY_ERROR_GONE;
 

@@ -61,6 +61,12 @@ clarify_end_reason_describe (ClarifyEndReason  reason,
         return g_strdup_printf (_("The answer could not be delivered: %s"), detail);
       return g_strdup (_("The answer could not be delivered"));
 
+    case CLARIFY_END_REASON_WAITING_FOR_AGENT:
+      return g_strdup (_("The agent has not received the answer yet; Clarify keeps trying, also after a restart"));
+
+    case CLARIFY_END_REASON_NOT_NEEDED:
+      return g_strdup (_("The agent no longer needed this answer"));
+
     default:
       g_return_val_if_reached (NULL);
     }

@@ -158,6 +158,10 @@ outbox_failed_cb (ClarifyOutbox      *outbox,
              clarify_request_get_connection_name (request),
              error->message);
 
+  /* An answer kept across a restart: replay_ended_cb() says what became of it. */
+  if (clarify_request_get_end_reason (request) == CLARIFY_END_REASON_NOT_NEEDED)
+    return;
+
   if (g_error_matches (error, CLARIFY_ERROR, CLARIFY_ERROR_GONE))
     text = clarify_end_reason_describe (CLARIFY_END_REASON_ANSWERED_ELSEWHERE, NULL);
   else
@@ -165,6 +169,49 @@ outbox_failed_cb (ClarifyOutbox      *outbox,
     text = g_strdup_printf (_("Could not send your answer to %s: %s"),
                             clarify_request_get_connection_name (request),
                             error->message);
+
+  clarify_application_tell_user (self, notification_id, text);
+}
+
+static void
+outbox_not_saved_cb (ClarifyOutbox      *outbox,
+                     ClarifyRequest     *request,
+                     const GError       *error,
+                     ClarifyApplication *self)
+{
+  g_autofree char *text = NULL;
+
+  /* The outbox logged it; the answer goes out from memory all the same. */
+  /* Translators: %s is an error message, often in English */
+  text = g_strdup_printf (_("Your answer could not be saved on disk and is sent from memory only: %s"),
+                          error->message);
+  clarify_application_tell_user (self, "outbox-not-saved", text);
+}
+
+/* An answer kept since before Clarify restarted has reached its agent, or
+ * the agent no longer needed it. */
+static void
+replay_ended_cb (ClarifyInbox       *inbox,
+                 ClarifyRequest     *request,
+                 gboolean            delivered,
+                 ClarifyApplication *self)
+{
+  g_autofree char *key = clarify_inbox_dup_key (request);
+  g_autofree char *notification_id = g_strconcat ("replayed\x1f", key, NULL);
+  const char *connection = clarify_request_get_connection_name (request);
+  const char *summary = clarify_request_get_summary (request);
+  g_autofree char *text = NULL;
+
+  g_message ("The answer to %s of %s, kept across a restart, %s",
+             clarify_request_get_id (request), connection,
+             delivered ? "was delivered late" : "was no longer needed");
+
+  if (delivered)
+    /* Translators: the first %s is a question, the second a connection name */
+    text = g_strdup_printf (_("Your answer to “%s” reached %s late, after a restart"), summary, connection);
+  else
+    /* Translators: the first %s is a question, the second a connection name */
+    text = g_strdup_printf (_("Your answer to “%s” was no longer needed by %s"), summary, connection);
 
   clarify_application_tell_user (self, notification_id, text);
 }
@@ -303,6 +350,10 @@ clarify_application_disconnect (ClarifyApplication  *self,
       known = TRUE;
       remove_backend (self, backend);
     }
+
+  /* Answers it still owed have nowhere to go now. */
+  if (known && clarify_outbox_get_store (clarify_inbox_get_outbox (self->inbox)) != NULL)
+    clarify_outbox_store_forget_connection (clarify_outbox_get_store (clarify_inbox_get_outbox (self->inbox)), name);
 
   if (g_strcmp0 (name, DEMO_CONNECTION_NAME) == 0 && self->demo_agent != NULL)
     {
@@ -463,6 +514,8 @@ clarify_application_shutdown (GApplication *application)
   GListModel *backends = clarify_inbox_get_backends (self->inbox);
 
   g_clear_object (&self->tray);
+  /* Answers still waiting for an agent stay on disk for the next start. */
+  clarify_outbox_set_store (clarify_inbox_get_outbox (self->inbox), NULL);
   while (g_list_model_get_n_items (backends) > 0)
     {
       g_autoptr(ClarifyBackend) backend = g_list_model_get_item (backends, 0);
@@ -516,6 +569,7 @@ static void
 clarify_application_init (ClarifyApplication *self)
 {
   ClarifyOutbox *outbox;
+  const char *outbox_dir = g_getenv ("CLARIFY_OUTBOX_DIR");
 
   self->store = clarify_connection_store_new (NULL);
   self->temporary = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
@@ -524,6 +578,17 @@ clarify_application_init (ClarifyApplication *self)
   outbox = clarify_inbox_get_outbox (self->inbox);
   g_signal_connect_object (outbox, "delivered", G_CALLBACK (outbox_delivered_cb), self, 0);
   g_signal_connect_object (outbox, "failed", G_CALLBACK (outbox_failed_cb), self, 0);
+  g_signal_connect_object (outbox, "not-saved", G_CALLBACK (outbox_not_saved_cb), self, 0);
+  g_signal_connect_object (self->inbox, "replay-ended", G_CALLBACK (replay_ended_cb), self, 0);
+
+  /* Answers are kept on disk until their agent has them; the tests point
+   * CLARIFY_OUTBOX_DIR elsewhere, or turn it off with an empty value. */
+  if (outbox_dir == NULL || *outbox_dir != '\0')
+    {
+      g_autoptr(ClarifyOutboxStore) outbox_store = clarify_outbox_store_new (outbox_dir);
+
+      clarify_outbox_set_store (outbox, outbox_store);
+    }
 
   clarify_application_add_options (self);
 }

@@ -40,7 +40,11 @@ update_time_left (ClarifyRequestRow *self)
   /* Answered: the row stays until the agent has the answer. */
   if (clarify_request_get_state (self->request) == CLARIFY_REQUEST_SENDING)
     {
-      gtk_label_set_text (self->time_left_label, _("Sending…"));
+      /* The agent did not take it at once, or it was kept across a restart. */
+      if (clarify_request_get_end_reason (self->request) == CLARIFY_END_REASON_WAITING_FOR_AGENT)
+        gtk_label_set_text (self->time_left_label, _("Waiting to be delivered"));
+      else
+        gtk_label_set_text (self->time_left_label, _("Sending…"));
       gtk_widget_set_visible (GTK_WIDGET (self->time_left_label), TRUE);
       return FALSE;
     }
@@ -141,8 +145,9 @@ setup_request (ClarifyRequestRow *self)
   clarify_row_set_texts (ADW_ACTION_ROW (self), clarify_request_get_summary (self->request), subtitle->str);
   g_string_free (subtitle, TRUE);
 
-  update_time_left (self);
+  state_changed_cb (self);
   g_signal_connect_object (self->request, "notify::state", G_CALLBACK (state_changed_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->request, "notify::end-reason", G_CALLBACK (state_changed_cb), self, G_CONNECT_SWAPPED);
 
   gtk_actionable_set_action_name (GTK_ACTIONABLE (self), "app.open-request");
   gtk_actionable_set_action_target (GTK_ACTIONABLE (self), "s", key);
@@ -263,6 +268,17 @@ clarify_request_row_get_time_left (ClarifyRequestRow *self)
 
   if (clarify_request_get_timeout_ms (self->request) == 0 ||
       clarify_request_get_state (self->request) != CLARIFY_REQUEST_PENDING)
+    return NULL;
+
+  return gtk_label_get_text (self->time_left_label);
+}
+
+const char *
+clarify_request_row_get_delivery (ClarifyRequestRow *self)
+{
+  g_return_val_if_fail (CLARIFY_IS_REQUEST_ROW (self), NULL);
+
+  if (clarify_request_get_state (self->request) != CLARIFY_REQUEST_SENDING)
     return NULL;
 
   return gtk_label_get_text (self->time_left_label);

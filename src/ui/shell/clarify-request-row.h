@@ -17,6 +17,8 @@ GtkWidget      *clarify_request_row_new         (ClarifyRequest    *request);
 ClarifyRequest *clarify_request_row_get_request (ClarifyRequestRow *self);
 /* "4:59 left", or NULL when the request has no timeout. */
 const char     *clarify_request_row_get_time_left (ClarifyRequestRow *self);
+/* Once answered: "Sending…" or "Waiting to be delivered"; NULL before. */
+const char     *clarify_request_row_get_delivery (ClarifyRequestRow *self);
 
 /* What a list or notification shows for @request: its title, else its first
  * question. Plain text. */

@@ -1,0 +1,74 @@
+/* clarify-inbox-private.h: what the inbox's own files share
+ *
+ * clarify-inbox.c holds the requests; clarify-inbox-outbox.c turns the
+ * outbox's results into their state and sends again what the outbox's
+ * store kept across a restart.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include "clarify-inbox.h"
+
+G_BEGIN_DECLS
+
+/* One request the inbox holds, pending or sending. */
+typedef struct
+{
+  ClarifyBackend *backend;      /* unowned: removing a backend ends its entries */
+  ClarifyRequest *request;
+  char           *key;
+  GSequenceIter  *deadline_iter; /* NULL unless pending with a deadline */
+  guint64         serial;        /* arrival order, to break deadline ties */
+  /* The agent withdrew it while our answer was in flight: if that answer
+   * is not taken, the request ends this way rather than asking again. */
+  ClarifyRequestEnd withdrawn_end;
+  ClarifyEndReason  withdrawn_reason;
+  char             *withdrawn_detail;
+  gboolean          replayed;    /* an answer kept across a restart */
+  /* Kept, but its post to the connection's previous backend is still
+   * under way: sent from here only if that one does not settle it. */
+  ClarifyResponse  *held_response;
+  char             *held_file;
+} InboxEntry;
+
+struct _ClarifyInbox
+{
+  GObject        parent_instance;
+
+  GPtrArray     *items;          /* ClarifyRequest, the GListModel */
+  GHashTable    *by_key;         /* key → InboxEntry (owned) */
+  GHashTable    *by_request;     /* ClarifyRequest → InboxEntry */
+  GHashTable    *views;          /* ClarifyBackend → GListStore */
+  GListStore    *backends;
+  GListStore    *pending;        /* ClarifyRequest in state PENDING, in arrival order */
+  GSequence     *deadlines;      /* InboxEntry, earliest first */
+  GHashTable    *settled;        /* keys of replayed answers that ended */
+  ClarifyOutbox *outbox;
+  guint          timer_id;
+  guint64        next_serial;
+};
+
+/* clarify-inbox.c */
+char       *clarify_inbox_key_for      (ClarifyBackend      *backend,
+                                        const char          *request_id);
+/* Adds @request to the model and the backend's view (not to the pending
+ * list); takes @key. */
+InboxEntry *clarify_inbox_insert_entry (ClarifyInbox        *self,
+                                        ClarifyBackend      *backend,
+                                        ClarifyRequest      *request,
+                                        char                *key);
+/* Moves @entry's request to @state; DONE removes it from the inbox and frees @entry. */
+void        clarify_inbox_move         (ClarifyInbox        *self,
+                                        InboxEntry          *entry,
+                                        ClarifyRequestState  state,
+                                        ClarifyRequestEnd    end,
+                                        ClarifyEndReason     reason,
+                                        const char          *detail);
+
+/* clarify-inbox-outbox.c */
+void        clarify_inbox_watch_outbox (ClarifyInbox        *self);
+void        clarify_inbox_replay_saved (ClarifyInbox        *self,
+                                        ClarifyBackend      *backend);
+
+G_END_DECLS
