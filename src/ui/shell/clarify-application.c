@@ -279,7 +279,7 @@ clarify_application_ensure_backends_started (ClarifyApplication *self)
                    clarify_connection_get_name (connection), error->message);
     }
 
-  clarify_application_start_mcp_server (self, 0);
+  clarify_application_start_mcp_server (self, self->mcp_port);
 }
 
 gboolean
