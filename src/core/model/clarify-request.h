@@ -49,6 +49,7 @@ typedef enum
   CLARIFY_END_REASON_REMOVED_BEFORE_DELIVERY, /* its connection went while the answer was on its way */
   CLARIFY_END_REASON_ANSWER_REFUSED,          /* the agent refused the answer; pending again */
   CLARIFY_END_REASON_DELIVERY_FAILED,         /* the answer could not be delivered */
+  CLARIFY_END_REASON_AGENT_RESTARTED,         /* the agent restarted and its question is gone */
 } ClarifyEndReason;
 
 #define CLARIFY_TYPE_REQUEST (clarify_request_get_type ())

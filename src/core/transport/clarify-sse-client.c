@@ -54,6 +54,8 @@ struct _ClarifySseClient
   guint64                 server_retry_ms;  /* from "retry:", 0 = none */
   gboolean                unreachable;      /* the last failure reached no server */
   gboolean                refused;          /* … because the connection was refused */
+  gboolean                outage;           /* unreachable at some attempt since the last stream */
+  gboolean                came_back;        /* this stream follows such an outage */
 
   ClarifyConnectionState  state;
   char                   *state_reason;
@@ -370,7 +372,7 @@ send_cb (GObject      *source,
 
   if (stream == NULL)
     {
-      self->unreachable = TRUE;
+      self->unreachable = self->outage = TRUE;
       self->refused = g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CONNECTION_REFUSED);
       reason = g_strdup (error->message);
       schedule_reconnect (self, CLARIFY_CONNECTION_STATE_RECONNECTING, reason);
@@ -403,6 +405,8 @@ send_cb (GObject      *source,
     }
 
   attempt->stream = g_steal_pointer (&stream);
+  self->came_back = self->outage;
+  self->outage = FALSE;
   self->connected_at = self->last_activity = g_get_monotonic_time ();
   clarify_sse_parser_reset (self->parser);
 
@@ -707,7 +711,7 @@ clarify_sse_client_start (ClarifySseClient *self)
 
   self->running = TRUE;
   self->n_failures = 0;
-  self->unreachable = FALSE;
+  self->unreachable = self->outage = self->came_back = FALSE;
   connect_now (self);
 }
 
@@ -759,4 +763,12 @@ clarify_sse_client_get_retry_at (ClarifySseClient *self)
   g_return_val_if_fail (CLARIFY_IS_SSE_CLIENT (self), 0);
 
   return self->retry_at;
+}
+
+gboolean
+clarify_sse_client_came_back (ClarifySseClient *self)
+{
+  g_return_val_if_fail (CLARIFY_IS_SSE_CLIENT (self), FALSE);
+
+  return self->came_back;
 }

@@ -61,6 +61,9 @@ clarify_end_reason_describe (ClarifyEndReason  reason,
         return g_strdup_printf (_("The answer could not be delivered: %s"), detail);
       return g_strdup (_("The answer could not be delivered"));
 
+    case CLARIFY_END_REASON_AGENT_RESTARTED:
+      return g_strdup (_("The agent restarted; this question is gone"));
+
     default:
       g_return_val_if_reached (NULL);
     }
