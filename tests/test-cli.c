@@ -363,6 +363,8 @@ test_bad_arguments (void)
     { { "ask", "--question", "Sure?", "--type", "confirm", "--other", NULL }, "not to “Sure?”" },
     { { "ask", "--question", "Q", "stray", NULL }, "Unexpected argument “stray”" },
     { { "ask", "--question", "Q", "--timeout", "0", NULL }, "--timeout must be a positive number" },
+    /* Would wrap around in milliseconds: refused, not shortened. */
+    { { "ask", "--question", "Q", "--timeout", "4294968", NULL }, "--timeout must be a positive number of seconds, at most 4294967" },
     { { "ask", "--question", "Q", "--frobnicate", NULL }, "frobnicate" },
   };
 
@@ -398,7 +400,7 @@ test_bad_json (void)
     { "[1,2]", "must be a JSON object" },
     { "{\"questions\":[]}", "clarify ask: " },
     { "{\"questions\":[{\"kind\":\"text\"}]}", "clarify ask: " },
-    { "{\"questions\":[{\"text\":\"Q\"}],\"timeout_ms\":\"soon\"}", "timeout_ms must be a number" },
+    /* A wrong timeout_ms no longer refuses the request: test-json has it. */
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)

@@ -366,10 +366,12 @@ clarify_cli_run_ask (int    argc,
       goto bad_args;
     }
 
-  if (options.timeout_s == 0 || options.timeout_s < -1)
+  /* Milliseconds on the wire are a guint: 4294968 s would wrap to 704 ms. */
+  if (options.timeout_s == 0 || options.timeout_s < -1 || options.timeout_s > (int) (G_MAXUINT / 1000))
     {
-      g_set_error_literal (&error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
-                           _("--timeout must be a positive number of seconds"));
+      g_set_error (&error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                   /* Translators: %u is the largest number of seconds, 4294967 (49 days) */
+                   _("--timeout must be a positive number of seconds, at most %u"), G_MAXUINT / 1000);
       goto bad_args;
     }
 
