@@ -88,11 +88,11 @@ forget_missing (ClarifyOpencodeTracker *self,
   ClarifyRequest *request = clarify_backend_lookup_request (self->backend, request_id);
   ClarifyOpencodeRequestInfo *info = request != NULL ? clarify_opencode_request_get_info (request) : NULL;
 
+  /* A late answer to it is then told the same. */
+  if (info != NULL)
+    info->agent_gone = reason == CLARIFY_END_REASON_AGENT_RESTARTED;
   if (info != NULL && info->answering)
-    {
-      info->agent_gone = reason == CLARIFY_END_REASON_AGENT_RESTARTED;
-      return;
-    }
+    return;
   finish_request (self, request_id, reason);
 }
 
@@ -305,7 +305,7 @@ clarify_opencode_tracker_resync (ClarifyOpencodeTracker     *self,
       if (clarify_request_get_received_at (request) >= listed_at)
         continue;
       /* Gone with a restart is not the same as answered by someone else. */
-      finish_request (self, missing->pdata[i],
+      forget_missing (self, missing->pdata[i],
                       agent_went_away (self, info) ? CLARIFY_END_REASON_AGENT_RESTARTED
                                                    : CLARIFY_END_REASON_ANSWERED_ELSEWHERE);
     }
