@@ -487,7 +487,7 @@ server_thread_func (gpointer data)
 
   self->server = soup_server_new ("server-header", "clarify-test-server ", NULL);
   soup_server_add_handler (self->server, NULL, handle_request, self, NULL);
-  if (!soup_server_listen_local (self->server, 0, SOUP_SERVER_LISTEN_IPV4_ONLY, &error))
+  if (!soup_server_listen_local (self->server, self->port, SOUP_SERVER_LISTEN_IPV4_ONLY, &error))
     g_error ("test server cannot listen: %s", error->message);
 
   uris = soup_server_get_uris (self->server);
@@ -511,7 +511,15 @@ server_thread_func (gpointer data)
 ClarifyTestServer *
 clarify_test_server_new (void)
 {
+  return clarify_test_server_new_on_port (0);
+}
+
+ClarifyTestServer *
+clarify_test_server_new_on_port (guint port)
+{
   ClarifyTestServer *self = g_new0 (ClarifyTestServer, 1);
+
+  self->port = port;
 
   g_mutex_init (&self->mutex);
   g_cond_init (&self->cond);

@@ -37,6 +37,8 @@ typedef void (*ClarifyTestHandlerFunc) (const ClarifyTestRequest *request,
                                         gpointer                  user_data);
 
 ClarifyTestServer  *clarify_test_server_new             (void);
+/* On @port (0: any free one): an agent that comes back where it was. */
+ClarifyTestServer  *clarify_test_server_new_on_port     (guint               port);
 void                clarify_test_server_free            (ClarifyTestServer  *self);
 /* "http://127.0.0.1:PORT" + @path (which should start with '/'; may carry a query). */
 char               *clarify_test_server_get_url         (ClarifyTestServer  *self,

@@ -13,6 +13,7 @@
 
 #include <adwaita.h>
 #include <libsoup/soup.h>
+#include <signal.h>
 
 #include "clarify-test-dbus.h"
 #include "clarify-test-inbox.h"
@@ -230,6 +231,66 @@ run_clarify (RunResult          *run,
 }
 
 /* Tests */
+
+static guint find_free_port (void);
+static guint configured_mcp_port;   /* the port in the private mcp.ini */
+
+static gboolean
+port_accepts (gpointer data)
+{
+  g_autoptr(GSocketClient) client = g_socket_client_new ();
+  g_autoptr(GSocketConnection) connection =
+    g_socket_client_connect_to_host (client, "127.0.0.1", GPOINTER_TO_UINT (data), NULL, NULL);
+
+  return connection != NULL;
+}
+
+static void
+run_exited_cb (GObject      *object,
+               GAsyncResult *result,
+               gpointer      user_data)
+{
+  RunResult *run = user_data;
+
+  g_subprocess_communicate_utf8_finish (G_SUBPROCESS (object), result, &run->out, &run->err, NULL);
+  run->done = TRUE;
+}
+
+/* `clarify --mcp-port N` listens on N first: the configured port, held here
+ * by someone else, is never tried (it used to be, and the log said it was
+ * busy). The child has no session bus, so it is a first instance of its own. */
+static void
+test_mcp_port_first (void)
+{
+  g_autoptr(GSocketListener) holder = g_socket_listener_new ();
+  g_autoptr(GSubprocessLauncher) launcher =
+    g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE);
+  g_autoptr(GSubprocess) process = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *binary = g_test_build_filename (G_TEST_BUILT, "..", "src", "clarify", NULL);
+  g_autofree char *port_arg = NULL;
+  g_autofree char *held = NULL;
+  g_auto(RunResult) run = { 0, };
+  guint port = find_free_port ();
+
+  g_assert_true (g_socket_listener_add_inet_port (holder, configured_mcp_port, NULL, &error));
+  g_assert_no_error (error);
+  port_arg = g_strdup_printf ("--mcp-port=%u", port);
+  g_subprocess_launcher_setenv (launcher, "LANGUAGE", "en", TRUE);
+  g_subprocess_launcher_setenv (launcher, "DBUS_SESSION_BUS_ADDRESS", "unix:path=/nonexistent", TRUE);
+  process = g_subprocess_launcher_spawn (launcher, &error, binary, port_arg, "--background", NULL);
+  g_assert_no_error (error);
+  g_subprocess_communicate_utf8_async (process, NULL, NULL, run_exited_cb, &run);
+
+  g_assert_true (clarify_test_wait_until (port_accepts, GUINT_TO_POINTER (port), WAIT_MS));
+  g_subprocess_send_signal (process, SIGTERM);
+  g_assert_true (clarify_test_wait_until (clarify_test_dbus_is_true, &run.done, WAIT_MS));
+  g_test_message ("stderr: %s", run.err);
+
+  held = g_strdup_printf ("127.0.0.1:%u", configured_mcp_port);
+  g_assert_null (strstr (run.err, held));
+  g_socket_listener_close (holder);
+}
 
 static void
 check_bad_command_lines (void)
@@ -1185,10 +1246,12 @@ int
 main (int   argc,
       char *argv[])
 {
-  g_autofree char *mcp_ini = g_strdup_printf ("[mcp]\nport=%u\n", find_free_port ());
+  g_autofree char *mcp_ini = NULL;
   g_autofree char *home = NULL;
   int status;
 
+  configured_mcp_port = find_free_port ();
+  mcp_ini = g_strdup_printf ("[mcp]\nport=%u\n", configured_mcp_port);
   /* The stored connections must not touch the user's own (gtk_test_init()
    * does not isolate them). */
   home = clarify_test_private_config_home (mcp_ini);
@@ -1202,6 +1265,7 @@ main (int   argc,
   /* One level deep, so GTest keeps this order: the first runs before this
    * process registers the app. */
   g_test_add_func ("/application/first-instance-command-line", test_command_line_first_instance);
+  g_test_add_func ("/application/mcp-port-first", test_mcp_port_first);
   g_test_add_func ("/application/parse-connect-spec", test_parse_connect_spec);
   g_test_add_func ("/application/empty-window", test_empty_window);
   g_test_add_func ("/application/expired-on-arrival", test_expired_on_arrival);

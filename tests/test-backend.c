@@ -378,6 +378,9 @@ static void
 test_json_bad_event_ignored (JsonFixture   *fixture,
                              gconstpointer  data)
 {
+  g_autoptr(ClarifyTestRequest) refusal = NULL;
+
+  clarify_test_server_add_json (fixture->server, "POST", "/agent/requests/empty/response", 200, "application/json", "{}");
   json_fixture_connect (fixture);
 
   send_event (fixture, "request", "{\"id\":\"broken\",\"questions\":[");
@@ -392,6 +395,16 @@ test_json_bad_event_ignored (JsonFixture   *fixture,
   g_assert_true (clarify_test_log_seen ("*“fake-agent”: ignored a request*"));
   g_assert_cmpuint (g_list_model_get_n_items (clarify_backend_get_requests (fixture->backend)), ==, 1);
   g_assert_cmpint (clarify_backend_get_state (fixture->backend), ==, CLARIFY_CONNECTION_STATE_CONNECTED);
+
+  /* The one with an id is told why, where its answer would have gone;
+   * the broken one has no id to tell. */
+  refusal = clarify_test_server_wait_for_request (fixture->server, "POST", "/agent/requests/empty/response", WAIT_MS);
+  g_assert_nonnull (refusal);
+  g_assert_cmpstr (refusal->body, ==,
+                   "{\"id\":\"empty\",\"outcome\":\"refused\","
+                   "\"error\":{\"code\":\"invalid_request\",\"message\":\"the request has no questions\"}}");
+  g_assert_cmpstr (clarify_test_request_get_header (refusal, "Authorization"), ==, "Bearer s3cret-token");
+  g_assert_cmpuint (clarify_test_server_get_n_requests (fixture->server, "POST", "/agent/requests/broken/response"), ==, 0);
 }
 
 static gboolean

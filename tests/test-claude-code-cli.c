@@ -37,12 +37,16 @@ static char *refuse_flag;
  * application exports them. Started by D-Bus activation (with --activated)
  * or by the hook itself, it allows the first request once and leaves; with
  * CLARIFY_TEST_SERVE=hold it answers nothing and says "asked" instead;
- * with CLARIFY_TEST_SERVE=mute it never owns the name. */
+ * with CLARIFY_TEST_SERVE=release it also gives up its name then, and stays
+ * on the bus without a word (no error reply reaches the caller); with
+ * CLARIFY_TEST_SERVE=mute it never owns the name. */
 typedef struct
 {
   ClarifyInbox *inbox;
   GMainLoop    *loop;
   gboolean      hold;
+  gboolean      release;
+  guint         owner_id;
 } Serve;
 
 static void
@@ -54,7 +58,9 @@ serve_request_added_cb (ClarifyInbox   *inbox,
 
   g_print ("asked\n");
   fflush (stdout);
-  if (serve->hold)
+  if (serve->release)
+    g_clear_handle_id (&serve->owner_id, g_bus_unown_name);
+  if (serve->hold || serve->release)
     return;
 
   response = clarify_response_new (clarify_request_get_id (request), CLARIFY_OUTCOME_ANSWERED);
@@ -99,6 +105,7 @@ serve (int    argc,
   serve.inbox = clarify_inbox_new ();
   serve.loop = g_main_loop_new (NULL, FALSE);
   serve.hold = g_strcmp0 (g_getenv ("CLARIFY_TEST_SERVE"), "hold") == 0;
+  serve.release = g_strcmp0 (g_getenv ("CLARIFY_TEST_SERVE"), "release") == 0;
   g_signal_connect (serve.inbox, "request-added", G_CALLBACK (serve_request_added_cb), &serve);
   g_signal_connect (clarify_inbox_get_outbox (serve.inbox), "delivered", G_CALLBACK (serve_delivered_cb), &serve);
 
@@ -109,7 +116,8 @@ serve (int    argc,
   clarify_dbus_backend_set_hook_backend (CLARIFY_DBUS_BACKEND (api), CLARIFY_CLAUDE_CODE_BACKEND (hooks));
   clarify_backend_start (hooks);
   clarify_backend_start (api);
-  g_bus_own_name_on_connection (bus, CLARIFY_DBUS_NAME, G_BUS_NAME_OWNER_FLAGS_NONE, NULL, NULL, NULL, NULL);
+  serve.owner_id = g_bus_own_name_on_connection (bus, CLARIFY_DBUS_NAME, G_BUS_NAME_OWNER_FLAGS_NONE,
+                                                 NULL, NULL, NULL, NULL);
 
   /* Never linger if the test went away. */
   g_timeout_add_seconds (30, (GSourceFunc) (GCallback) g_main_loop_quit, serve.loop);
@@ -439,10 +447,13 @@ test_cli_slow_start (void)
   g_unlink (refuse_flag);
 }
 
-/* Clarify goes away while the hook waits: nothing printed, exit 0. */
+/* Clarify goes away while the hook waits: nothing printed, exit 0. Killed
+ * (SIGKILL: the bus answers the call for it), or gone from its name
+ * without a reply ever coming (only the hook's watch of the name sees it). */
 static void
-test_cli_clarify_gone (void)
+test_cli_clarify_gone (gconstpointer data)
 {
+  const char *mode = data;
   const char *argv[] = { test_binary, "--gapplication-service", NULL };
   g_autofree char *input = clarify_test_load_fixture ("claude-code/permission-bash.json");
   g_autoptr(GSubprocessLauncher) launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE);
@@ -452,7 +463,7 @@ test_cli_clarify_gone (void)
   g_autoptr(GError) error = NULL;
   g_autofree char *asked = NULL;
 
-  g_subprocess_launcher_setenv (launcher, "CLARIFY_TEST_SERVE", "hold", TRUE);
+  g_subprocess_launcher_setenv (launcher, "CLARIFY_TEST_SERVE", mode, TRUE);
   server = g_subprocess_launcher_spawnv (launcher, argv, &error);
   g_assert_no_error (error);
   wait_name (TRUE);
@@ -464,11 +475,13 @@ test_cli_clarify_gone (void)
   asked = clarify_test_read_line (server_out, WAIT_MS);
   g_assert_cmpstr (asked, ==, "asked");
 
-  g_subprocess_force_exit (server);
-  g_assert_true (g_subprocess_wait (server, NULL, NULL));
+  if (g_str_equal (mode, "hold"))
+    g_subprocess_force_exit (server);
   g_assert_cmpint (clarify_test_run_finish (run, WAIT_MS), ==, 0);
   g_assert_cmpstr (run->out, ==, "");
-  g_assert_true (g_str_has_prefix (run->err, "clarify hook: "));
+  g_assert_cmpstr (run->err, ==, "clarify hook: Clarify quit before answering; the terminal asks instead.\n");
+  g_subprocess_force_exit (server);
+  g_assert_true (g_subprocess_wait (server, NULL, NULL));
   wait_name (FALSE);
 }
 
@@ -517,7 +530,8 @@ main (int   argc,
   g_test_add_func ("/claude-code/cli/starts-clarify", test_cli_starts_clarify);
   g_test_add_func ("/claude-code/cli/unreachable", test_cli_unreachable);
   g_test_add_func ("/claude-code/cli/slow-start", test_cli_slow_start);
-  g_test_add_func ("/claude-code/cli/clarify-gone", test_cli_clarify_gone);
+  g_test_add_data_func ("/claude-code/cli/clarify-gone", "hold", test_cli_clarify_gone);
+  g_test_add_data_func ("/claude-code/cli/clarify-gone-silently", "release", test_cli_clarify_gone);
 
   result = g_test_run ();
   clarify_test_session_bus_down (test_bus, service_dir);

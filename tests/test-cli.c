@@ -363,6 +363,8 @@ test_bad_arguments (void)
     { { "ask", "--question", "Sure?", "--type", "confirm", "--other", NULL }, "not to “Sure?”" },
     { { "ask", "--question", "Q", "stray", NULL }, "Unexpected argument “stray”" },
     { { "ask", "--question", "Q", "--timeout", "0", NULL }, "--timeout must be a positive number" },
+    /* Would wrap around in milliseconds: refused, not shortened. */
+    { { "ask", "--question", "Q", "--timeout", "4294968", NULL }, "--timeout must be a positive number of seconds, at most 4294967" },
     { { "ask", "--question", "Q", "--frobnicate", NULL }, "frobnicate" },
   };
 
@@ -398,7 +400,7 @@ test_bad_json (void)
     { "[1,2]", "must be a JSON object" },
     { "{\"questions\":[]}", "clarify ask: " },
     { "{\"questions\":[{\"kind\":\"text\"}]}", "clarify ask: " },
-    { "{\"questions\":[{\"text\":\"Q\"}],\"timeout_ms\":\"soon\"}", "timeout_ms must be a number" },
+    /* A wrong timeout_ms no longer refuses the request: test-json has it. */
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
@@ -707,6 +709,94 @@ serve_activation (void)
   clarify_backend_stop (backend);
 
   return 0;
+}
+
+/* --serve-hold MODE: an app that takes the question and never answers.
+ * It says "ready" once it owns the name and "asked" when the question is
+ * there; with MODE "release" it then gives up the name but stays on the
+ * bus, so no error reply ever reaches the caller. */
+typedef struct
+{
+  gboolean release;
+  guint    owner_id;
+} Hold;
+
+static void
+hold_acquired_cb (GDBusConnection *bus,
+                  const char      *name,
+                  gpointer         data)
+{
+  g_print ("ready\n");
+  fflush (stdout);
+}
+
+static void
+hold_request_added_cb (ClarifyBackend *backend,
+                       ClarifyRequest *request,
+                       Hold           *hold)
+{
+  g_print ("asked\n");
+  fflush (stdout);
+  if (hold->release)
+    g_clear_handle_id (&hold->owner_id, g_bus_unown_name);
+}
+
+static int
+serve_hold (const char *mode)
+{
+  g_autoptr(GMainLoop) loop = g_main_loop_new (NULL, FALSE);
+  g_autoptr(GDBusConnection) bus = g_bus_get_sync (G_BUS_TYPE_SESSION, NULL, NULL);
+  g_autoptr(ClarifyBackend) backend = NULL;
+  Hold hold = { g_strcmp0 (mode, "release") == 0, 0 };
+
+  if (bus == NULL)
+    return 1;
+
+  backend = clarify_dbus_backend_new (bus, NULL);
+  g_signal_connect (backend, "request-added", G_CALLBACK (hold_request_added_cb), &hold);
+  clarify_backend_start (backend);
+  hold.owner_id = g_bus_own_name_on_connection (bus, CLARIFY_DBUS_NAME, G_BUS_NAME_OWNER_FLAGS_NONE,
+                                                hold_acquired_cb, NULL, NULL, NULL);
+  /* Never linger if the test went away. */
+  g_timeout_add_seconds (30, (GSourceFunc) (GCallback) g_main_loop_quit, loop);
+  g_main_loop_run (loop);
+  clarify_backend_stop (backend);
+
+  return 0;
+}
+
+/* Clarify dies (SIGKILL) or leaves its name while `clarify ask` waits: the
+ * caller says so and exits with "unreachable" (3), never hangs. */
+static void
+test_clarify_gone (gconstpointer data)
+{
+  const char *mode = data;
+  const char *argv[] = { test_binary, "--serve-hold", mode, NULL };
+  g_autoptr(GSubprocessLauncher) launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE);
+  g_autoptr(GSubprocess) server = NULL;
+  g_autoptr(GDataInputStream) server_out = NULL;
+  g_autoptr(ClarifyTestRun) run = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *ready = NULL;
+  g_autofree char *asked = NULL;
+
+  server = g_subprocess_launcher_spawnv (launcher, argv, &error);
+  g_assert_no_error (error);
+  server_out = g_data_input_stream_new (g_subprocess_get_stdout_pipe (server));
+  ready = clarify_test_read_line (server_out, WAIT_MS);
+  g_assert_cmpstr (ready, ==, "ready");
+
+  run = start_cli (NULL, "ask", "--question", "Still there?", NULL);
+  asked = clarify_test_read_line (server_out, WAIT_MS);
+  g_assert_cmpstr (asked, ==, "asked");
+  if (g_str_equal (mode, "kill"))
+    g_subprocess_force_exit (server);
+
+  g_assert_cmpint (finish_cli (run), ==, 3);
+  g_assert_cmpstr (run->out, ==, "");
+  g_assert_cmpstr (run->err, ==, "clarify ask: Clarify quit before the question was answered.\n");
+  g_subprocess_force_exit (server);
+  g_assert_true (g_subprocess_wait (server, NULL, NULL));
 }
 
 static int
@@ -1112,6 +1202,11 @@ main (int   argc,
       clarify_test_log_init ();
       return serve_activation ();
     }
+  if (argc > 2 && g_str_equal (argv[1], "--serve-hold"))
+    {
+      clarify_test_log_init ();
+      return serve_hold (argv[2]);
+    }
   /* Not here: `mcp-stdio` installs its own log writer, and GLib allows one. */
   if (clarify_cli_handle (argc, argv, &exit_status))
     return exit_status;
@@ -1150,6 +1245,8 @@ main (int   argc,
   g_test_add_func ("/cli/ask/bad-json", test_bad_json);
   g_test_add_func ("/cli/ask/unreachable", test_unreachable);
   g_test_add_func ("/cli/ask/activation", test_activation);
+  g_test_add_data_func ("/cli/ask/clarify-killed", "kill", test_clarify_gone);
+  g_test_add_data_func ("/cli/ask/clarify-left", "release", test_clarify_gone);
   g_test_add_func ("/cli/set-password", test_set_password);
   g_test_add_func ("/cli/mcp-info", test_mcp_info);
   g_test_add_func ("/cli/chat/bad-arguments", test_chat_bad_arguments);

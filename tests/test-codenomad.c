@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "clarify-error.h"
+#include "clarify-json.h"
 #include "clarify-opencode-events.h"
 #include "clarify-secret.h"
 #include "clarify-codenomad-backend.h"
@@ -94,11 +95,19 @@ question_frame (void)
 /* F-CN-2, line by line: ping event (0-2), pong (3), reply (4-5), reject (6),
  * question.replied frame (7). */
 static char *
-exchange_line (guint n)
+fixture_line (const char *file,
+              guint       n)
 {
-  g_autofree char *block = clarify_test_fixture_block (NOTES "f-cn-2.txt");
+  g_autofree char *path = g_strconcat (NOTES, file, NULL);
+  g_autofree char *block = clarify_test_fixture_block (path);
 
   return clarify_test_line (block, n);
+}
+
+static char *
+exchange_line (guint n)
+{
+  return fixture_line ("f-cn-2.txt", n);
 }
 
 /* The body of a line like "POST …   {…}   -> 204", as the notes show it. */
@@ -408,6 +417,125 @@ test_wrong_types (Fixture       *fixture,
   g_assert_cmpstr (clarify_request_get_id (clarify_test_watch_wait_request (&fixture->watch, 1)), ==, QUESTION_ID);
 }
 
+/* B1a, line by line: the shutdown frame (0), the proxy's answer for a
+ * workspace that is gone (1), the stream's answer before a new login (2). */
+static char *
+restart_line (guint n)
+{
+  return fixture_line ("b1a-restart.txt", n);
+}
+
+/* CodeNomad restarts while a question is open: the workspace's instance
+ * disconnects, the stream ends, and the server that comes back lists only a
+ * new workspace. The question is withdrawn as gone with the restart, and an
+ * answer sent anyway is told the same, never "answered elsewhere". */
+static void
+test_restart_forgets (Fixture       *fixture,
+                      gconstpointer  data)
+{
+  g_autofree char *frame = question_frame ();
+  g_autofree char *shutdown = restart_line (0);
+  g_autofree char *shutdown_frame = g_strconcat (shutdown, "\n\n", NULL);
+  g_autofree char *gone = restart_line (1);
+  g_autoptr(ClarifyResponse) response = clarify_response_new (QUESTION_ID, CLARIFY_OUTCOME_ANSWERED);
+  const char *styling[] = { "CSS Modules", NULL };
+  g_autoptr(GError) error = NULL;
+  ClarifyRequest *request;
+
+  connect_and_resync (fixture);
+  clarify_test_server_sse_send (fixture->server, "/api/events", frame, -1);
+  request = clarify_test_watch_wait_request (&fixture->watch, 1);
+
+  /* The new server: another workspace, nothing pending. */
+  clarify_test_server_set_json (fixture->server, "GET", "/api/workspaces", 200, "application/json",
+                                "[{\"id\":\"mkkd9new\",\"path\":\"/home/dev/project\",\"status\":\"ready\"}]");
+  clarify_test_server_add_json (fixture->server, "GET", "/workspaces/mkkd9new/worktrees/root/instance/question",
+                                200, "application/json", "[]");
+  clarify_test_server_add_json (fixture->server, "GET", "/workspaces/mkkd9new/worktrees/root/instance/permission",
+                                200, "application/json", "[]");
+  g_assert_true (g_str_has_prefix (gone, "404 "));
+  clarify_test_server_add_json (fixture->server, "POST", INSTANCE "/question/" QUESTION_ID "/reply",
+                                404, "application/json", gone + 4);
+
+  clarify_test_server_sse_send (fixture->server, "/api/events", shutdown_frame, -1);
+  clarify_test_server_sse_close (fixture->server, "/api/events");
+  g_assert_true (clarify_test_loop_until (clarify_test_request_withdrawn, request, WAIT_MS));
+  g_assert_cmpint (clarify_request_get_end_reason (request), ==, CLARIFY_END_REASON_AGENT_RESTARTED);
+  g_assert_cmpuint (g_list_model_get_n_items (clarify_backend_get_requests (fixture->backend)), ==, 0);
+
+  /* Answered in a dialog that was still open: the agent forgot it. */
+  clarify_response_add_answer (response, "q1", styling, NULL, FALSE);
+  g_assert_false (clarify_test_watch_respond (&fixture->watch, request, response, &error));
+  g_assert_error (error, CLARIFY_ERROR, CLARIFY_ERROR_AGENT_RESTARTED);
+}
+
+/* The question's properties as GET …/question lists them (F-CN-1). */
+static char *
+question_listing (void)
+{
+  g_autofree char *frame = question_frame ();
+  g_autoptr(JsonNode) node = clarify_json_parse (frame + strlen ("data: "), -1, NULL);
+  JsonObject *event = clarify_json_get_object_member (json_node_get_object (node), "event");
+  g_autoptr(JsonNode) array = json_node_new (JSON_NODE_ARRAY);
+  g_autoptr(JsonArray) items = json_array_new ();
+
+  json_array_add_object_element (items, json_object_ref (clarify_json_get_object_member (event, "properties")));
+  json_node_set_array (array, items);
+  return clarify_json_to_string (array);
+}
+
+static gboolean
+resynced_n_times (gpointer data)
+{
+  ClarifyTestWatchWait *wait = data;
+
+  return wait->watch->resynced >= wait->n;
+}
+
+/* 100 reconnects, each with its resync listing the question and the stream
+ * sending it again: one request, never withdrawn, and one answer POST. */
+static void
+test_resync_cycles (Fixture       *fixture,
+                    gconstpointer  data)
+{
+  g_autofree char *frame = question_frame ();
+  g_autofree char *listing = question_listing ();
+  g_autoptr(ClarifyResponse) response = clarify_response_new (QUESTION_ID, CLARIFY_OUTCOME_ANSWERED);
+  const char *styling[] = { "Tailwind (Recommended)", NULL };
+  const char *features[] = { "Loading state", NULL };
+  g_autoptr(GError) error = NULL;
+  ClarifyRequest *request;
+
+  clarify_test_server_set_json (fixture->server, "GET", INSTANCE "/question", 200, "application/json", listing);
+  clarify_test_server_add_json (fixture->server, "POST", INSTANCE "/question/" QUESTION_ID "/reply", 200, "application/json", "true");
+  connect_and_resync (fixture);
+  request = clarify_test_watch_wait_request (&fixture->watch, 1);
+
+  for (guint i = 0; i < 100; i++)
+    {
+      ClarifyTestWatchWait wait = { &fixture->watch, i + 2 };
+
+      clarify_test_server_sse_close (fixture->server, "/api/events");
+      g_assert_true (clarify_test_loop_until (resynced_n_times, &wait, WAIT_MS));
+      clarify_test_server_sse_send (fixture->server, "/api/events", frame, -1);
+    }
+  /* Let the last frame arrive. */
+  g_assert_true (clarify_test_server_wait_for_n_streams (fixture->server, "/api/events", 1, WAIT_MS));
+  clarify_test_loop_for (100);
+
+  g_assert_cmpuint (fixture->watch.added->len, ==, 1);
+  g_assert_cmpuint (fixture->watch.withdrawn, ==, 0);
+  g_assert_false (clarify_request_is_withdrawn (request));
+  g_assert_cmpuint (g_list_model_get_n_items (clarify_backend_get_requests (fixture->backend)), ==, 1);
+  g_assert_cmpuint (clarify_test_server_get_n_requests (fixture->server, "GET", "/api/workspaces"), ==, 101);
+
+  clarify_response_add_answer (response, "q1", styling, NULL, FALSE);
+  clarify_response_add_answer (response, "q2", features, NULL, FALSE);
+  g_assert_true (clarify_test_watch_respond (&fixture->watch, request, response, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (clarify_test_server_get_n_requests (fixture->server, "POST", INSTANCE "/question/" QUESTION_ID "/reply"), ==, 1);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -429,6 +557,8 @@ main (int   argc,
   ADD ("resync", test_resync);
   ADD ("instance-status", test_instance_status);
   ADD ("wrong-types", test_wrong_types);
+  ADD ("restart-forgets", test_restart_forgets);
+  ADD ("resync-cycles", test_resync_cycles);
   g_test_add_func ("/codenomad/stable-ids", test_stable_ids);
 
   return g_test_run ();

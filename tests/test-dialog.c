@@ -1189,6 +1189,7 @@ test_end_reason_detail (gconstpointer data)
   g_autofree char *failed = NULL;
   g_autofree char *agent = NULL;
   g_autofree char *plain = NULL;
+  g_autofree char *restarted = NULL;
 
   set_language (data);
 
@@ -1202,6 +1203,9 @@ test_end_reason_detail (gconstpointer data)
   g_assert_cmpstr (agent, ==, "Answered in the terminal");
   plain = clarify_end_reason_describe (CLARIFY_END_REASON_AGENT_WITHDREW, "");
   g_assert_cmpstr (plain, ==, T ("The agent withdrew this question.", "Der Agent hat diese Frage zurückgezogen."));
+  restarted = clarify_end_reason_describe (CLARIFY_END_REASON_AGENT_RESTARTED, NULL);
+  g_assert_cmpstr (restarted, ==, T ("The agent restarted; this question is gone",
+                                     "Der Agent wurde neu gestartet; diese Frage gibt es nicht mehr"));
 }
 
 static void

@@ -343,6 +343,9 @@ typedef struct
 
 static const FinalFailure gone = { CLARIFY_ERROR_GONE, CLARIFY_REQUEST_END_ANSWERED_ELSEWHERE,
                                    CLARIFY_END_REASON_ANSWERED_ELSEWHERE };
+/* Gone with a restart: not delivered, kept with the reason, never "answered elsewhere". */
+static const FinalFailure restarted = { CLARIFY_ERROR_AGENT_RESTARTED, CLARIFY_REQUEST_END_FAILED,
+                                        CLARIFY_END_REASON_AGENT_RESTARTED };
 static const FinalFailure protocol = { CLARIFY_ERROR_PROTOCOL, CLARIFY_REQUEST_END_FAILED,
                                        CLARIFY_END_REASON_DELIVERY_FAILED };
 
@@ -683,6 +686,7 @@ main (int   argc,
   ADD ("withdrawn/in-flight-gone", &in_flight_gone, test_withdrawn_in_flight);
   ADD ("withdrawn/in-flight-refused", &in_flight_refused, test_withdrawn_in_flight);
   ADD ("answered-elsewhere", &gone, test_final_failure);
+  ADD ("agent-restarted", &restarted, test_final_failure);
   ADD ("refused/rejected", GINT_TO_POINTER (CLARIFY_ERROR_REJECTED), test_refused);
   ADD ("refused/auth", GINT_TO_POINTER (CLARIFY_ERROR_AUTH), test_refused);
   ADD ("failed", &protocol, test_final_failure);

@@ -139,8 +139,6 @@ test_request_errors (void)
     { "{\"id\":\"x\",\"questions\":[]}", CLARIFY_ERROR_INVALID, "the request has no questions" },
     { "{\"id\":\"x\",\"title\":5," Q "}", CLARIFY_ERROR_INVALID, "title must be a string" },
     { "{\"id\":\"x\",\"context\":[\"a\"]," Q "}", CLARIFY_ERROR_INVALID, "context must be a string" },
-    { "{\"id\":\"x\",\"timeout_ms\":-5," Q "}", CLARIFY_ERROR_INVALID, "timeout_ms must be a number of milliseconds" },
-    { "{\"id\":\"x\",\"timeout\":\"soon\"," Q "}", CLARIFY_ERROR_INVALID, "timeout must be a number of milliseconds" },
     { "{\"id\":\"x\",\"skippable\":\"yes\"," Q "}", CLARIFY_ERROR_INVALID, "skippable must be true or false" },
     { "{\"id\":\"x\",\"cancellable\":0," Q "}", CLARIFY_ERROR_INVALID, "cancellable must be true or false" },
     { "{\"id\":\"x\",\"questions\":[42]}", CLARIFY_ERROR_INVALID, "questions[0] must be an object" },
@@ -184,6 +182,44 @@ test_request_errors (void)
 /* json-glib recurses per level: a deep document must be refused before it
  * takes the stack down, a deep-enough real one still parses, and brackets
  * inside strings do not count. */
+/* A wrong deadline does not cost the question: shown without a countdown,
+ * and the log says which request and why. */
+static void
+test_request_bad_timeout (void)
+{
+  static const struct
+  {
+    const char *data;
+    const char *logged;
+  } cases[] = {
+    { "{\"id\":\"a\",\"timeout_ms\":0.4,\"questions\":[{\"text\":\"Q?\"}]}",
+      "MESSAGE: Request a: its timeout_ms is less than one millisecond; it is shown without a countdown" },
+    { "{\"id\":\"b\",\"timeout_ms\":-5,\"questions\":[{\"text\":\"Q?\"}]}",
+      "MESSAGE: Request b: its timeout_ms is negative; it is shown without a countdown" },
+    { "{\"id\":\"c\",\"timeout_ms\":1e300,\"questions\":[{\"text\":\"Q?\"}]}",
+      "MESSAGE: Request c: its timeout_ms is more than 4294967295 ms (49 days); it is shown without a countdown" },
+    { "{\"id\":\"d\",\"timeout\":\"soon\",\"questions\":[{\"text\":\"Q?\"}]}",
+      "MESSAGE: Request d: its timeout is not a number of milliseconds; it is shown without a countdown" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(ClarifyRequest) request = NULL;
+      g_auto(GStrv) lines = NULL;
+
+      clarify_test_log_start ();
+      request = clarify_request_new_from_data (cases[i].data, -1, &error);
+      lines = clarify_test_log_stop ();
+      g_assert_no_error (error);
+      g_assert_nonnull (request);
+      g_assert_cmpuint (clarify_request_get_timeout_ms (request), ==, 0);
+      g_assert_cmpint (clarify_request_get_deadline (request), ==, 0);
+      g_assert_cmpuint (g_strv_length (lines), ==, 1);
+      g_assert_cmpstr (lines[0], ==, cases[i].logged);
+    }
+}
+
 static void
 test_nesting_limit (void)
 {
@@ -427,6 +463,7 @@ main (int   argc,
   g_test_add_func ("/json/request/minimal", test_request_minimal);
   g_test_add_func ("/json/request/aliases", test_request_aliases);
   g_test_add_func ("/json/request/errors", test_request_errors);
+  g_test_add_func ("/json/request/bad-timeout", test_request_bad_timeout);
   g_test_add_func ("/json/nesting-limit", test_nesting_limit);
   g_test_add_func ("/json/response/encode", test_response_encode);
   g_test_add_func ("/json/response/round-trip", test_response_round_trip);

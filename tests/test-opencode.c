@@ -42,13 +42,10 @@ set_listing (Fixture    *fixture,
   clarify_test_server_set_json (fixture->server, "GET", "/permission", 200, "application/json", permissions);
 }
 
+/* The routes every test's fake OpenCode serves. */
 static void
-fixture_set_up (Fixture       *fixture,
-                gconstpointer  data)
+add_routes (Fixture *fixture)
 {
-  g_autofree char *url = NULL;
-
-  fixture->server = clarify_test_server_new ();
   set_listing (fixture, "[]", "[]");
 
   clarify_test_server_add_sse (fixture->server, "/global/event");
@@ -58,7 +55,16 @@ fixture_set_up (Fixture       *fixture,
   clarify_test_server_add_json (fixture->server, "GET", "/project", 200, "application/json", "[]");
   clarify_test_server_add_json (fixture->server, "GET", "/path", 200, "application/json",
                                 "{\"home\":\"/home/dev\",\"state\":\"/s\",\"config\":\"/c\",\"worktree\":\"" DIR "\",\"directory\":\"" DIR "\"}");
+}
 
+static void
+fixture_set_up (Fixture       *fixture,
+                gconstpointer  data)
+{
+  g_autofree char *url = NULL;
+
+  fixture->server = clarify_test_server_new ();
+  add_routes (fixture);
   url = clarify_test_server_get_url (fixture->server, "/");
   fixture->connection = clarify_connection_new ("work", "opencode", url);
 }
@@ -788,6 +794,55 @@ test_session_title (Fixture       *fixture,
   g_assert_null (clarify_request_get_session_title (unknown));
 }
 
+static gboolean
+stream_refused (gpointer data)
+{
+  Fixture *fixture = data;
+  const char *reason =
+    clarify_sse_client_get_state_reason (clarify_opencode_backend_get_sse_client (CLARIFY_OPENCODE_BACKEND (fixture->backend)));
+
+  return reason != NULL && strstr (reason, "refused") != NULL;
+}
+
+/* OpenCode restarts while a question is open: its port refuses for a while,
+ * and the server that comes back no longer lists the question (pending
+ * questions live in memory). It is withdrawn as gone with the restart, not
+ * "answered elsewhere", and an answer sent anyway (404) is told the same. */
+static void
+test_restart (Fixture       *fixture,
+              gconstpointer  data)
+{
+  g_autofree char *payload = question_payload ();
+  g_autofree char *listing = g_strdup_printf ("[%s]", strstr (payload, "\"properties\":") + strlen ("\"properties\":"));
+  g_autoptr(ClarifyResponse) response = clarify_response_new (QUESTION_ID, CLARIFY_OUTCOME_ANSWERED);
+  const char *database[] = { "SQLite", NULL };
+  g_autoptr(GError) error = NULL;
+  ClarifyRequest *request;
+  guint port;
+
+  listing[strlen (listing) - 2] = ']';
+  listing[strlen (listing) - 1] = '\0';
+  set_listing (fixture, listing, "[]");
+  connect_and_resync (fixture);
+  request = clarify_test_watch_wait_request (&fixture->watch, 1);
+
+  port = clarify_test_server_get_port (fixture->server);
+  g_clear_pointer (&fixture->server, clarify_test_server_free);
+  g_assert_true (clarify_test_loop_until (stream_refused, fixture, WAIT_MS));
+  g_assert_false (clarify_request_is_withdrawn (request));
+
+  fixture->server = clarify_test_server_new_on_port (port);
+  add_routes (fixture);
+  clarify_test_server_add_json (fixture->server, "POST", "/question/" QUESTION_ID "/reply", 404, "application/json",
+                                "{\"_tag\":\"QuestionNotFoundError\"}");
+  g_assert_true (clarify_test_loop_until (clarify_test_request_withdrawn, request, WAIT_MS));
+  g_assert_cmpint (clarify_request_get_end_reason (request), ==, CLARIFY_END_REASON_AGENT_RESTARTED);
+
+  clarify_response_add_answer (response, "q1", database, NULL, FALSE);
+  g_assert_false (clarify_test_watch_respond (&fixture->watch, request, response, &error));
+  g_assert_error (error, CLARIFY_ERROR, CLARIFY_ERROR_AGENT_RESTARTED);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -812,6 +867,7 @@ main (int   argc,
   ADD ("reply/errors", test_reply_errors, NULL);
   ADD ("reply/refused", test_reply_refused, NULL);
   ADD ("resync", test_resync, NULL);
+  ADD ("restart", test_restart, NULL);
   ADD ("directories", test_directories, NULL);
   ADD ("stream/heartbeats", test_heartbeats, NULL);
   ADD ("stream/fallback-404", test_fallback, GUINT_TO_POINTER (404));

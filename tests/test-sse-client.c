@@ -732,6 +732,57 @@ test_client_refused (void)
   fixture_free (f);
 }
 
+/* An agent that goes away and comes back on its port: while the port is
+ * refused the delays grow but never past 2 s, so a restarted server is
+ * reached within 2 s of being back; once a server answers over HTTP (here
+ * with an error) the back-off starts over at the first delay. */
+static void
+test_client_back_after_outage (void)
+{
+  Fixture *f = fixture_new ("/event");
+  guint port = clarify_test_server_get_port (f->server);
+  StateWait wait = { f, 0, 10 };
+  gint64 after_answer;
+  guint n;
+
+  clarify_sse_client_set_backoff (f->client, 20, 60000);
+  clarify_sse_client_start (f->client);
+  g_assert_true (wait_for_state (f, CLARIFY_CONNECTION_STATE_CONNECTED));
+
+  /* Down: the stream ends, then every attempt is refused. */
+  g_clear_pointer (&f->server, clarify_test_server_free);
+  g_assert_true (clarify_test_loop_until (has_n_retries, &wait, 30000));
+  for (guint i = 0; i < f->retry_delays->len; i++)
+    {
+      gint64 delay = g_array_index (f->retry_delays, gint64, i);
+
+      g_test_message ("retry delay %u: %" G_GINT64_FORMAT " us (%s)", i, delay,
+                      (const char *) g_ptr_array_index (f->reasons, f->reasons->len - 1));
+      g_assert_cmpint (delay, <=, 2000 * 1000);
+    }
+  /* It did back off: 20 ms doubled eight times is far beyond the cap. */
+  g_assert_cmpint (g_array_index (f->retry_delays, gint64, 9), >, 1000 * 1000);
+
+  /* Back, and first answering with an error. Nothing runs the client's
+   * main loop meanwhile, so its first request meets the 500. */
+  f->server = clarify_test_server_new_on_port (port);
+  clarify_test_server_add_sse (f->server, "/event");
+  clarify_test_server_set_sse_response (f->server, "/event", 500, "text/plain");
+  n = f->retry_delays->len;
+  wait.n = n + 1;
+  g_assert_true (clarify_test_loop_until (has_n_retries, &wait, 5000));
+  g_assert_cmpstr (g_ptr_array_index (f->reasons, f->reasons->len - 1), ==, "HTTP 500 Internal Server Error");
+  after_answer = g_array_index (f->retry_delays, gint64, n);
+  g_test_message ("delay after the server answered: %" G_GINT64_FORMAT " us", after_answer);
+  g_assert_cmpint (after_answer, <=, 20 * 1000);
+
+  clarify_test_server_set_sse_response (f->server, "/event", 200, "text/event-stream");
+  g_assert_true (wait_for_state (f, CLARIFY_CONNECTION_STATE_CONNECTED));
+  g_assert_cmpuint (f->n_connected, ==, 2);
+
+  fixture_free (f);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -755,6 +806,7 @@ main (int   argc,
   g_test_add_func ("/sse-client/oversized-event", test_client_oversized_event);
   g_test_add_func ("/sse-client/url-and-reconnect", test_client_url_and_reconnect);
   g_test_add_func ("/sse-client/refused", test_client_refused);
+  g_test_add_func ("/sse-client/back-after-outage", test_client_back_after_outage);
 
   return g_test_run ();
 }

@@ -50,6 +50,7 @@ struct _ClarifyCodenomadBackend
 
   guint                   logging_in : 1;
   guint                   relogged_since_connect : 1;
+  guint                   was_connected : 1;
 };
 
 G_DEFINE_FINAL_TYPE (ClarifyCodenomadBackend, clarify_codenomad_backend, CLARIFY_TYPE_STREAM_BACKEND)
@@ -243,7 +244,10 @@ call_done (ClarifyCodenomadBackend *self,
            guint                    round)
 {
   if (clarify_opencode_round_done (&self->round, round))
-    g_signal_emit (self, signals[RESYNCED], 0);
+    {
+      clarify_opencode_tracker_synced (self->tracker);
+      g_signal_emit (self, signals[RESYNCED], 0);
+    }
 }
 
 static void
@@ -313,6 +317,7 @@ workspaces_cb (GObject      *object,
   g_autoptr(JsonNode) node = NULL;
   g_autoptr(GError) error = NULL;
   JsonArray *workspaces = NULL;
+  g_autoptr(GHashTable) listed = g_hash_table_new (g_str_hash, g_str_equal);
 
   node = clarify_api_call_finish (result, &error);
   if (clarify_opencode_round_is_stale (&self->round, call->round, error))
@@ -335,12 +340,16 @@ workspaces_cb (GObject      *object,
     {
       JsonNode *element = json_array_get_element (workspaces, i);
       JsonObject *workspace = JSON_NODE_HOLDS_OBJECT (element) ? json_node_get_object (element) : NULL;
+      const char *id = clarify_json_get_string_member (workspace, "id");
 
+      if (id != NULL)
+        g_hash_table_add (listed, (gpointer) id);
       if (workspace != NULL)
-        list_workspace (self,
-                        clarify_json_get_string_member (workspace, "id"),
-                        clarify_json_get_string_member (workspace, "path"));
+        list_workspace (self, id, clarify_json_get_string_member (workspace, "path"));
     }
+  /* A restart does not restore workspaces (B1a): their questions went too. */
+  if (workspaces != NULL)
+    clarify_opencode_tracker_keep_workspaces (self->tracker, listed);
 
   call_done (self, call->round);
   listing_free (call);
@@ -440,6 +449,10 @@ handle_payload (ClarifyCodenomadBackend *self,
   const char *type = clarify_json_get_string_member (payload, "type");
   const char *instance = clarify_json_get_string_member (payload, "instanceId");
 
+  if (g_strcmp0 (type, "instance.eventStatus") == 0 && instance != NULL &&
+      g_strcmp0 (clarify_json_get_string_member (payload, "status"), "disconnected") == 0)
+    clarify_opencode_tracker_went_away (self->tracker, instance);
+
   if (g_strcmp0 (type, "instance.event") == 0)
     {
       JsonNode *event = json_object_get_member (payload, "event");
@@ -493,7 +506,10 @@ static void
 clarify_codenomad_backend_connected (ClarifyStreamBackend *backend)
 {
   ClarifyCodenomadBackend *self = CLARIFY_CODENOMAD_BACKEND (backend);
+
   self->relogged_since_connect = FALSE;
+  if (clarify_sse_client_came_back (clarify_stream_backend_get_client (backend)))
+    clarify_opencode_tracker_went_away (self->tracker, NULL);
   begin_round (self);
 }
 
@@ -518,6 +534,13 @@ clarify_codenomad_backend_stream_state (ClarifyStreamBackend   *backend,
 
   /* A dropped stream may be an expired session: log in again, once, before
    * the client's next attempt. */
+  /* Sessions live in memory (B1a): refused after a stream was open, the
+   * server restarted, and forgot its workspaces' questions. */
+  if (state == CLARIFY_CONNECTION_STATE_FAILED && self->was_connected)
+    clarify_opencode_tracker_went_away (self->tracker, NULL);
+  if (state == CLARIFY_CONNECTION_STATE_CONNECTED)
+    self->was_connected = TRUE;
+
   if ((state == CLARIFY_CONNECTION_STATE_RECONNECTING || state == CLARIFY_CONNECTION_STATE_FAILED) &&
       has_credentials (self) && !self->logging_in && !self->relogged_since_connect)
     {

@@ -97,6 +97,14 @@ on_failed (ClarifyOutbox   *outbox,
       clarify_inbox_move (self, entry, CLARIFY_REQUEST_DONE, CLARIFY_REQUEST_END_ANSWERED_ELSEWHERE,
                           CLARIFY_END_REASON_ANSWERED_ELSEWHERE, NULL);
     }
+  else if (g_error_matches (error, CLARIFY_ERROR, CLARIFY_ERROR_AGENT_RESTARTED))
+    {
+      /* Not delivered, and nobody else answered: kept, with the truth. */
+      clarify_inbox_move (self, entry, CLARIFY_REQUEST_DONE, CLARIFY_REQUEST_END_FAILED,
+                          CLARIFY_END_REASON_AGENT_RESTARTED, NULL);
+      if (entry->replayed)
+        g_signal_emit_by_name (self, "replay-ended", request, FALSE);
+    }
   else if (user_answer &&
            (g_error_matches (error, CLARIFY_ERROR, CLARIFY_ERROR_REJECTED) ||
             g_error_matches (error, CLARIFY_ERROR, CLARIFY_ERROR_AUTH)))

@@ -44,6 +44,71 @@ clarify_json_backend_get_name (ClarifyJsonBackend *self)
   return connection ? clarify_connection_get_name (connection) : "?";
 }
 
+static char *clarify_json_backend_build_response_url (ClarifyJsonBackend  *self,
+                                                      const char          *request_id,
+                                                      GError             **error);
+static SoupMessage *clarify_json_backend_post_new (ClarifyJsonBackend *self,
+                                                   const char         *url,
+                                                   char               *json);
+
+static void
+on_refusal_posted (GObject      *source,
+                   GAsyncResult *result,
+                   gpointer      user_data)
+{
+  g_autoptr(GBytes) body = clarify_http_read_finish (SOUP_SESSION (source), result, NULL);
+  SoupMessage *message = soup_session_get_async_result_message (SOUP_SESSION (source), result);
+
+  g_debug ("The agent took the refusal with HTTP %u", soup_message_get_status (message));
+}
+
+/* The request's id, when the event is an object that has one. */
+static char *
+dup_request_id (const char *data)
+{
+  g_autoptr(JsonNode) node = clarify_json_parse (data, -1, NULL);
+  const char *id = node != NULL && JSON_NODE_HOLDS_OBJECT (node)
+                     ? clarify_json_get_string_member (json_node_get_object (node), "id") : NULL;
+
+  return id != NULL && *id != '\0' ? g_strdup (id) : NULL;
+}
+
+/* Tells the agent why its request is not shown, at the address its answer
+ * would have gone to: {"id","outcome":"refused","error":{"code","message"}}
+ * (docs/clarify-protocol.md). What it replies changes nothing. */
+static void
+post_refusal (ClarifyJsonBackend *self,
+              const char         *request_id,
+              const GError       *reason)
+{
+  g_autoptr(JsonBuilder) builder = json_builder_new ();
+  g_autoptr(SoupMessage) message = NULL;
+  g_autofree char *url = clarify_json_backend_build_response_url (self, request_id, NULL);
+
+  if (url == NULL)
+    return;
+
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "id");
+  json_builder_add_string_value (builder, request_id);
+  json_builder_set_member_name (builder, "outcome");
+  json_builder_add_string_value (builder, "refused");
+  json_builder_set_member_name (builder, "error");
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "code");
+  json_builder_add_string_value (builder, g_error_matches (reason, CLARIFY_ERROR, CLARIFY_ERROR_UNSAFE_PATTERN)
+                                            ? "unsafe_pattern" : "invalid_request");
+  json_builder_set_member_name (builder, "message");
+  json_builder_add_string_value (builder, reason->message);
+  json_builder_end_object (builder);
+  json_builder_end_object (builder);
+
+  message = clarify_json_backend_post_new (self, url, clarify_json_builder_to_string (builder));
+  if (message != NULL)
+    soup_session_send_and_read_async (self->session, message, G_PRIORITY_DEFAULT, NULL,
+                                      on_refusal_posted, NULL);
+}
+
 static void
 clarify_json_backend_handle_request (ClarifyJsonBackend *self,
                                      const char         *data)
@@ -54,9 +119,14 @@ clarify_json_backend_handle_request (ClarifyJsonBackend *self,
   request = clarify_request_new_from_data (data, -1, &error);
   if (request == NULL)
     {
+      g_autofree char *id = dup_request_id (data);
+
       /* One bad request must not take the others down with it. */
-      g_message ("Connection “%s”: ignored a request the agent sent: %s",
-                 clarify_json_backend_get_name (self), error->message);
+      g_message ("Connection “%s”: ignored a request the agent sent: %s%s",
+                 clarify_json_backend_get_name (self), error->message,
+                 id != NULL ? " (the agent was told why)" : "");
+      if (id != NULL)
+        post_refusal (self, id, error);
       return;
     }
 
@@ -145,6 +215,27 @@ clarify_json_backend_build_response_url (ClarifyJsonBackend *self,
                                  relative, G_URI_FLAGS_NONE, error);
 }
 
+/* A JSON POST to the agent, with its token; takes @json. NULL for a bad URL. */
+static SoupMessage *
+clarify_json_backend_post_new (ClarifyJsonBackend *self,
+                               const char         *url,
+                               char               *json)
+{
+  SoupMessage *message = soup_message_new ("POST", url);
+  g_autoptr(GBytes) bytes = g_bytes_new_take (json, strlen (json));
+
+  if (message == NULL)
+    return NULL;
+
+  soup_message_set_request_body_from_bytes (message, "application/json", bytes);
+  soup_message_headers_replace (soup_message_get_request_headers (message), "Accept", "application/json");
+  if (self->authorization != NULL)
+    soup_message_headers_replace (soup_message_get_request_headers (message),
+                                  "Authorization", self->authorization);
+
+  return message;
+}
+
 static void
 log_rejection (ClarifyJsonBackend *self,
                SoupMessage        *message,
@@ -204,18 +295,17 @@ clarify_json_backend_deliver_async (ClarifyBackend      *backend,
   g_autoptr(GTask) task = NULL;
   g_autoptr(SoupMessage) message = NULL;
   g_autoptr(JsonNode) node = NULL;
-  g_autoptr(GBytes) bytes = NULL;
   g_autoptr(GError) error = NULL;
   g_autofree char *url = NULL;
-  char *json;
 
   task = g_task_new (self, cancellable, callback, user_data);
   g_task_set_source_tag (task, clarify_json_backend_deliver_async);
   g_task_set_task_data (task, g_strdup (clarify_request_get_id (request)), g_free);
 
   url = clarify_json_backend_build_response_url (self, clarify_request_get_id (request), &error);
+  node = clarify_response_to_json (response);
   if (url != NULL)
-    message = soup_message_new ("POST", url);
+    message = clarify_json_backend_post_new (self, url, clarify_json_to_string (node));
   if (message == NULL)
     {
       g_task_return_new_error (task, CLARIFY_ERROR, CLARIFY_ERROR_PROTOCOL,
@@ -224,16 +314,6 @@ clarify_json_backend_deliver_async (ClarifyBackend      *backend,
                                error ? error->message : "invalid URL");
       return;
     }
-
-  node = clarify_response_to_json (response);
-  json = clarify_json_to_string (node);
-  bytes = g_bytes_new_take (json, strlen (json));
-  soup_message_set_request_body_from_bytes (message, "application/json", bytes);
-  soup_message_headers_replace (soup_message_get_request_headers (message),
-                                "Accept", "application/json");
-  if (self->authorization != NULL)
-    soup_message_headers_replace (soup_message_get_request_headers (message),
-                                  "Authorization", self->authorization);
 
   soup_session_send_and_read_async (self->session, message, G_PRIORITY_DEFAULT, cancellable,
                                     on_response_posted, g_steal_pointer (&task));

@@ -129,7 +129,10 @@ call_done (ClarifyOpencodeBackend *self,
            guint                   round)
 {
   if (clarify_opencode_round_done (&self->round, round))
-    g_signal_emit (self, signals[RESYNCED], 0);
+    {
+      clarify_opencode_tracker_synced (self->tracker);
+      g_signal_emit (self, signals[RESYNCED], 0);
+    }
 }
 
 static void
@@ -394,6 +397,10 @@ static void
 clarify_opencode_backend_connected (ClarifyStreamBackend *backend)
 {
   ClarifyOpencodeBackend *self = CLARIFY_OPENCODE_BACKEND (backend);
+
+  /* Unreachable meanwhile: it restarted, and forgot what it asked. */
+  if (clarify_sse_client_came_back (clarify_stream_backend_get_client (backend)))
+    clarify_opencode_tracker_went_away (self->tracker, NULL);
   /* The stream has no replay: whatever happened while we were away is only
    * in the listings. */
   begin_round (self);

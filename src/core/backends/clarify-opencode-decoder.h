@@ -29,6 +29,7 @@ typedef struct
   char                      *directory;   /* the instance it lives in, or NULL */
   char                      *workspace_id; /* CodeNomad's instanceId, or NULL */
   gboolean                   answering;   /* our own reply is on its way */
+  gboolean                   agent_gone;  /* a resync after a restart no longer listed it */
 } ClarifyOpencodeRequestInfo;
 
 /* The request's info, or NULL when @request was not decoded here. */

@@ -15,6 +15,7 @@ struct _ClarifyOpencodeTracker
 {
   ClarifyBackend *backend; /* unowned: the backend owns the tracker */
   GHashTable     *finished;
+  GHashTable     *went_away; /* workspace ids, "" for the whole server */
 };
 
 /* Tracking */
@@ -26,6 +27,7 @@ clarify_opencode_tracker_new (ClarifyBackend *backend)
 
   self->backend = backend;
   self->finished = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  self->went_away = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
 
   return self;
 }
@@ -36,6 +38,7 @@ clarify_opencode_tracker_free (ClarifyOpencodeTracker *self)
   if (self == NULL)
     return;
   g_hash_table_unref (self->finished);
+  g_hash_table_unref (self->went_away);
   g_free (self);
 }
 
@@ -64,6 +67,67 @@ finish_request (ClarifyOpencodeTracker *self,
     clarify_backend_forget_request (self->backend, request_id);
   else
     clarify_backend_withdraw_request (self->backend, request_id, reason, NULL);
+}
+
+/* Whether the agent of @info was seen going away since the last resync. */
+static gboolean
+agent_went_away (ClarifyOpencodeTracker     *self,
+                 ClarifyOpencodeRequestInfo *info)
+{
+  return g_hash_table_contains (self->went_away, "") ||
+         (info->workspace_id != NULL && g_hash_table_contains (self->went_away, info->workspace_id));
+}
+
+/* The agent no longer has @request_id: a pending question is withdrawn;
+ * an answer on its way will fail, and is told why. */
+static void
+forget_missing (ClarifyOpencodeTracker *self,
+                const char             *request_id,
+                ClarifyEndReason        reason)
+{
+  ClarifyRequest *request = clarify_backend_lookup_request (self->backend, request_id);
+  ClarifyOpencodeRequestInfo *info = request != NULL ? clarify_opencode_request_get_info (request) : NULL;
+
+  /* A late answer to it is then told the same. */
+  if (info != NULL)
+    info->agent_gone = reason == CLARIFY_END_REASON_AGENT_RESTARTED;
+  if (info != NULL && info->answering)
+    return;
+  finish_request (self, request_id, reason);
+}
+
+void
+clarify_opencode_tracker_went_away (ClarifyOpencodeTracker *self,
+                                    const char             *workspace_id)
+{
+  g_hash_table_add (self->went_away, g_strdup (workspace_id != NULL ? workspace_id : ""));
+}
+
+void
+clarify_opencode_tracker_synced (ClarifyOpencodeTracker *self)
+{
+  g_hash_table_remove_all (self->went_away);
+}
+
+void
+clarify_opencode_tracker_keep_workspaces (ClarifyOpencodeTracker *self,
+                                          GHashTable             *listed)
+{
+  GListModel *requests = clarify_backend_get_requests (self->backend);
+  g_autoptr(GPtrArray) gone = g_ptr_array_new_with_free_func (g_free);
+
+  /* Collected first: withdrawing changes the list being walked. */
+  for (guint i = 0; i < g_list_model_get_n_items (requests); i++)
+    {
+      g_autoptr(ClarifyRequest) request = g_list_model_get_item (requests, i);
+      ClarifyOpencodeRequestInfo *info = clarify_opencode_request_get_info (request);
+
+      if (info != NULL && info->workspace_id != NULL && !g_hash_table_contains (listed, info->workspace_id))
+        g_ptr_array_add (gone, g_strdup (info->id));
+    }
+
+  for (guint i = 0; i < gone->len; i++)
+    forget_missing (self, gone->pdata[i], CLARIFY_END_REASON_AGENT_RESTARTED);
 }
 
 static void
@@ -235,11 +299,15 @@ clarify_opencode_tracker_resync (ClarifyOpencodeTracker     *self,
   for (guint i = 0; i < missing->len; i++)
     {
       ClarifyRequest *request = clarify_backend_lookup_request (self->backend, missing->pdata[i]);
+      ClarifyOpencodeRequestInfo *info = clarify_opencode_request_get_info (request);
 
       /* What arrived after the listing was taken is not missing from it. */
       if (clarify_request_get_received_at (request) >= listed_at)
         continue;
-      finish_request (self, missing->pdata[i], CLARIFY_END_REASON_ANSWERED_ELSEWHERE);
+      /* Gone with a restart is not the same as answered by someone else. */
+      forget_missing (self, missing->pdata[i],
+                      agent_went_away (self, info) ? CLARIFY_END_REASON_AGENT_RESTARTED
+                                                   : CLARIFY_END_REASON_ANSWERED_ELSEWHERE);
     }
 }
 
@@ -261,7 +329,8 @@ clarify_opencode_tracker_end_answer (ClarifyOpencodeTracker *self,
   ClarifyOpencodeRequestInfo *info = clarify_opencode_request_get_info (request);
   const char *id = clarify_request_get_id (request);
 
-  if (error == NULL || g_error_matches (error, CLARIFY_ERROR, CLARIFY_ERROR_GONE))
+  if (error == NULL || g_error_matches (error, CLARIFY_ERROR, CLARIFY_ERROR_GONE) ||
+      g_error_matches (error, CLARIFY_ERROR, CLARIFY_ERROR_AGENT_RESTARTED))
     {
       g_hash_table_add (self->finished, g_strdup (id));
       clarify_backend_forget_request (self->backend, id);
@@ -323,6 +392,18 @@ clarify_opencode_round_cancel (ClarifyOpencodeRound *round)
 
 /* HTTP */
 
+static gboolean
+names_gone_workspace (GBytes *body)
+{
+  gsize size = 0;
+  const char *data = body != NULL ? g_bytes_get_data (body, &size) : NULL;
+  g_autoptr(JsonNode) node = data != NULL ? clarify_json_parse (data, size, NULL) : NULL;
+
+  return node != NULL && JSON_NODE_HOLDS_OBJECT (node) &&
+         g_strcmp0 (clarify_json_get_string_member (json_node_get_object (node), "error"),
+                    "Workspace not found") == 0;
+}
+
 static JsonNode *
 parse_reply (SoupMessage  *message,
              GBytes       *body,
@@ -341,6 +422,13 @@ parse_reply (SoupMessage  *message,
                      soup_message_get_method (message),
                      g_uri_get_path (soup_message_get_uri (message)),
                      soup_message_get_status (message), excerpt);
+        }
+      /* CodeNomad's proxy: the workspace, and its OpenCode, went away (B1a). */
+      if (g_error_matches (local_error, CLARIFY_ERROR, CLARIFY_ERROR_GONE) && names_gone_workspace (body))
+        {
+          g_set_error (error, CLARIFY_ERROR, CLARIFY_ERROR_AGENT_RESTARTED, "%s: workspace not found",
+                       local_error->message);
+          return NULL;
         }
       g_propagate_error (error, g_steal_pointer (&local_error));
       return NULL;
@@ -416,8 +504,20 @@ clarify_opencode_complete_reply (ClarifyOpencodeTracker *tracker,
   g_autoptr(JsonNode) node = NULL;
   g_autoptr(GError) error = NULL;
 
+  ClarifyRequest *request = g_task_get_task_data (task);
+  ClarifyOpencodeRequestInfo *info = clarify_opencode_request_get_info (request);
+
   node = clarify_opencode_call_finish (result, &error);
-  clarify_opencode_tracker_end_answer (tracker, g_task_get_task_data (task), error);
+  /* Unknown to an agent that was seen restarting: it forgot, nobody answered. */
+  if (g_error_matches (error, CLARIFY_ERROR, CLARIFY_ERROR_GONE) && info != NULL &&
+      (info->agent_gone || agent_went_away (tracker, info)))
+    {
+      g_autofree char *message = g_strdup (error->message);
+
+      g_clear_error (&error);
+      g_set_error (&error, CLARIFY_ERROR, CLARIFY_ERROR_AGENT_RESTARTED, "the agent restarted: %s", message);
+    }
+  clarify_opencode_tracker_end_answer (tracker, request, error);
 
   if (node == NULL)
     g_task_return_error (task, g_steal_pointer (&error));

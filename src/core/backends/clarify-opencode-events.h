@@ -51,6 +51,19 @@ void                    clarify_opencode_tracker_end_answer    (ClarifyOpencodeT
                                                                 const GError           *error);
 gboolean                clarify_opencode_tracker_is_finished   (ClarifyOpencodeTracker *self,
                                                                 const char             *request_id);
+/* The agent was seen going away: the whole server (@workspace_id NULL: its
+ * stream could not be reached) or one CodeNomad workspace (its instance
+ * disconnected). Until the next resync round ends, what a listing lacks is
+ * withdrawn as "the agent restarted", not "answered elsewhere", and an
+ * answer the agent no longer knows fails with AGENT_RESTARTED. */
+void                    clarify_opencode_tracker_went_away     (ClarifyOpencodeTracker *self,
+                                                                const char             *workspace_id);
+/* A resync round ended: forget who went away. */
+void                    clarify_opencode_tracker_synced        (ClarifyOpencodeTracker *self);
+/* CodeNomad listed its workspaces (ids in @listed): every request of a
+ * workspace not among them is gone with it. */
+void                    clarify_opencode_tracker_keep_workspaces (ClarifyOpencodeTracker *self,
+                                                                  GHashTable             *listed);
 
 /* A resync round: the listings both backends send after each (re)connect.
  * A new round cancels the calls of the one before it, whose results are

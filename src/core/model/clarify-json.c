@@ -103,31 +103,37 @@ get_id (JsonObject  *object,
   return TRUE;
 }
 
-static gboolean
+/* A deadline the agent got wrong costs the user no question: it is shown
+ * without a countdown, and the log says why. */
+static guint
 get_timeout (JsonObject *object,
-             guint      *timeout_ms,
-             GError    **error)
+             const char *id)
 {
   const char *member = json_object_has_member (object, "timeout_ms") ? "timeout_ms" : "timeout";
   JsonNode *node = json_object_get_member (object, member);
+  const char *why = NULL;
   double value;
 
-  *timeout_ms = 0;
-
   if (node == NULL || JSON_NODE_HOLDS_NULL (node))
-    return TRUE;
+    return 0;
 
-  value = holds_number (node) ? json_node_get_double (node) : -1;
-  if (!isfinite (value) || value < 0 || value > G_MAXUINT)
+  value = holds_number (node) ? json_node_get_double (node) : NAN;
+  if (!isfinite (value))
+    why = "is not a number of milliseconds";
+  else if (value < 0)
+    why = "is negative";
+  else if (value > 0 && value < 1)
+    why = "is less than one millisecond";
+  else if (value > G_MAXUINT)
+    why = "is more than 4294967295 ms (49 days)";
+
+  if (why != NULL)
     {
-      g_set_error (error, CLARIFY_ERROR, CLARIFY_ERROR_INVALID,
-                   "%s must be a number of milliseconds", member);
-      return FALSE;
+      g_message ("Request %s: its %s %s; it is shown without a countdown", id, member, why);
+      return 0;
     }
 
-  *timeout_ms = (guint) round (value);
-
-  return TRUE;
+  return (guint) round (value);
 }
 
 ClarifyRequest *
@@ -165,10 +171,10 @@ clarify_request_new_from_json (JsonNode  *node,
       !get_text (object, "project", &project, error) ||
       !get_text (object, "session", &session, error) ||
       !get_text (object, "caller", &caller, error) ||
-      !get_timeout (object, &timeout_ms, error) ||
       !get_boolean (object, "skippable", &skippable, error) ||
       !get_boolean (object, "cancellable", &cancellable, error))
     return NULL;
+  timeout_ms = get_timeout (object, id);
 
   questions = json_object_get_member (object, "questions");
   if (questions == NULL || !JSON_NODE_HOLDS_ARRAY (questions))

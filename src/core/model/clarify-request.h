@@ -51,6 +51,7 @@ typedef enum
   CLARIFY_END_REASON_DELIVERY_FAILED,         /* the answer could not be delivered */
   CLARIFY_END_REASON_WAITING_FOR_AGENT,       /* sending: the agent did not take it yet; retried */
   CLARIFY_END_REASON_NOT_NEEDED,              /* an answer kept across a restart the agent no longer wanted */
+  CLARIFY_END_REASON_AGENT_RESTARTED,         /* the agent restarted and its question is gone */
 } ClarifyEndReason;
 
 #define CLARIFY_TYPE_REQUEST (clarify_request_get_type ())

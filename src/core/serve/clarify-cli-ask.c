@@ -317,6 +317,8 @@ clarify_cli_run_ask (int    argc,
   g_autoptr(ClarifyDbusApi) app = NULL;
   g_autoptr(ClarifyResponse) response = NULL;
   g_autoptr(GMainLoop) loop = NULL;
+  g_autoptr(GCancellable) cancellable = NULL;
+  guint watch_id;
   g_autoptr(GError) error = NULL;
   g_autofree char *request_json = NULL;
   g_auto(GStrv) args = NULL;
@@ -366,10 +368,12 @@ clarify_cli_run_ask (int    argc,
       goto bad_args;
     }
 
-  if (options.timeout_s == 0 || options.timeout_s < -1)
+  /* Milliseconds on the wire are a guint: 4294968 s would wrap to 704 ms. */
+  if (options.timeout_s == 0 || options.timeout_s < -1 || options.timeout_s > (int) (G_MAXUINT / 1000))
     {
-      g_set_error_literal (&error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
-                           _("--timeout must be a positive number of seconds"));
+      g_set_error (&error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                   /* Translators: %u is the largest number of seconds, 4294967 (49 days) */
+                   _("--timeout must be a positive number of seconds, at most %u"), G_MAXUINT / 1000);
       goto bad_args;
     }
 
@@ -394,15 +398,20 @@ clarify_cli_run_ask (int    argc,
 
   loop = g_main_loop_new (NULL, FALSE);
   wait.loop = loop;
-  clarify_cli_ask_app_async (app, request_json, NULL, ask_done_cb, &wait);
+  cancellable = g_cancellable_new ();
+  watch_id = clarify_cli_watch_owner (g_dbus_proxy_get_connection (G_DBUS_PROXY (app)), cancellable);
+  clarify_cli_ask_app_async (app, request_json, cancellable, ask_done_cb, &wait);
   g_main_loop_run (loop);
+  g_bus_unwatch_name (watch_id);
 
   if (wait.response_json == NULL)
     {
       gboolean bad_request = is_invalid_args (wait.error);
 
       g_dbus_error_strip_remote_error (wait.error);
-      if (bad_request)
+      if (clarify_cli_is_owner_gone (wait.error))
+        g_printerr ("%s\n", _("clarify ask: Clarify quit before the question was answered."));
+      else if (bad_request)
         g_printerr (_("clarify ask: %s\n"), wait.error->message);
       else
         g_printerr (_("clarify ask: cannot reach Clarify: %s\n"), wait.error->message);

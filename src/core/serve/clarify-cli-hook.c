@@ -200,6 +200,7 @@ clarify_cli_run_hook (int    argc,
   g_autoptr(ClarifyClaudeHook) decoded = NULL;
   g_autoptr(GError) error = NULL;
   g_autofree char *input = NULL;
+  g_autoptr(GCancellable) cancellable = NULL;
   const char *agent = argc == 2 ? argv[1] : NULL;
 
   if (agent == NULL || g_str_equal (agent, "--help") || g_str_equal (agent, "-h"))
@@ -242,17 +243,23 @@ clarify_cli_run_hook (int    argc,
       return 0;
     }
 
-  /* No timeout: the person may take as long as the hook's own. */
+  /* No timeout: the person may take as long as the hook's own. But a
+   * Clarify that dies meanwhile must not leave Claude Code waiting. */
+  cancellable = g_cancellable_new ();
+  hook.watch_id = clarify_cli_watch_owner (hook.bus, cancellable);
   g_dbus_connection_call (hook.bus, CLARIFY_DBUS_NAME, CLARIFY_DBUS_PATH, CLARIFY_DBUS_NAME, "Hook",
                           g_variant_new ("(ss)", agent, input), G_VARIANT_TYPE ("(s)"),
-                          G_DBUS_CALL_FLAGS_NO_AUTO_START, G_MAXINT, NULL, hook_done_cb, &hook);
+                          G_DBUS_CALL_FLAGS_NO_AUTO_START, G_MAXINT, cancellable, hook_done_cb, &hook);
   g_main_loop_run (hook.loop);
 
   if (hook.output == NULL)
     {
       /* Clarify went away or refused the input: the terminal asks. */
       g_dbus_error_strip_remote_error (hook.error);
-      g_printerr (_("clarify hook: %s\n"), hook.error->message);
+      if (clarify_cli_is_owner_gone (hook.error))
+        g_printerr ("%s\n", _("clarify hook: Clarify quit before answering; the terminal asks instead."));
+      else
+        g_printerr (_("clarify hook: %s\n"), hook.error->message);
       return 0;
     }
 

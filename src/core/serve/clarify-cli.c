@@ -69,6 +69,63 @@ clarify_cli_ask_app_finish (GObject       *proxy,
   return response_json;
 }
 
+typedef struct
+{
+  GCancellable *cancellable;
+  gboolean      seen;
+} OwnerWatch;
+
+static void
+owner_watch_free (gpointer data)
+{
+  OwnerWatch *watch = data;
+
+  g_object_unref (watch->cancellable);
+  g_free (watch);
+}
+
+static void
+owner_appeared_cb (GDBusConnection *bus,
+                   const char      *name,
+                   const char      *owner,
+                   gpointer         data)
+{
+  ((OwnerWatch *) data)->seen = TRUE;
+}
+
+static void
+owner_vanished_cb (GDBusConnection *bus,
+                   const char      *name,
+                   gpointer         data)
+{
+  OwnerWatch *watch = data;
+
+  /* Not yet owned (activation may still start it) is not "gone". */
+  if (watch->seen)
+    g_cancellable_cancel (watch->cancellable);
+}
+
+guint
+clarify_cli_watch_owner (GDBusConnection *bus,
+                         GCancellable    *cancellable)
+{
+  OwnerWatch *watch = g_new0 (OwnerWatch, 1);
+
+  watch->cancellable = g_object_ref (cancellable);
+  return g_bus_watch_name_on_connection (bus, CLARIFY_DBUS_NAME, G_BUS_NAME_WATCHER_FLAGS_NONE,
+                                         owner_appeared_cb, owner_vanished_cb,
+                                         watch, owner_watch_free);
+}
+
+gboolean
+clarify_cli_is_owner_gone (const GError *error)
+{
+  /* Cancelled by the watch, or the bus's own word for a peer that died
+   * with our call unanswered (there is no call timeout to cause it). */
+  return g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED) ||
+         g_error_matches (error, G_DBUS_ERROR, G_DBUS_ERROR_NO_REPLY);
+}
+
 GStrv
 clarify_cli_args_new (const char  *name,
                       int          argc,

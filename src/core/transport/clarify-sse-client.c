@@ -20,6 +20,9 @@
 #define HEALTHY_PERIOD_US (60 * G_USEC_PER_SEC)
 #define DEFAULT_BACKOFF_INITIAL_MS 1000
 #define DEFAULT_BACKOFF_MAX_MS 30000
+/* Refused: nobody listens, as while an agent restarts. Trying again costs
+ * one packet, so a server that is back is reached within this. */
+#define REFUSED_BACKOFF_MAX_MS 2000
 
 typedef struct
 {
@@ -49,6 +52,10 @@ struct _ClarifySseClient
   gint64                  connected_at;     /* monotonic µs, 0 while not connected */
   guint                   n_failures;       /* in a row; the backoff exponent */
   guint64                 server_retry_ms;  /* from "retry:", 0 = none */
+  gboolean                unreachable;      /* the last failure reached no server */
+  gboolean                refused;          /* … because the connection was refused */
+  gboolean                outage;           /* unreachable at some attempt since the last stream */
+  gboolean                came_back;        /* this stream follows such an outage */
 
   ClarifyConnectionState  state;
   char                   *state_reason;
@@ -172,6 +179,9 @@ next_delay_ms (ClarifySseClient *self)
   guint64 base = self->server_retry_ms > 0 ? self->server_retry_ms : self->backoff_initial_ms;
   guint64 cap = MAX ((guint64) self->backoff_max_ms, base);
   guint64 delay = base;
+
+  if (self->refused)
+    cap = MIN (cap, (guint64) REFUSED_BACKOFF_MAX_MS);
 
   for (guint i = 1; i < self->n_failures && delay < cap; i++)
     delay *= 2;
@@ -362,10 +372,18 @@ send_cb (GObject      *source,
 
   if (stream == NULL)
     {
+      self->unreachable = self->outage = TRUE;
+      self->refused = g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CONNECTION_REFUSED);
       reason = g_strdup (error->message);
       schedule_reconnect (self, CLARIFY_CONNECTION_STATE_RECONNECTING, reason);
       goto out;
     }
+
+  /* The server answers again (a restart, the end of an outage): whatever it
+   * says next, the back-off starts over rather than where the outage left it. */
+  if (self->unreachable)
+    self->n_failures = 0;
+  self->unreachable = self->refused = FALSE;
 
   status = soup_message_get_status (attempt->msg);
   if (status == SOUP_STATUS_UNAUTHORIZED || status == SOUP_STATUS_FORBIDDEN)
@@ -387,6 +405,8 @@ send_cb (GObject      *source,
     }
 
   attempt->stream = g_steal_pointer (&stream);
+  self->came_back = self->outage;
+  self->outage = FALSE;
   self->connected_at = self->last_activity = g_get_monotonic_time ();
   clarify_sse_parser_reset (self->parser);
 
@@ -420,6 +440,7 @@ connect_now (ClarifySseClient *self)
 
   drop_attempt (self);
   g_clear_handle_id (&self->retry_source, g_source_remove);
+  self->refused = FALSE;
 
   uri = g_uri_parse (self->url, SOUP_HTTP_URI_FLAGS, &error);
   if (uri == NULL)
@@ -690,6 +711,7 @@ clarify_sse_client_start (ClarifySseClient *self)
 
   self->running = TRUE;
   self->n_failures = 0;
+  self->unreachable = self->outage = self->came_back = FALSE;
   connect_now (self);
 }
 
@@ -741,4 +763,12 @@ clarify_sse_client_get_retry_at (ClarifySseClient *self)
   g_return_val_if_fail (CLARIFY_IS_SSE_CLIENT (self), 0);
 
   return self->retry_at;
+}
+
+gboolean
+clarify_sse_client_came_back (ClarifySseClient *self)
+{
+  g_return_val_if_fail (CLARIFY_IS_SSE_CLIENT (self), FALSE);
+
+  return self->came_back;
 }

@@ -46,6 +46,9 @@ const char            *clarify_sse_client_get_state_reason (ClarifySseClient *se
 /* Monotonic µs of the next attempt while RECONNECTING or FAILED (failures
  * are retried too, with the same backoff), else 0. */
 gint64                 clarify_sse_client_get_retry_at     (ClarifySseClient *self);
+/* In ::connected: whether the server could not be reached at all (refused,
+ * no route) since the previous stream, as while an agent restarts. */
+gboolean               clarify_sse_client_came_back        (ClarifySseClient *self);
 
 /* Signals:
  *   ::event (const char *type, const char *data, const char *id)

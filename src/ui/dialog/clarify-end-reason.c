@@ -67,6 +67,9 @@ clarify_end_reason_describe (ClarifyEndReason  reason,
     case CLARIFY_END_REASON_NOT_NEEDED:
       return g_strdup (_("The agent no longer needed this answer"));
 
+    case CLARIFY_END_REASON_AGENT_RESTARTED:
+      return g_strdup (_("The agent restarted; this question is gone"));
+
     default:
       g_return_val_if_reached (NULL);
     }

@@ -180,9 +180,13 @@ clarify_application_run_command_line (ClarifyApplication      *self,
   if (disconnect_names != NULL && connections->len == 0 && !demo)
     return 0;
 
-  clarify_application_ensure_backends_started (self);
-  if (mcp_port != 0)
+  /* The first start listens on --mcp-port straight away, without trying the
+   * configured port first; a later --mcp-port moves the running endpoint. */
+  if (!self->backends_started)
+    self->mcp_port = (guint) mcp_port;
+  else if (mcp_port != 0)
     clarify_application_start_mcp_server (self, (guint) mcp_port);
+  clarify_application_ensure_backends_started (self);
 
   for (guint i = 0; i < connections->len; i++)
     {

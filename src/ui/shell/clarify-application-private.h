@@ -37,6 +37,7 @@ struct _ClarifyApplication
 
   ClarifyWindow          *window;     /* weak */
   ClarifyTray            *tray;       /* NULL without a session bus */
+  guint                   mcp_port;   /* --mcp-port of the first command line, or 0 */
 
   guint                   backends_started : 1;
   guint                   held : 1;

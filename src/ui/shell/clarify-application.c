@@ -164,6 +164,8 @@ outbox_failed_cb (ClarifyOutbox      *outbox,
 
   if (g_error_matches (error, CLARIFY_ERROR, CLARIFY_ERROR_GONE))
     text = clarify_end_reason_describe (CLARIFY_END_REASON_ANSWERED_ELSEWHERE, NULL);
+  else if (g_error_matches (error, CLARIFY_ERROR, CLARIFY_ERROR_AGENT_RESTARTED))
+    text = clarify_end_reason_describe (CLARIFY_END_REASON_AGENT_RESTARTED, NULL);
   else
     /* Translators: the first %s is a connection name, the second an error message */
     text = g_strdup_printf (_("Could not send your answer to %s: %s"),
@@ -326,7 +328,7 @@ clarify_application_ensure_backends_started (ClarifyApplication *self)
                    clarify_connection_get_name (connection), error->message);
     }
 
-  clarify_application_start_mcp_server (self, 0);
+  clarify_application_start_mcp_server (self, self->mcp_port);
 }
 
 gboolean
