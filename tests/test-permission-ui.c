@@ -246,12 +246,37 @@ keys_were_ignored (gpointer data)
   return clarify_request_dialog_get_n_keys_ignored (run->dialog) > 0;
 }
 
+typedef struct
+{
+  Run   *run;
+  guint  n_sent;
+} Typing;
+
+static gboolean
+all_keys_ignored (gpointer data)
+{
+  Typing *typing = data;
+
+  return clarify_request_dialog_get_n_keys_ignored (typing->run->dialog) == typing->n_sent;
+}
+
 static gboolean
 keys_are_taken (gpointer data)
 {
   Run *run = data;
 
   return !clarify_request_dialog_get_key_guarded (run->dialog);
+}
+
+/* Once the guard lets go, Enter approves once, as the focused button says. */
+static void
+enter_once_keys_are_taken (Run *run)
+{
+  g_assert_true (clarify_test_wait_until (keys_are_taken, run, 10000));
+  x_server_key ("Return");
+  assert_answered (run,
+                   "{\"id\":\"perm-1\",\"outcome\":\"answered\",\"answers\":["
+                   "{\"question_id\":\"permission\",\"values\":[\"once\"]}]}");
 }
 
 /* An Enter meant for an editor must not approve a command: a dialog ignores
@@ -273,12 +298,41 @@ test_key_guard (void)
   g_assert_cmpuint (run.n_responses, ==, 0);
   g_assert_false (run_is_destroyed (&run));
 
-  g_assert_true (clarify_test_wait_until (keys_are_taken, &run, 10000));
-  x_server_key ("Return");
-  assert_answered (&run,
-                   "{\"id\":\"perm-1\",\"outcome\":\"answered\",\"answers\":["
-                   "{\"question_id\":\"permission\",\"values\":[\"once\"]}]}");
+  enter_once_keys_are_taken (&run);
   g_assert_cmpuint (clarify_request_dialog_get_n_keys_ignored (run.dialog), ==, 1);
+  run_clear (&run);
+}
+
+/* A person who keeps typing for another window, past the guard's first
+ * period, still answers nothing: each ignored key holds the guard up. */
+static void
+test_key_guard_while_typing (void)
+{
+  g_autoptr(ClarifyRequest) request = new_bash_permission ();
+  const guint guard_ms = 2000;
+  Run run = { 0 };
+  Typing typing = { &run, 0 };
+  gint64 shown_at;
+
+  run_create (&run, request);
+  clarify_request_dialog_set_key_guard_ms (run.dialog, guard_ms);
+  clarify_test_present_and_wait (GTK_WINDOW (run.dialog));
+  shown_at = g_get_monotonic_time ();
+
+  /* Keys 700 ms apart, until well past the first period. */
+  while (g_get_monotonic_time () - shown_at < (gint64) (guard_ms + 600) * 1000)
+    {
+      x_server_key ("Return");
+      typing.n_sent++;
+      g_assert_true (clarify_test_wait_until (all_keys_ignored, &typing, 5000));
+      g_assert_cmpuint (run.n_responses, ==, 0);
+      clarify_test_spin (700);
+    }
+  g_assert_cmpuint (typing.n_sent, >=, 4);
+  g_assert_false (run_is_destroyed (&run));
+
+  enter_once_keys_are_taken (&run);
+  g_assert_cmpuint (clarify_request_dialog_get_n_keys_ignored (run.dialog), ==, typing.n_sent);
   run_clear (&run);
 }
 
@@ -940,6 +994,7 @@ main (int   argc,
   g_test_add_func ("/permission/offered-answers-only", test_offered_answers_only);
   g_test_add_func ("/permission/withdrawn", test_permission_withdrawn);
   g_test_add_func ("/permission/key-guard", test_key_guard);
+  g_test_add_func ("/permission/key-guard/while-typing", test_key_guard_while_typing);
   g_test_add_func ("/permission/long-subject-scrolls", test_long_subject_scrolls);
   add_language_test ("/preview/on-focus", test_previews_on_focus);
   add_language_test ("/ask-user-question/note", test_ask_user_question_note);

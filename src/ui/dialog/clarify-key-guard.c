@@ -47,7 +47,10 @@ key_pressed_cb (ClarifyKeyGuard *self,
   if (self->timeout_id == 0)
     return FALSE;
 
+  /* Someone still typing is typing for another window: the guard holds
+   * until the keys have paused for the whole duration. */
   self->n_ignored++;
+  clarify_key_guard_arm (self);
 
   return TRUE;
 }

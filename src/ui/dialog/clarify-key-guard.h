@@ -2,7 +2,9 @@
  *
  * A dialog that pops up while the person types elsewhere must not turn
  * their next Enter into an answer. The guard swallows every key press in
- * the capture phase while it is armed; its one-shot timer exists only then.
+ * the capture phase while it is armed, and each key it swallows arms it
+ * again, so a person who keeps typing never answers by accident. Its
+ * one-shot timer exists only while it is armed.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
