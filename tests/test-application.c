@@ -1015,14 +1015,35 @@ test_claude_code_hook (void)
   g_assert_cmpstr (body, ==, "In the project “proj”");
 }
 
+/* Runs in GDBus' worker thread. */
+static GDBusMessage *
+count_private_print_cb (GDBusConnection *connection,
+                        GDBusMessage    *message,
+                        gboolean         incoming,
+                        gpointer         user_data)
+{
+  if (!incoming && g_strcmp0 (g_dbus_message_get_interface (message), "org.gtk.private.CommandLine") == 0)
+    g_atomic_int_inc ((int *) user_data);
+
+  return message;
+}
+
 static void
 test_command_line_second_instance (void)
 {
   g_auto(RunResult) run = { 0, };
+  GDBusConnection *bus;
+  int private_calls = 0;
+  guint filter;
 
   ensure_app ();
   if (clarify_application_get_demo_agent (app) == NULL)
     test_demo ();
+
+  /* Flatpak's D-Bus proxy denies GApplication's call back into the later
+   * instance (org.gtk.private.CommandLine.Print): the output must not need it. */
+  bus = g_application_get_dbus_connection (G_APPLICATION (app));
+  filter = g_dbus_connection_add_filter (bus, count_private_print_cb, &private_calls, NULL);
 
   /* Errors come back from the running instance with the same status. */
   check_bad_command_lines ();
@@ -1041,8 +1062,12 @@ test_command_line_second_instance (void)
 
   run_clarify (&run, (const char *[]) { "--disconnect", "extra", NULL });
   g_assert_cmpint (run.status, ==, 0);
+  g_assert_cmpstr (run.out, ==, "Removed connection “extra”.\n");
   g_assert_null (clarify_application_lookup_backend (app, "extra"));
   g_assert_null (find_connection_row ("extra"));
+
+  g_dbus_connection_remove_filter (bus, filter);
+  g_assert_cmpint (g_atomic_int_get (&private_calls), ==, 0);
 }
 
 static void

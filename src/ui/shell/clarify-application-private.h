@@ -37,6 +37,7 @@ struct _ClarifyApplication
 
   ClarifyWindow          *window;     /* weak */
   ClarifyTray            *tray;       /* NULL without a session bus */
+  guint                   command_line_export_id;
 
   guint                   backends_started : 1;
   guint                   held : 1;
@@ -62,6 +63,14 @@ gboolean          clarify_application_disconnect              (ClarifyApplicatio
 void              clarify_application_add_options             (ClarifyApplication  *self);
 int               clarify_application_run_command_line        (ClarifyApplication       *self,
                                                                GApplicationCommandLine  *command_line);
+gboolean          clarify_application_export_command_line     (ClarifyApplication  *self,
+                                                               GDBusConnection     *connection,
+                                                               const char          *object_path,
+                                                               GError             **error);
+void              clarify_application_unexport_command_line   (ClarifyApplication  *self,
+                                                               GDBusConnection     *connection);
+int               clarify_application_run_remote              (ClarifyApplication  *self,
+                                                               GVariantDict        *options);
 
 /* clarify-application-actions.c */
 void              clarify_application_add_actions             (ClarifyApplication  *self);

@@ -363,11 +363,23 @@ static int
 clarify_application_handle_local_options (GApplication *application,
                                           GVariantDict *options)
 {
+  g_autoptr(GError) error = NULL;
+
   if (g_variant_dict_contains (options, "version"))
     {
       g_print ("clarify %s\n", PACKAGE_VERSION);
       return 0;
     }
+
+  /* A later `clarify` hands its command line over itself and prints the
+   * answer (clarify-command-line.c says why). */
+  if (!g_application_register (application, NULL, &error))
+    {
+      g_printerr ("clarify: %s\n", error->message);
+      return 1;
+    }
+  if (g_application_get_is_remote (application))
+    return clarify_application_run_remote (CLARIFY_APPLICATION (application), options);
 
   return -1;
 }
@@ -382,6 +394,8 @@ clarify_application_dbus_register (GApplication     *application,
 
   if (!G_APPLICATION_CLASS (clarify_application_parent_class)->dbus_register (application, connection,
                                                                               object_path, error))
+    return FALSE;
+  if (!clarify_application_export_command_line (self, connection, object_path, error))
     return FALSE;
 
   /* In the inbox like any backend, but not a connection to list or hold for. */
@@ -409,6 +423,7 @@ clarify_application_dbus_unregister (GApplication    *application,
 {
   ClarifyApplication *self = CLARIFY_APPLICATION (application);
 
+  clarify_application_unexport_command_line (self, connection);
   if (self->dbus_backend != NULL)
     {
       clarify_backend_stop (self->dbus_backend);
