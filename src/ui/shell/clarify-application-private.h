@@ -10,6 +10,7 @@
 #pragma once
 
 #include "clarify-application.h"
+#include "clarify-autostart.h"
 #include "clarify-connection-store.h"
 #include "clarify-demo-agent.h"
 #include "clarify-dialog-queue.h"
@@ -24,6 +25,7 @@ struct _ClarifyApplication
   AdwApplication          parent_instance;
 
   ClarifyConnectionStore *store;
+  ClarifyAutostart       *autostart;  /* start at login, as the user chose */
   ClarifyInbox           *inbox;      /* every request, and the backends */
   ClarifyDialogQueue     *dialogs;
   GHashTable             *temporary;  /* names of connections not in the store */
