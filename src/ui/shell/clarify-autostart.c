@@ -65,8 +65,8 @@ apply_with_portal (ClarifyAutostart *self,
   XdpParent *xdp_parent = parent != NULL ? xdp_parent_new_gtk (parent) : NULL;
 
   g_ptr_array_add (commandline, (gpointer) "clarify");
+  /* No NULL at the end: libportal takes the array's length. */
   g_ptr_array_add (commandline, (gpointer) "--background");
-  g_ptr_array_add (commandline, NULL);
 
   /* Without the flag the portal removes an autostart it had set up. */
   xdp_portal_request_background (portal, xdp_parent,
