@@ -1076,14 +1076,35 @@ test_claude_code_hook (void)
   g_assert_cmpstr (body, ==, "In the project “proj”");
 }
 
+/* Runs in GDBus' worker thread. */
+static GDBusMessage *
+count_private_print_cb (GDBusConnection *connection,
+                        GDBusMessage    *message,
+                        gboolean         incoming,
+                        gpointer         user_data)
+{
+  if (!incoming && g_strcmp0 (g_dbus_message_get_interface (message), "org.gtk.private.CommandLine") == 0)
+    g_atomic_int_inc ((int *) user_data);
+
+  return message;
+}
+
 static void
 test_command_line_second_instance (void)
 {
   g_auto(RunResult) run = { 0, };
+  GDBusConnection *bus;
+  int private_calls = 0;
+  guint filter;
 
   ensure_app ();
   if (clarify_application_get_demo_agent (app) == NULL)
     test_demo ();
+
+  /* Flatpak's D-Bus proxy denies GApplication's call back into the later
+   * instance (org.gtk.private.CommandLine.Print): the output must not need it. */
+  bus = g_application_get_dbus_connection (G_APPLICATION (app));
+  filter = g_dbus_connection_add_filter (bus, count_private_print_cb, &private_calls, NULL);
 
   /* Errors come back from the running instance with the same status. */
   check_bad_command_lines ();
@@ -1102,8 +1123,44 @@ test_command_line_second_instance (void)
 
   run_clarify (&run, (const char *[]) { "--disconnect", "extra", NULL });
   g_assert_cmpint (run.status, ==, 0);
+  g_assert_cmpstr (run.out, ==, "Removed connection “extra”.\n");
   g_assert_null (clarify_application_lookup_backend (app, "extra"));
   g_assert_null (find_connection_row ("extra"));
+
+  g_dbus_connection_remove_filter (bus, filter);
+  g_assert_cmpint (g_atomic_int_get (&private_calls), ==, 0);
+}
+
+static void
+test_start_at_login (void)
+{
+  g_autofree char *desktop = clarify_autostart_get_desktop_path ();
+  g_autofree char *ini = g_build_filename (g_get_user_config_dir (), "clarify", "clarify.ini", NULL);
+  g_autofree char *contents = NULL;
+  g_autoptr(GVariant) state = NULL;
+
+  ensure_app ();
+  if (clarify_application_get_demo_agent (app) == NULL)
+    test_demo ();
+
+  /* Running and holding its connections did not start it at login. */
+  state = g_action_group_get_action_state (G_ACTION_GROUP (app), "start-at-login");
+  g_assert_false (g_variant_get_boolean (state));
+  g_assert_false (g_file_test (desktop, G_FILE_TEST_EXISTS));
+
+  /* The user's choice (the main menu's toggle) writes it, and takes it back. */
+  g_action_group_change_action_state (G_ACTION_GROUP (app), "start-at-login", g_variant_new_boolean (TRUE));
+  g_assert_true (g_file_get_contents (desktop, &contents, NULL, NULL));
+  g_assert_nonnull (strstr (contents, "Exec=clarify --background\n"));
+  g_clear_pointer (&contents, g_free);
+  g_assert_true (g_file_get_contents (ini, &contents, NULL, NULL));
+  g_assert_nonnull (strstr (contents, "[autostart]\nenabled=true\n"));
+  g_clear_pointer (&contents, g_free);
+
+  g_action_group_change_action_state (G_ACTION_GROUP (app), "start-at-login", g_variant_new_boolean (FALSE));
+  g_assert_false (g_file_test (desktop, G_FILE_TEST_EXISTS));
+  g_assert_true (g_file_get_contents (ini, &contents, NULL, NULL));
+  g_assert_nonnull (strstr (contents, "[autostart]\nenabled=false\n"));
 }
 
 static void
@@ -1278,6 +1335,7 @@ main (int   argc,
   g_test_add_func ("/application/ask-over-dbus", test_ask_over_dbus);
   g_test_add_func ("/application/claude-code-hook", test_claude_code_hook);
   g_test_add_func ("/application/second-instance-command-line", test_command_line_second_instance);
+  g_test_add_func ("/application/start-at-login", test_start_at_login);
   g_test_add_func ("/application/about-and-accels", test_about_and_accels);
   g_test_add_func ("/application/close-hides", test_close_hides);
   g_test_add_func ("/application/backend-state-words", test_backend_state_words);

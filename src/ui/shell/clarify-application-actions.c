@@ -77,12 +77,25 @@ open_request_action (GSimpleAction *action,
     g_application_activate (G_APPLICATION (self));
 }
 
+static void
+start_at_login_change_state (GSimpleAction *action,
+                             GVariant      *state,
+                             gpointer       user_data)
+{
+  ClarifyApplication *self = user_data;
+
+  clarify_autostart_set_enabled (self->autostart, g_variant_get_boolean (state),
+                                 self->window != NULL ? GTK_WINDOW (self->window) : NULL);
+  g_simple_action_set_state (action, state);
+}
+
 static const GActionEntry app_actions[] = {
   { "quit", quit_action },
   { "about", about_action },
   { "demo", demo_action },
   { "show-window", show_window_action },
   { "open-request", open_request_action, "s" },
+  { "start-at-login", NULL, NULL, "false", start_at_login_change_state },
 };
 
 void
@@ -93,6 +106,8 @@ clarify_application_add_actions (ClarifyApplication *self)
   g_action_map_add_action_entries (G_ACTION_MAP (self), app_actions, G_N_ELEMENTS (app_actions), self);
   gtk_application_set_accels_for_action (GTK_APPLICATION (self), "app.quit", quit_accels);
   clarify_application_update_demo_action (self);
+  g_simple_action_set_state (G_SIMPLE_ACTION (g_action_map_lookup_action (G_ACTION_MAP (self), "start-at-login")),
+                             g_variant_new_boolean (clarify_autostart_get_enabled (self->autostart)));
 }
 
 void

@@ -12,6 +12,23 @@
 #include "clarify-application-private.h"
 #include "clarify-backend-state.h"
 #include "clarify-backend-registry.h"
+#include "clarify-command-line.h"
+
+#define COMMAND_LINE_INTERFACE "io.github.clarify.Clarify.CommandLine"
+
+/* Private to Clarify: a later instance's command line and what it prints. */
+static const char command_line_xml[] =
+  "<node>"
+  "  <interface name='" COMMAND_LINE_INTERFACE "'>"
+  "    <method name='Run'>"
+  "      <arg type='aay' name='arguments' direction='in'/>"
+  "      <arg type='a{sv}' name='platform_data' direction='in'/>"
+  "      <arg type='s' name='out' direction='out'/>"
+  "      <arg type='s' name='err' direction='out'/>"
+  "      <arg type='i' name='status' direction='out'/>"
+  "    </method>"
+  "  </interface>"
+  "</node>";
 
 static const GOptionEntry option_entries[] = {
   { "connect", 'c', 0, G_OPTION_ARG_STRING_ARRAY, NULL,
@@ -215,4 +232,107 @@ clarify_application_run_command_line (ClarifyApplication      *self,
     g_application_activate (application);
 
   return 0;
+}
+
+/* The running instance's side. */
+static void
+command_line_method_cb (GDBusConnection       *connection,
+                        const char            *sender,
+                        const char            *object_path,
+                        const char            *interface_name,
+                        const char            *method_name,
+                        GVariant              *parameters,
+                        GDBusMethodInvocation *invocation,
+                        gpointer               user_data)
+{
+  ClarifyApplication *self = CLARIFY_APPLICATION (user_data);
+  GApplicationClass *app_class = G_APPLICATION_GET_CLASS (self);
+  g_autoptr(GVariant) arguments = NULL;
+  g_autoptr(GVariant) platform_data = NULL;
+  g_autoptr(ClarifyCommandLine) command_line = NULL;
+  int status;
+
+  g_variant_get (parameters, "(@aay@a{sv})", &arguments, &platform_data);
+  command_line = clarify_command_line_new (arguments, platform_data);
+
+  /* As GApplication does for its own remote command lines (startup id). */
+  app_class->before_emit (G_APPLICATION (self), platform_data);
+  status = clarify_application_run_command_line (self, G_APPLICATION_COMMAND_LINE (command_line));
+  app_class->after_emit (G_APPLICATION (self), platform_data);
+
+  g_dbus_method_invocation_return_value (invocation,
+                                         g_variant_new ("(ssi)",
+                                                        clarify_command_line_get_out (command_line),
+                                                        clarify_command_line_get_err (command_line),
+                                                        status));
+}
+
+gboolean
+clarify_application_export_command_line (ClarifyApplication  *self,
+                                         GDBusConnection     *connection,
+                                         const char          *object_path,
+                                         GError             **error)
+{
+  static const GDBusInterfaceVTable vtable = { command_line_method_cb, NULL, NULL, { 0 } };
+  g_autoptr(GDBusNodeInfo) info = g_dbus_node_info_new_for_xml (command_line_xml, NULL);
+
+  self->command_line_export_id =
+    g_dbus_connection_register_object (connection, object_path, info->interfaces[0],
+                                       &vtable, self, NULL, error);
+
+  return self->command_line_export_id != 0;
+}
+
+void
+clarify_application_unexport_command_line (ClarifyApplication *self,
+                                           GDBusConnection    *connection)
+{
+  if (self->command_line_export_id != 0)
+    g_dbus_connection_unregister_object (connection, self->command_line_export_id);
+  self->command_line_export_id = 0;
+}
+
+/* The later instance's side: prints what the running one answered and
+ * returns its status, or -1 to leave it to GApplication (a running
+ * Clarify too old to have the method). */
+int
+clarify_application_run_remote (ClarifyApplication *self,
+                                GVariantDict       *options)
+{
+  GApplication *application = G_APPLICATION (self);
+  const char *argv0 = g_get_prgname () != NULL ? g_get_prgname () : "clarify";
+  g_autofree char *cwd = g_get_current_dir ();
+  g_auto(GVariantBuilder) platform_data = G_VARIANT_BUILDER_INIT (G_VARIANT_TYPE_VARDICT);
+  g_autoptr(GVariant) reply = NULL;
+  g_autoptr(GError) error = NULL;
+  const char *out, *err;
+  int status;
+
+  g_variant_builder_add (&platform_data, "{sv}", "cwd", g_variant_new_bytestring (cwd));
+  g_variant_builder_add (&platform_data, "{sv}", "options", g_variant_dict_end (options));
+  G_APPLICATION_GET_CLASS (application)->add_platform_data (application, &platform_data);
+
+  reply = g_dbus_connection_call_sync (g_application_get_dbus_connection (application),
+                                       g_application_get_application_id (application),
+                                       g_application_get_dbus_object_path (application),
+                                       COMMAND_LINE_INTERFACE, "Run",
+                                       g_variant_new ("(^aay@a{sv})", (const char *[]) { argv0, NULL },
+                                                      g_variant_builder_end (&platform_data)),
+                                       G_VARIANT_TYPE ("(ssi)"), G_DBUS_CALL_FLAGS_NO_AUTO_START,
+                                       -1, NULL, &error);
+  if (reply == NULL)
+    {
+      if (g_error_matches (error, G_DBUS_ERROR, G_DBUS_ERROR_UNKNOWN_METHOD) ||
+          g_error_matches (error, G_DBUS_ERROR, G_DBUS_ERROR_UNKNOWN_INTERFACE) ||
+          g_error_matches (error, G_DBUS_ERROR, G_DBUS_ERROR_UNKNOWN_OBJECT))
+        return -1;
+      g_printerr ("clarify: %s\n", error->message);
+      return 1;
+    }
+
+  g_variant_get (reply, "(&s&si)", &out, &err, &status);
+  g_print ("%s", out);
+  g_printerr ("%s", err);
+
+  return status;
 }

@@ -10,6 +10,7 @@
 #pragma once
 
 #include "clarify-application.h"
+#include "clarify-autostart.h"
 #include "clarify-connection-store.h"
 #include "clarify-demo-agent.h"
 #include "clarify-dialog-queue.h"
@@ -24,6 +25,7 @@ struct _ClarifyApplication
   AdwApplication          parent_instance;
 
   ClarifyConnectionStore *store;
+  ClarifyAutostart       *autostart;  /* start at login, as the user chose */
   ClarifyInbox           *inbox;      /* every request, and the backends */
   ClarifyDialogQueue     *dialogs;
   GHashTable             *temporary;  /* names of connections not in the store */
@@ -38,6 +40,7 @@ struct _ClarifyApplication
   ClarifyWindow          *window;     /* weak */
   ClarifyTray            *tray;       /* NULL without a session bus */
   guint                   mcp_port;   /* --mcp-port of the first command line, or 0 */
+  guint                   command_line_export_id;
 
   guint                   backends_started : 1;
   guint                   held : 1;
@@ -63,6 +66,14 @@ gboolean          clarify_application_disconnect              (ClarifyApplicatio
 void              clarify_application_add_options             (ClarifyApplication  *self);
 int               clarify_application_run_command_line        (ClarifyApplication       *self,
                                                                GApplicationCommandLine  *command_line);
+gboolean          clarify_application_export_command_line     (ClarifyApplication  *self,
+                                                               GDBusConnection     *connection,
+                                                               const char          *object_path,
+                                                               GError             **error);
+void              clarify_application_unexport_command_line   (ClarifyApplication  *self,
+                                                               GDBusConnection     *connection);
+int               clarify_application_run_remote              (ClarifyApplication  *self,
+                                                               GVariantDict        *options);
 
 /* clarify-application-actions.c */
 void              clarify_application_add_actions             (ClarifyApplication  *self);

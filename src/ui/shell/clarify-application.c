@@ -10,9 +10,6 @@
 
 #include <glib/gi18n.h>
 
-#if HAVE_LIBPORTAL
-#include <libportal-gtk4/portal-gtk4.h>
-#endif
 
 #include "clarify-application-private.h"
 #include "clarify-backend-registry.h"
@@ -47,48 +44,6 @@ clarify_application_tell_user (ClarifyApplication *self,
     }
 }
 
-/* Staying alive in the background */
-
-#if HAVE_LIBPORTAL
-static void
-request_background_cb (GObject      *object,
-                       GAsyncResult *result,
-                       gpointer      user_data)
-{
-  g_autoptr(GError) error = NULL;
-
-  if (!xdp_portal_request_background_finish (XDP_PORTAL (object), result, &error))
-    g_message ("Running in the background was not allowed: %s", error->message);
-}
-
-static void
-request_background (ClarifyApplication *self)
-{
-  g_autoptr(XdpPortal) portal = NULL;
-  g_autoptr(GPtrArray) commandline = NULL;
-  XdpParent *parent = NULL;
-
-  if (self->background_requested || !xdp_portal_running_under_flatpak ())
-    return;
-
-  self->background_requested = TRUE;
-  portal = xdp_portal_new ();
-  commandline = g_ptr_array_new_with_free_func (g_free);
-  g_ptr_array_add (commandline, g_strdup ("clarify"));
-  g_ptr_array_add (commandline, g_strdup ("--background"));
-
-  if (self->window != NULL)
-    parent = xdp_parent_new_gtk (GTK_WINDOW (self->window));
-
-  xdp_portal_request_background (portal, parent,
-                                 _("Clarify keeps listening to your agents and shows their questions."),
-                                 commandline,
-                                 XDP_BACKGROUND_FLAG_AUTOSTART,
-                                 NULL, request_background_cb, NULL);
-  g_clear_pointer (&parent, xdp_parent_free);
-}
-#endif
-
 /* Each connection needs the process: hold it while any backend runs. */
 static void
 update_hold (ClarifyApplication *self)
@@ -102,9 +57,13 @@ update_hold (ClarifyApplication *self)
   if (want)
     {
       g_application_hold (G_APPLICATION (self));
-#if HAVE_LIBPORTAL
-      request_background (self);
-#endif
+      /* In a Flatpak, the Background portal lets it keep running, and
+       * starts it at login only when the user chose that. */
+      if (!self->background_requested)
+        {
+          self->background_requested = TRUE;
+          clarify_autostart_apply (self->autostart, self->window != NULL ? GTK_WINDOW (self->window) : NULL);
+        }
     }
   else
     {
@@ -416,11 +375,23 @@ static int
 clarify_application_handle_local_options (GApplication *application,
                                           GVariantDict *options)
 {
+  g_autoptr(GError) error = NULL;
+
   if (g_variant_dict_contains (options, "version"))
     {
       g_print ("clarify %s\n", PACKAGE_VERSION);
       return 0;
     }
+
+  /* A later `clarify` hands its command line over itself and prints the
+   * answer (clarify-command-line.c says why). */
+  if (!g_application_register (application, NULL, &error))
+    {
+      g_printerr ("clarify: %s\n", error->message);
+      return 1;
+    }
+  if (g_application_get_is_remote (application))
+    return clarify_application_run_remote (CLARIFY_APPLICATION (application), options);
 
   return -1;
 }
@@ -435,6 +406,8 @@ clarify_application_dbus_register (GApplication     *application,
 
   if (!G_APPLICATION_CLASS (clarify_application_parent_class)->dbus_register (application, connection,
                                                                               object_path, error))
+    return FALSE;
+  if (!clarify_application_export_command_line (self, connection, object_path, error))
     return FALSE;
 
   /* In the inbox like any backend, but not a connection to list or hold for. */
@@ -462,6 +435,7 @@ clarify_application_dbus_unregister (GApplication    *application,
 {
   ClarifyApplication *self = CLARIFY_APPLICATION (application);
 
+  clarify_application_unexport_command_line (self, connection);
   if (self->dbus_backend != NULL)
     {
       clarify_backend_stop (self->dbus_backend);
@@ -546,6 +520,7 @@ clarify_application_dispose (GObject *object)
   g_clear_object (&self->inbox);
   g_clear_pointer (&self->temporary, g_hash_table_unref);
   g_clear_object (&self->store);
+  g_clear_object (&self->autostart);
 
   G_OBJECT_CLASS (clarify_application_parent_class)->dispose (object);
 }
@@ -576,6 +551,7 @@ clarify_application_init (ClarifyApplication *self)
   self->store = clarify_connection_store_new (NULL);
   self->temporary = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->inbox = clarify_inbox_new ();
+  self->autostart = clarify_autostart_new ();
 
   outbox = clarify_inbox_get_outbox (self->inbox);
   g_signal_connect_object (outbox, "delivered", G_CALLBACK (outbox_delivered_cb), self, 0);

@@ -53,6 +53,7 @@ struct _ClarifyTray
   guint                      n_pending;
 
   guint                      registered : 1;
+  guint                      told_no_host : 1;
 };
 
 G_DEFINE_FINAL_TYPE (ClarifyTray, clarify_tray, G_TYPE_OBJECT)
@@ -245,6 +246,15 @@ watcher_vanished_cb (GDBusConnection *connection,
 
   g_cancellable_cancel (self->register_cancellable);
   set_registered (self, FALSE);
+
+  /* Plain GNOME has no tray: questions still come as notifications and in
+   * the window. Said once, not at each panel restart. */
+  if (!self->told_no_host)
+    {
+      self->told_no_host = TRUE;
+      g_message ("No tray on this desktop (no %s): questions come as notifications and in the window",
+                 WATCHER_NAME);
+    }
 }
 
 /* GObject */

@@ -1,0 +1,216 @@
+/* clarify-autostart.c: starting Clarify at login, when the user chose it
+ *
+ * The choice ([autostart] enabled= in clarify.ini, off unless the user
+ * turned it on) is applied each time Clarify starts to keep running and
+ * whenever it changes. In a Flatpak the Background portal holds it: it is
+ * asked for autostart, or for none, which withdraws an earlier one.
+ * Elsewhere Clarify writes or removes its own desktop file in the user's
+ * autostart folder.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <glib/gi18n.h>
+#include <glib/gstdio.h>
+#if HAVE_LIBPORTAL
+#include <libportal-gtk4/portal-gtk4.h>
+#endif
+
+#include "clarify-autostart.h"
+
+struct _ClarifyAutostart
+{
+  GObject  parent_instance;
+
+  char    *path;     /* clarify.ini */
+  gboolean enabled;
+};
+
+G_DEFINE_FINAL_TYPE (ClarifyAutostart, clarify_autostart, G_TYPE_OBJECT)
+
+enum {
+  PROP_0,
+  PROP_ENABLED,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+char *
+clarify_autostart_get_desktop_path (void)
+{
+  return g_build_filename (g_get_user_config_dir (), "autostart", APP_ID ".desktop", NULL);
+}
+
+#if HAVE_LIBPORTAL
+static void
+request_background_cb (GObject      *object,
+                       GAsyncResult *result,
+                       gpointer      user_data)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (!xdp_portal_request_background_finish (XDP_PORTAL (object), result, &error))
+    g_message ("The Background portal did not allow it: %s", error->message);
+}
+
+static void
+apply_with_portal (ClarifyAutostart *self,
+                   GtkWindow        *parent)
+{
+  g_autoptr(XdpPortal) portal = xdp_portal_new ();
+  g_autoptr(GPtrArray) commandline = g_ptr_array_new ();
+  XdpParent *xdp_parent = parent != NULL ? xdp_parent_new_gtk (parent) : NULL;
+
+  g_ptr_array_add (commandline, (gpointer) "clarify");
+  /* No NULL at the end: libportal takes the array's length. */
+  g_ptr_array_add (commandline, (gpointer) "--background");
+
+  /* Without the flag the portal removes an autostart it had set up. */
+  xdp_portal_request_background (portal, xdp_parent,
+                                 _("Clarify keeps listening to your agents and shows their questions."),
+                                 commandline,
+                                 self->enabled ? XDP_BACKGROUND_FLAG_AUTOSTART : XDP_BACKGROUND_FLAG_NONE,
+                                 NULL, request_background_cb, NULL);
+  g_clear_pointer (&xdp_parent, xdp_parent_free);
+}
+#endif
+
+static void
+apply_with_desktop_file (ClarifyAutostart *self)
+{
+  g_autofree char *path = clarify_autostart_get_desktop_path ();
+  g_autofree char *dir = g_path_get_dirname (path);
+  g_autoptr(GKeyFile) file = NULL;
+  g_autoptr(GError) error = NULL;
+
+  if (!self->enabled)
+    {
+      if (g_unlink (path) != 0 && errno != ENOENT)
+        g_message ("Cannot remove %s: %s", path, g_strerror (errno));
+      return;
+    }
+
+  file = g_key_file_new ();
+  g_key_file_set_string (file, G_KEY_FILE_DESKTOP_GROUP, G_KEY_FILE_DESKTOP_KEY_TYPE, "Application");
+  g_key_file_set_string (file, G_KEY_FILE_DESKTOP_GROUP, G_KEY_FILE_DESKTOP_KEY_NAME, _("Clarify"));
+  g_key_file_set_string (file, G_KEY_FILE_DESKTOP_GROUP, G_KEY_FILE_DESKTOP_KEY_EXEC, "clarify --background");
+  g_key_file_set_string (file, G_KEY_FILE_DESKTOP_GROUP, G_KEY_FILE_DESKTOP_KEY_ICON, APP_ID);
+  g_key_file_set_boolean (file, G_KEY_FILE_DESKTOP_GROUP, G_KEY_FILE_DESKTOP_KEY_NO_DISPLAY, TRUE);
+  g_key_file_set_boolean (file, G_KEY_FILE_DESKTOP_GROUP, "X-GNOME-Autostart-enabled", TRUE);
+
+  g_mkdir_with_parents (dir, 0700);
+  if (!g_key_file_save_to_file (file, path, &error))
+    g_message ("Cannot write %s: %s", path, error->message);
+}
+
+void
+clarify_autostart_apply (ClarifyAutostart *self,
+                         GtkWindow        *parent)
+{
+  g_return_if_fail (CLARIFY_IS_AUTOSTART (self));
+
+#if HAVE_LIBPORTAL
+  if (xdp_portal_running_under_flatpak ())
+    {
+      apply_with_portal (self, parent);
+      return;
+    }
+#endif
+  apply_with_desktop_file (self);
+}
+
+static void
+clarify_autostart_get_property (GObject    *object,
+                                guint       prop_id,
+                                GValue     *value,
+                                GParamSpec *pspec)
+{
+  ClarifyAutostart *self = CLARIFY_AUTOSTART (object);
+
+  switch (prop_id)
+    {
+    case PROP_ENABLED:
+      g_value_set_boolean (value, self->enabled);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+clarify_autostart_finalize (GObject *object)
+{
+  ClarifyAutostart *self = CLARIFY_AUTOSTART (object);
+
+  g_free (self->path);
+
+  G_OBJECT_CLASS (clarify_autostart_parent_class)->finalize (object);
+}
+
+static void
+clarify_autostart_class_init (ClarifyAutostartClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->get_property = clarify_autostart_get_property;
+  object_class->finalize = clarify_autostart_finalize;
+
+  properties[PROP_ENABLED] =
+    g_param_spec_boolean ("enabled", NULL, NULL, FALSE,
+                          G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+}
+
+static void
+clarify_autostart_init (ClarifyAutostart *self)
+{
+  g_autoptr(GKeyFile) file = g_key_file_new ();
+
+  self->path = g_build_filename (g_get_user_config_dir (), "clarify", "clarify.ini", NULL);
+  if (g_key_file_load_from_file (file, self->path, G_KEY_FILE_KEEP_COMMENTS, NULL))
+    self->enabled = g_key_file_get_boolean (file, "autostart", "enabled", NULL);
+}
+
+ClarifyAutostart *
+clarify_autostart_new (void)
+{
+  return g_object_new (CLARIFY_TYPE_AUTOSTART, NULL);
+}
+
+gboolean
+clarify_autostart_get_enabled (ClarifyAutostart *self)
+{
+  g_return_val_if_fail (CLARIFY_IS_AUTOSTART (self), FALSE);
+
+  return self->enabled;
+}
+
+void
+clarify_autostart_set_enabled (ClarifyAutostart *self,
+                               gboolean          enabled,
+                               GtkWindow        *parent)
+{
+  g_autoptr(GKeyFile) file = g_key_file_new ();
+  g_autofree char *dir = NULL;
+  g_autoptr(GError) error = NULL;
+
+  g_return_if_fail (CLARIFY_IS_AUTOSTART (self));
+
+  enabled = !!enabled;
+  if (enabled == self->enabled)
+    return;
+
+  self->enabled = enabled;
+  g_key_file_load_from_file (file, self->path, G_KEY_FILE_KEEP_COMMENTS, NULL);
+  g_key_file_set_boolean (file, "autostart", "enabled", enabled);
+  dir = g_path_get_dirname (self->path);
+  g_mkdir_with_parents (dir, 0700);
+  if (!g_key_file_save_to_file (file, self->path, &error))
+    g_message ("Cannot save the start-at-login choice: %s", error->message);
+
+  clarify_autostart_apply (self, parent);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ENABLED]);
+}
