@@ -8,6 +8,7 @@
 #include "clarify-backend-registry.h"
 #include "clarify-error.h"
 #include "clarify-http.h"
+#include "clarify-json.h"
 #include "clarify-json-backend.h"
 #include "clarify-opencode-decoder.h"
 #include "clarify-opencode-encoder.h"
@@ -240,6 +241,70 @@ test_json_large_reply (Fixture       *fixture,
   g_assert_nonnull (strstr (error->message, "larger than 4 MiB"));
 }
 
+/* NUL inside a question's text or an option's value: refused whole. */
+static const char *nul_requests[] = {
+  "{\"id\":\"n1\",\"questions\":[{\"id\":\"q1\",\"kind\":\"text\",\"text\":\"Name\\u0000 or not?\"}]}",
+  "{\"id\":\"n2\",\"questions\":[{\"id\":\"q1\",\"kind\":\"choice\",\"text\":\"Which?\","
+  "\"options\":[{\"label\":\"Keep\",\"value\":\"keep\\u0000 rm -rf\"},{\"label\":\"Drop\",\"value\":\"drop\"}]}]}",
+};
+
+static void
+test_nul_json_form (void)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (nul_requests); i++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(ClarifyRequest) request = clarify_request_new_from_data (nul_requests[i], -1, &error);
+
+      g_assert_null (request);
+      g_assert_error (error, CLARIFY_ERROR, CLARIFY_ERROR_INVALID);
+      g_assert_nonnull (strstr (error->message, "NUL character"));
+    }
+
+  /* The same text with a real backslash before u0000 is no NUL, and stays whole. */
+  {
+    g_autoptr(GError) error = NULL;
+    g_autoptr(ClarifyRequest) request = clarify_request_new_from_data (
+      "{\"id\":\"n3\",\"questions\":[{\"id\":\"q1\",\"kind\":\"text\",\"text\":\"C:\\\\u0000 ok\"}]}", -1, &error);
+
+    g_assert_no_error (error);
+    g_assert_cmpstr (clarify_question_get_text (clarify_request_get_question (request, 0)), ==, "C:\\u0000 ok");
+  }
+
+  /* A raw NUL byte inside the given length is refused too. */
+  {
+    static const char raw[] = "{\"id\":\"n4\",\"questions\":[{\"id\":\"q1\",\"kind\":\"text\",\"text\":\"a\0b\"}]}";
+    g_autoptr(GError) error = NULL;
+
+    g_assert_null (clarify_request_new_from_data (raw, sizeof raw - 1, &error));
+    g_assert_error (error, CLARIFY_ERROR, CLARIFY_ERROR_INVALID);
+  }
+}
+
+static void
+test_nul_json_backend (Fixture       *fixture,
+                       gconstpointer  data)
+{
+  clarify_backend_start (fixture->backend);
+  g_assert_true (clarify_test_server_wait_for_n_streams (fixture->server, EVENTS_PATH, 1, 5000));
+
+  for (guint i = 0; i < G_N_ELEMENTS (nul_requests); i++)
+    {
+      g_autofree char *frame = g_strdup_printf ("event: request\ndata: %s\n\n", nul_requests[i]);
+
+      clarify_test_server_sse_send (fixture->server, EVENTS_PATH, frame, -1);
+    }
+  clarify_test_server_sse_send (fixture->server, EVENTS_PATH,
+                                "event: request\ndata: {\"id\":\"ok\",\"questions\":"
+                                "[{\"id\":\"q1\",\"kind\":\"text\",\"text\":\"Name?\"}]}\n\n", -1);
+  clarify_test_watch_wait_request (&fixture->watch, 1);
+
+  /* Only the request without a NUL came through; the others left a reason. */
+  g_assert_cmpuint (fixture->watch.added->len, ==, 1);
+  g_assert_cmpstr (clarify_request_get_id (fixture->watch.added->pdata[0]), ==, "ok");
+  g_assert_true (clarify_test_log_seen ("*“fake-agent”: ignored a request*NUL character*"));
+}
+
 static ClarifyRequest *
 opencode_question (const char *id,
                    const char *session_id)
@@ -347,6 +412,8 @@ main (int   argc,
   g_test_add_func ("/hostile/escape-segment", test_escape_segment);
   g_test_add_func ("/hostile/opencode/ids", test_opencode_ids);
   g_test_add_func ("/hostile/json/ids", test_json_ids);
+  g_test_add_func ("/hostile/nul/json-form", test_nul_json_form);
+  g_test_add ("/hostile/nul/json-backend", Fixture, NULL, fixture_setup, test_nul_json_backend, fixture_teardown);
   g_test_add ("/hostile/json/large-reply", Fixture, NULL, fixture_setup, test_json_large_reply, fixture_teardown);
 
   return g_test_run ();
