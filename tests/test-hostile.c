@@ -9,6 +9,7 @@
 #include "clarify-error.h"
 #include "clarify-http.h"
 #include "clarify-json.h"
+#include "clarify-normalize.h"
 #include "clarify-json-backend.h"
 #include "clarify-opencode-decoder.h"
 #include "clarify-opencode-encoder.h"
@@ -305,6 +306,54 @@ test_nul_json_backend (Fixture       *fixture,
   g_assert_true (clarify_test_log_seen ("*“fake-agent”: ignored a request*NUL character*"));
 }
 
+/* Bidi controls and zero-width characters are written out; options that
+ * read the same are numbered; values go back whole. */
+static void
+test_invisible_and_duplicates (void)
+{
+  static const char data[] =
+    "{\"id\":\"v1\",\"title\":\"Pay \\u202Eevil\\u202C now\",\"context\":\"a\\u200Bb\","
+    "\"questions\":[{\"id\":\"q1\",\"kind\":\"single\",\"text\":\"Pick\\u2066 one\\u2069\","
+    "\"placeholder\":\"\\uFEFFx\",\"options\":["
+    "{\"label\":\"Keep\",\"value\":\"keep\"},"
+    "{\"label\":\"Keep\",\"value\":\"delete\"},"
+    "{\"label\":\"Keep (2)\",\"value\":\"other\"},"
+    "{\"label\":\"Ke\\u200Dep\",\"value\":\"third\",\"description\":\"\\u2060d\"},"
+    "{\"label\":\"Drop\"},{\"label\":\"Drop\"}]}]}";
+  g_autoptr(GError) error = NULL;
+  g_autoptr(ClarifyRequest) request = NULL;
+  ClarifyQuestion *question;
+  g_autofree char *plain = clarify_text_show_invisible ("no marks here");
+
+  g_assert_null (plain);
+  request = clarify_request_new_from_data (data, -1, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (clarify_request_get_title (request), ==, "Pay ⟨U+202E⟩evil⟨U+202C⟩ now");
+  g_assert_cmpstr (clarify_request_get_context (request), ==, "a⟨U+200B⟩b");
+  question = clarify_request_get_question (request, 0);
+  g_assert_cmpstr (clarify_question_get_text (question), ==, "Pick⟨U+2066⟩ one⟨U+2069⟩");
+  g_assert_cmpstr (clarify_question_get_placeholder (question), ==, "⟨U+FEFF⟩x");
+
+  clarify_test_assert_option (question, 0, "Keep", "keep", NULL);
+  clarify_test_assert_option (question, 1, "Keep (2)", "delete", NULL);
+  /* An agent's own "Keep (2)" is numbered on, not confused with it. */
+  clarify_test_assert_option (question, 2, "Keep (2) (2)", "other", NULL);
+  clarify_test_assert_option (question, 3, "Ke⟨U+200D⟩ep", "third", "⟨U+2060⟩d");
+  /* Without a value the label is the value: it goes back as sent. */
+  clarify_test_assert_option (question, 4, "Drop", "Drop", NULL);
+  clarify_test_assert_option (question, 5, "Drop (2)", "Drop", NULL);
+
+  /* The JSON form read back (an answer kept on disk) stays the same. */
+  {
+    g_autoptr(JsonNode) node = clarify_request_to_json (request);
+    g_autoptr(ClarifyRequest) again = clarify_request_new_from_json (node, &error);
+
+    g_assert_no_error (error);
+    g_assert_cmpstr (clarify_request_get_title (again), ==, clarify_request_get_title (request));
+    clarify_test_assert_option (clarify_request_get_question (again, 0), 1, "Keep (2)", "delete", NULL);
+  }
+}
+
 static ClarifyRequest *
 opencode_question (const char *id,
                    const char *session_id)
@@ -413,6 +462,7 @@ main (int   argc,
   g_test_add_func ("/hostile/opencode/ids", test_opencode_ids);
   g_test_add_func ("/hostile/json/ids", test_json_ids);
   g_test_add_func ("/hostile/nul/json-form", test_nul_json_form);
+  g_test_add_func ("/hostile/text/invisible-and-duplicates", test_invisible_and_duplicates);
   g_test_add ("/hostile/nul/json-backend", Fixture, NULL, fixture_setup, test_nul_json_backend, fixture_teardown);
   g_test_add ("/hostile/json/large-reply", Fixture, NULL, fixture_setup, test_json_large_reply, fixture_teardown);
 
