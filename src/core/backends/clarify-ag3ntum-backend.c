@@ -201,6 +201,7 @@ clarify_ag3ntum_backend_deliver_async (ClarifyBackend      *backend,
   Watch *watch = session_id != NULL ? g_hash_table_lookup (self->watches, session_id) : NULL;
   g_autoptr(GError) error = NULL;
   g_autofree char *answer = NULL;
+  g_autofree char *segment = NULL;
   g_autofree char *body = NULL;
   g_autofree char *path = NULL;
   Delivery *delivery;
@@ -214,7 +215,10 @@ clarify_ag3ntum_backend_deliver_async (ClarifyBackend      *backend,
       return;
     }
   answer = clarify_ag3ntum_encode_answer (request, response, &error);
-  if (answer == NULL)
+  /* The session id becomes a path segment: refuse what cannot stay one. */
+  if (answer != NULL)
+    segment = clarify_http_escape_segment (session_id, &error);
+  if (answer == NULL || segment == NULL)
     {
       g_task_return_error (task, g_steal_pointer (&error));
       return;

@@ -624,6 +624,7 @@ clarify_codenomad_backend_deliver_async (ClarifyBackend      *backend,
   g_autofree char *path = NULL;
   g_autofree char *body = NULL;
   g_autofree char *proxied = NULL;
+  g_autofree char *segment = NULL;
 
   g_task_set_source_tag (task, clarify_codenomad_backend_deliver_async);
   g_task_set_task_data (task, g_object_ref (request), g_object_unref);
@@ -637,6 +638,14 @@ clarify_codenomad_backend_deliver_async (ClarifyBackend      *backend,
     {
       g_task_return_new_error (task, CLARIFY_ERROR, CLARIFY_ERROR_INVALID,
                                "request %s belongs to no workspace", info->id);
+      return;
+    }
+
+  /* The workspace id becomes a path segment: refuse what cannot stay one. */
+  segment = clarify_http_escape_segment (info->workspace_id, &error);
+  if (segment == NULL)
+    {
+      g_task_return_error (task, g_steal_pointer (&error));
       return;
     }
 

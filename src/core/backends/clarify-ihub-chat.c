@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "clarify-error.h"
+#include "clarify-http.h"
 #include "clarify-ihub-chat-private.h"
 #include "clarify-ihub-codec.h"
 #include "clarify-json.h"
@@ -573,7 +574,7 @@ clarify_ihub_chat_stop (ClarifyIhubChat *self)
   /* The server aborts the model's call; we need not wait for it. */
   path = chat_path (self, "/stop");
   message = clarify_ihub_backend_new_message (self->backend, SOUP_METHOD_POST, path, "{}");
-  soup_session_send_and_read_async (clarify_ihub_backend_get_session (self->backend), message,
+  clarify_http_send_and_read_async (clarify_ihub_backend_get_session (self->backend), message,
                                     G_PRIORITY_DEFAULT, NULL, NULL, NULL);
   turn_end (self->turn, CLARIFY_IHUB_END_STOPPED, NULL);
 }

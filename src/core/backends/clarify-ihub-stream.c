@@ -242,7 +242,7 @@ post_cb (GObject      *object,
          gpointer      user_data)
 {
   g_autoptr(ClarifyIhubStream) self = user_data;
-  SoupMessage *message = soup_session_get_async_result_message (SOUP_SESSION (object), result);
+  SoupMessage *message = clarify_http_get_message (result);
   g_autoptr(GBytes) body = NULL;
   g_autoptr(JsonNode) node = NULL;
   g_autoptr(GError) error = NULL;
@@ -283,7 +283,7 @@ clarify_ihub_stream_post (ClarifyIhubStream *self,
   message = clarify_ihub_backend_new_message (self->backend, SOUP_METHOD_POST, self->path, body);
   session_id = g_strdup_printf ("session-%" G_GINT64_FORMAT "-%08x", g_get_real_time () / 1000, g_random_int ());
   soup_message_headers_replace (soup_message_get_request_headers (message), "X-Session-ID", session_id);
-  soup_session_send_and_read_async (clarify_ihub_backend_get_session (self->backend), message, G_PRIORITY_DEFAULT,
+  clarify_http_send_and_read_async (clarify_ihub_backend_get_session (self->backend), message, G_PRIORITY_DEFAULT,
                                     self->cancellable, post_cb, g_object_ref (self));
 }
 

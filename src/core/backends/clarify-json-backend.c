@@ -57,7 +57,7 @@ on_refusal_posted (GObject      *source,
                    gpointer      user_data)
 {
   g_autoptr(GBytes) body = clarify_http_read_finish (SOUP_SESSION (source), result, NULL);
-  SoupMessage *message = soup_session_get_async_result_message (SOUP_SESSION (source), result);
+  SoupMessage *message = clarify_http_get_message (result);
 
   g_debug ("The agent took the refusal with HTTP %u", soup_message_get_status (message));
 }
@@ -105,7 +105,7 @@ post_refusal (ClarifyJsonBackend *self,
 
   message = clarify_json_backend_post_new (self, url, clarify_json_builder_to_string (builder));
   if (message != NULL)
-    soup_session_send_and_read_async (self->session, message, G_PRIORITY_DEFAULT, NULL,
+    clarify_http_send_and_read_async (self->session, message, G_PRIORITY_DEFAULT, NULL,
                                       on_refusal_posted, NULL);
 }
 
@@ -206,13 +206,21 @@ clarify_json_backend_build_response_url (ClarifyJsonBackend *self,
                                          const char         *request_id,
                                          GError            **error)
 {
-  g_autofree char *escaped_id = g_uri_escape_string (request_id, NULL, FALSE);
-  g_autofree char *relative = g_strconcat ("requests/", escaped_id, "/response", NULL);
+  g_autofree char *escaped_id = clarify_http_escape_segment (request_id, error);
+  g_autofree char *directory = NULL;
+
+  if (escaped_id == NULL)
+    return NULL;
 
   /* RFC 3986 resolution drops the last segment and the query, which is
-   * exactly "the stream URL's directory". */
-  return g_uri_resolve_relative (clarify_sse_client_get_url (self->sse_client),
-                                 relative, G_URI_FLAGS_NONE, error);
+   * exactly "the stream URL's directory". The id is added after it, so
+   * that resolution cannot treat it as a dot segment. */
+  directory = g_uri_resolve_relative (clarify_sse_client_get_url (self->sse_client),
+                                      "requests/", G_URI_FLAGS_NONE, error);
+  if (directory == NULL)
+    return NULL;
+
+  return g_strconcat (directory, escaped_id, "/response", NULL);
 }
 
 /* A JSON POST to the agent, with its token; takes @json. NULL for a bad URL. */
@@ -256,7 +264,7 @@ on_response_posted (GObject      *source,
   SoupSession *session = SOUP_SESSION (source);
   g_autoptr(GTask) task = user_data;
   ClarifyJsonBackend *self = g_task_get_source_object (task);
-  SoupMessage *message = soup_session_get_async_result_message (session, result);
+  SoupMessage *message = clarify_http_get_message (result);
   g_autoptr(GBytes) body = NULL;
   g_autoptr(JsonNode) reply = NULL;
   g_autoptr(GError) error = NULL;
@@ -303,6 +311,11 @@ clarify_json_backend_deliver_async (ClarifyBackend      *backend,
   g_task_set_task_data (task, g_strdup (clarify_request_get_id (request)), g_free);
 
   url = clarify_json_backend_build_response_url (self, clarify_request_get_id (request), &error);
+  if (g_error_matches (error, CLARIFY_ERROR, CLARIFY_ERROR_INVALID))
+    {
+      g_task_return_error (task, g_steal_pointer (&error));
+      return;
+    }
   node = clarify_response_to_json (response);
   if (url != NULL)
     message = clarify_json_backend_post_new (self, url, clarify_json_to_string (node));
@@ -315,7 +328,7 @@ clarify_json_backend_deliver_async (ClarifyBackend      *backend,
       return;
     }
 
-  soup_session_send_and_read_async (self->session, message, G_PRIORITY_DEFAULT, cancellable,
+  clarify_http_send_and_read_async (self->session, message, G_PRIORITY_DEFAULT, cancellable,
                                     on_response_posted, g_steal_pointer (&task));
 }
 

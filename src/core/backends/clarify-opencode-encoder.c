@@ -5,6 +5,7 @@
 #include "config.h"
 
 #include "clarify-error.h"
+#include "clarify-http.h"
 #include "clarify-json.h"
 #include "clarify-opencode-encoder.h"
 #include "clarify-validate.h"
@@ -120,7 +121,9 @@ clarify_opencode_encode_reply (ClarifyRequest   *request,
       return FALSE;
     }
 
-  id = g_uri_escape_string (info->id, NULL, FALSE);
+  id = clarify_http_escape_segment (info->id, error);
+  if (id == NULL)
+    return FALSE;
 
   switch (info->kind)
     {
@@ -143,8 +146,10 @@ clarify_opencode_encode_reply (ClarifyRequest   *request,
 
     case CLARIFY_OPENCODE_REQUEST_LEGACY_PERMISSION:
       {
-        g_autofree char *session = g_uri_escape_string (info->session_id ? info->session_id : "", NULL, FALSE);
+        g_autofree char *session = clarify_http_escape_segment (info->session_id, error);
 
+        if (session == NULL)
+          return FALSE;
         if (!(node = permission_reply (response, TRUE, error)))
           return FALSE;
         *path = g_strdup_printf ("/session/%s/permissions/%s", session, id);

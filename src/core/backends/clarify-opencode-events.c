@@ -468,7 +468,7 @@ clarify_opencode_call_async (SoupSession         *session,
   g_task_set_source_tag (task, clarify_opencode_call_async);
   g_task_set_task_data (task, g_object_ref (message), g_object_unref);
   soup_message_headers_replace (soup_message_get_request_headers (message), "Accept", "application/json");
-  soup_session_send_and_read_async (session, message, G_PRIORITY_DEFAULT, cancellable, call_cb, task);
+  clarify_http_send_and_read_async (session, message, G_PRIORITY_DEFAULT, cancellable, call_cb, task);
 }
 
 JsonNode *

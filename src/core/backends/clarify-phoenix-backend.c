@@ -427,7 +427,7 @@ listed_cb (GObject      *object,
            gpointer      user_data)
 {
   ClarifyPhoenixBackend *self = user_data;
-  SoupMessage *message = soup_session_get_async_result_message (SOUP_SESSION (object), result);
+  SoupMessage *message = clarify_http_get_message (result);
   g_autoptr(GBytes) body = NULL;
   g_autoptr(JsonNode) node = NULL;
   g_autoptr(GError) error = NULL;
@@ -498,7 +498,7 @@ list_conversations (ClarifyPhoenixBackend *self)
     }
 
   self->cancellable = g_cancellable_new ();
-  soup_session_send_and_read_async (self->api_session, message, G_PRIORITY_DEFAULT, self->cancellable,
+  clarify_http_send_and_read_async (self->api_session, message, G_PRIORITY_DEFAULT, self->cancellable,
                                     listed_cb, self);
 }
 
@@ -582,7 +582,7 @@ delivered_cb (GObject      *object,
   g_autoptr(GTask) task = user_data;
   ClarifyPhoenixBackend *self = g_task_get_source_object (task);
   Delivery *delivery = g_task_get_task_data (task);
-  SoupMessage *message = soup_session_get_async_result_message (SOUP_SESSION (object), result);
+  SoupMessage *message = clarify_http_get_message (result);
   g_autoptr(GBytes) body = NULL;
   g_autoptr(GError) error = NULL;
   Conversation *conversation;
@@ -656,7 +656,12 @@ clarify_phoenix_backend_deliver_async (ClarifyBackend      *backend,
   delivery->declining = clarify_response_get_outcome (response) != CLARIFY_OUTCOME_ANSWERED;
   g_task_set_task_data (task, delivery, delivery_free);
 
-  escaped = g_uri_escape_string (conversation_id, NULL, FALSE);
+  escaped = clarify_http_escape_segment (conversation_id, &error);
+  if (escaped == NULL)
+    {
+      g_task_return_error (task, g_steal_pointer (&error));
+      return;
+    }
   path = g_strconcat ("/api/conversations/", escaped, delivery->declining ? "/cancel" : "/respond", NULL);
   message = api_message_new (self, SOUP_METHOD_POST, path);
   if (message == NULL)
@@ -680,7 +685,7 @@ clarify_phoenix_backend_deliver_async (ClarifyBackend      *backend,
       soup_message_set_request_body_from_bytes (message, "application/json", bytes);
     }
 
-  soup_session_send_and_read_async (self->api_session, message, G_PRIORITY_DEFAULT, cancellable,
+  clarify_http_send_and_read_async (self->api_session, message, G_PRIORITY_DEFAULT, cancellable,
                                     delivered_cb, g_steal_pointer (&task));
 }
 

@@ -225,14 +225,30 @@ clarify_request_new_from_json (JsonNode  *node,
   return g_steal_pointer (&request);
 }
 
-/* Nesting of @data outside strings, stopping once it passes @limit. */
+/* Whether the JSON text @data escapes a NUL at @i ("\\u0000"). */
+static gboolean
+is_nul_escape (const char *data,
+               gsize       length,
+               gsize       i)
+{
+  return i + 5 < length && data[i + 1] == 'u' && strncmp (data + i + 2, "0000", 4) == 0;
+}
+
+/* Nesting of @data outside strings, stopping once it passes @limit; a NUL
+ * (raw or escaped) stops it too, as @nul: C strings would cut the text there,
+ * and an option's value would go back to the agent cut. */
 static gboolean
 nesting_within (const char *data,
                 gsize       length,
-                guint       limit)
+                guint       limit,
+                gboolean   *nul)
 {
   guint depth = 0;
   gboolean in_string = FALSE;
+
+  *nul = memchr (data, '\0', length) != NULL;
+  if (*nul)
+    return FALSE;
 
   for (gsize i = 0; i < length; i++)
     {
@@ -240,6 +256,8 @@ nesting_within (const char *data,
 
       if (in_string)
         {
+          if (c == '\\' && is_nul_escape (data, length, i))
+            return !(*nul = TRUE);
           if (c == '\\')
             i++;
           else if (c == '"')
@@ -267,14 +285,22 @@ clarify_json_parse (const char  *data,
   /* Mutable: the D-Bus and CLI fronts put their own id into what they parse. */
   g_autoptr(JsonParser) parser = json_parser_new ();
   g_autoptr(GError) local_error = NULL;
+  gboolean nul = FALSE;
 
   g_return_val_if_fail (data != NULL, NULL);
 
   if (length < 0)
     length = strlen (data);
 
-  if (!nesting_within (data, length, CLARIFY_JSON_MAX_DEPTH))
+  if (!nesting_within (data, length, CLARIFY_JSON_MAX_DEPTH, &nul))
     {
+      if (nul)
+        {
+          g_set_error_literal (error, CLARIFY_ERROR, CLARIFY_ERROR_INVALID,
+                               "not accepted: a text holds a NUL character (\\u0000), "
+                               "which cannot be shown or sent back whole");
+          return NULL;
+        }
       g_set_error (error, CLARIFY_ERROR, CLARIFY_ERROR_INVALID,
                    "not valid JSON: nested deeper than %u levels", CLARIFY_JSON_MAX_DEPTH);
       return NULL;

@@ -576,3 +576,39 @@ clarify_question_new_from_json_object (JsonObject         *object,
 
   return g_steal_pointer (&question);
 }
+
+static gboolean
+is_invisible (gunichar c)
+{
+  return (c >= 0x202A && c <= 0x202E) || (c >= 0x2066 && c <= 0x2069) ||
+         (c >= 0x200B && c <= 0x200D) || c == 0x2060 || c == 0xFEFF;
+}
+
+char *
+clarify_text_show_invisible (const char *text)
+{
+  GString *shown = NULL;
+  const char *copied = text;
+
+  if (text == NULL)
+    return NULL;
+
+  for (const char *p = text; *p != '\0'; p = g_utf8_next_char (p))
+    {
+      gunichar c = g_utf8_get_char (p);
+
+      if (!is_invisible (c))
+        continue;
+      if (shown == NULL)
+        shown = g_string_new (NULL);
+      g_string_append_len (shown, copied, p - copied);
+      g_string_append_printf (shown, "⟨U+%04X⟩", c);
+      copied = g_utf8_next_char (p);
+    }
+
+  if (shown == NULL)
+    return NULL;
+  g_string_append (shown, copied);
+
+  return g_string_free (shown, FALSE);
+}

@@ -47,4 +47,10 @@ ClarifyQuestion *clarify_question_new_from_json_object (JsonObject        *objec
                                                         const char * const *languages,
                                                         GError           **error);
 
+/* @text with every bidi control (U+202A–202E, U+2066–2069) and zero-width
+ * character (U+200B–200D, U+2060, U+FEFF) written out as a visible mark,
+ * "⟨U+202E⟩", so that agent text cannot hide or reorder what the user reads;
+ * NULL when @text has none of them. */
+char *clarify_text_show_invisible (const char *text);
+
 G_END_DECLS

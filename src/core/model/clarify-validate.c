@@ -10,6 +10,7 @@
 #include <glib/gi18n.h>
 
 #include "clarify-error.h"
+#include "clarify-normalize.h"
 #include "clarify-validate.h"
 
 /* Not in the header: nothing outside needs it, but the UI must not get
@@ -82,7 +83,10 @@ cap_text (const char *text,
   if (text == NULL)
     return NULL;
 
-  copy = g_strdup (text);
+  /* Bidi controls and zero-width characters are shown, never obeyed. */
+  copy = clarify_text_show_invisible (text);
+  if (copy == NULL)
+    copy = g_strdup (text);
   if (clarify_truncate_text (copy, max_chars))
     g_message ("Request %s: %s cut to %u characters (was %ld)",
                request_id, what, max_chars, g_utf8_strlen (text, -1));
@@ -269,6 +273,7 @@ cap_option_texts (ClarifyQuestion *question,
   GListModel *model = clarify_question_get_options (question);
   GListStore *store = G_LIST_STORE (model);
   guint n = g_list_model_get_n_items (model);
+  g_autoptr(GHashTable) shown = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
 
   if (n > CLARIFY_MAX_OPTIONS)
     {
@@ -295,12 +300,26 @@ cap_option_texts (ClarifyQuestion *question,
           clarify_option_set_preview (option, capped_preview);
         }
 
-      if (g_utf8_strlen (label, -1) <= CLARIFY_MAX_OPTION_LABEL_CHARS &&
-          (description == NULL || g_utf8_strlen (description, -1) <= MAX_OPTION_DESCRIPTION_CHARS))
-        continue;
-
       capped_label = cap_text (label, CLARIFY_MAX_OPTION_LABEL_CHARS, "an option label", request_id);
       capped_description = cap_text (description, MAX_OPTION_DESCRIPTION_CHARS, "an option description", request_id);
+
+      /* Two options that read the same get a number, so that the user can
+       * tell which one is picked. */
+      if (g_hash_table_contains (shown, capped_label))
+        {
+          g_autofree char *same = g_steal_pointer (&capped_label);
+
+          for (guint k = 2; capped_label == NULL || g_hash_table_contains (shown, capped_label); k++)
+            {
+              g_free (capped_label);
+              capped_label = g_strdup_printf ("%s (%u)", same, k);
+            }
+          g_message ("Request %s: two options read “%s”; one is shown as “%s”", request_id, same, capped_label);
+        }
+      g_hash_table_add (shown, g_strdup (capped_label));
+
+      if (g_str_equal (capped_label, label) && g_strcmp0 (capped_description, description) == 0)
+        continue;
 
       /* Options are immutable; the value stays whole so the agent gets back
        * exactly what it offered. */

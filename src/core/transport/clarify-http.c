@@ -8,6 +8,140 @@
 #include "clarify-http.h"
 #include "clarify-json.h"
 
+/* What one send-and-read keeps until the body is in. */
+typedef struct
+{
+  SoupMessage  *message;
+  GInputStream *stream;
+  GByteArray   *body;
+  int           priority;
+} HttpRead;
+
+static void
+http_read_free (HttpRead *read)
+{
+  g_clear_object (&read->message);
+  g_clear_object (&read->stream);
+  g_clear_pointer (&read->body, g_byte_array_unref);
+  g_free (read);
+}
+
+static void
+return_too_large (GTask *task)
+{
+  g_task_return_new_error (task, CLARIFY_ERROR, CLARIFY_ERROR_PROTOCOL,
+                           "the reply is larger than %u MiB: refused",
+                           (guint) (CLARIFY_HTTP_MAX_BODY / (1024 * 1024)));
+  g_object_unref (task);
+}
+
+static void read_next (GTask *task);
+
+static void
+read_cb (GObject      *source,
+         GAsyncResult *result,
+         gpointer      user_data)
+{
+  GTask *task = user_data;
+  HttpRead *read = g_task_get_task_data (task);
+  g_autoptr(GBytes) chunk = NULL;
+  GError *error = NULL;
+
+  chunk = g_input_stream_read_bytes_finish (G_INPUT_STREAM (source), result, &error);
+  if (chunk == NULL)
+    {
+      g_task_return_error (task, error);
+      g_object_unref (task);
+      return;
+    }
+
+  if (g_bytes_get_size (chunk) == 0)
+    {
+      g_task_return_pointer (task, g_byte_array_free_to_bytes (g_steal_pointer (&read->body)),
+                             (GDestroyNotify) g_bytes_unref);
+      g_object_unref (task);
+      return;
+    }
+
+  /* A hostile agent may stream without end: stop at the cap. */
+  if (read->body->len + g_bytes_get_size (chunk) > CLARIFY_HTTP_MAX_BODY)
+    {
+      return_too_large (task);
+      return;
+    }
+
+  g_byte_array_append (read->body, g_bytes_get_data (chunk, NULL), g_bytes_get_size (chunk));
+  read_next (task);
+}
+
+static void
+read_next (GTask *task)
+{
+  HttpRead *read = g_task_get_task_data (task);
+
+  g_input_stream_read_bytes_async (read->stream, 64 * 1024, read->priority,
+                                   g_task_get_cancellable (task), read_cb, task);
+}
+
+static void
+send_cb (GObject      *source,
+         GAsyncResult *result,
+         gpointer      user_data)
+{
+  GTask *task = user_data;
+  HttpRead *read = g_task_get_task_data (task);
+  SoupMessageHeaders *headers;
+  GError *error = NULL;
+
+  read->stream = soup_session_send_finish (SOUP_SESSION (source), result, &error);
+  if (read->stream == NULL)
+    {
+      g_task_return_error (task, error);
+      g_object_unref (task);
+      return;
+    }
+
+  headers = soup_message_get_response_headers (read->message);
+  if (soup_message_headers_get_encoding (headers) == SOUP_ENCODING_CONTENT_LENGTH &&
+      soup_message_headers_get_content_length (headers) > CLARIFY_HTTP_MAX_BODY)
+    {
+      return_too_large (task);
+      return;
+    }
+
+  read_next (task);
+}
+
+void
+clarify_http_send_and_read_async (SoupSession         *session,
+                                  SoupMessage         *message,
+                                  int                  priority,
+                                  GCancellable        *cancellable,
+                                  GAsyncReadyCallback  callback,
+                                  gpointer             user_data)
+{
+  GTask *task = g_task_new (session, cancellable, callback, user_data);
+  HttpRead *read = g_new0 (HttpRead, 1);
+
+  read->message = g_object_ref (message);
+  read->body = g_byte_array_new ();
+  read->priority = priority;
+  g_task_set_source_tag (task, clarify_http_send_and_read_async);
+  g_task_set_task_data (task, read, (GDestroyNotify) http_read_free);
+  soup_session_send_async (session, message, priority, cancellable, send_cb, task);
+}
+
+SoupMessage *
+clarify_http_get_message (GAsyncResult *result)
+{
+  HttpRead *read;
+
+  g_return_val_if_fail (G_IS_TASK (result), NULL);
+  read = g_task_get_task_data (G_TASK (result));
+
+  return read->message;
+}
+
 GBytes *
 clarify_http_read_finish (SoupSession   *session,
                           GAsyncResult  *result,
@@ -16,11 +150,14 @@ clarify_http_read_finish (SoupSession   *session,
   g_autoptr(GError) local_error = NULL;
   GBytes *body;
 
-  body = soup_session_send_and_read_finish (session, result, &local_error);
+  g_return_val_if_fail (g_task_is_valid (result, session), NULL);
+
+  body = g_task_propagate_pointer (G_TASK (result), &local_error);
   if (body != NULL)
     return body;
 
-  if (g_error_matches (local_error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+  if (g_error_matches (local_error, G_IO_ERROR, G_IO_ERROR_CANCELLED) ||
+      local_error->domain == CLARIFY_ERROR)
     g_propagate_error (error, g_steal_pointer (&local_error));
   else
     g_set_error (error, CLARIFY_ERROR, CLARIFY_ERROR_TRANSIENT, "%s", local_error->message);
@@ -117,6 +254,23 @@ clarify_http_parse_json (SoupMessage  *message,
     }
 
   return node;
+}
+
+char *
+clarify_http_escape_segment (const char  *segment,
+                             GError     **error)
+{
+  /* GUri and libsoup resolve "." and ".." (even as %2E) out of a path, and
+   * "" makes "//": none of them can stay one segment, so refuse them. */
+  if (segment == NULL || *segment == '\0' ||
+      g_str_equal (segment, ".") || g_str_equal (segment, ".."))
+    {
+      g_set_error (error, CLARIFY_ERROR, CLARIFY_ERROR_INVALID,
+                   "the id “%s” cannot be part of a URL", segment != NULL ? segment : "");
+      return NULL;
+    }
+
+  return g_uri_escape_string (segment, NULL, FALSE);
 }
 
 void

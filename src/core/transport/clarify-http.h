@@ -13,8 +13,22 @@
 
 G_BEGIN_DECLS
 
-/* soup_session_send_and_read_finish() with network trouble as
- * CLARIFY_ERROR_TRANSIENT; a cancellation stays G_IO_ERROR_CANCELLED. */
+/* The most of a reply that is not a stream we read: a hostile agent's
+ * endless reply to an answer must not eat the memory. */
+#define CLARIFY_HTTP_MAX_BODY (4 * 1024 * 1024)
+
+/* soup_session_send_and_read_async() that reads at most
+ * CLARIFY_HTTP_MAX_BODY; a longer reply is a CLARIFY_ERROR_PROTOCOL. */
+void      clarify_http_send_and_read_async (SoupSession         *session,
+                                            SoupMessage         *message,
+                                            int                  priority,
+                                            GCancellable        *cancellable,
+                                            GAsyncReadyCallback  callback,
+                                            gpointer             user_data);
+/* The message a clarify_http_send_and_read_async() @result is for. */
+SoupMessage *clarify_http_get_message      (GAsyncResult        *result);
+/* Its body, with network trouble as CLARIFY_ERROR_TRANSIENT; a cancellation
+ * stays G_IO_ERROR_CANCELLED. */
 GBytes   *clarify_http_read_finish  (SoupSession   *session,
                                      GAsyncResult  *result,
                                      GError       **error);
@@ -31,6 +45,12 @@ gboolean  clarify_http_check_status (SoupMessage   *message,
 JsonNode *clarify_http_parse_json   (SoupMessage   *message,
                                      GBytes        *body,
                                      GError       **error);
+
+/* @segment (an id from an agent) percent-encoded as exactly one path
+ * segment, "/" included; NULL and CLARIFY_ERROR_INVALID for "", "." and
+ * "..", which no encoding keeps from changing the URL. */
+char     *clarify_http_escape_segment (const char  *segment,
+                                       GError     **error);
 
 /* For dispose: aborts what is still in flight on *@session and clears it. */
 void      clarify_http_clear_session (SoupSession  **session);
