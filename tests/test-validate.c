@@ -467,6 +467,18 @@ test_answer_pattern_limit (void)
   clarify_question_set_validation (q, &v);
   assert_answer (q, V (long_answer->str), NULL, NULL);
 
+  /* A repeated group on a few thousand characters is past what the JIT's
+   * stack holds; the interpreter still decides it. */
+  v.pattern = (char *) "^(a|b)+$";
+  clarify_question_set_validation (q, &v);
+  g_string_truncate (long_answer, 3000);
+  assert_answer (q, V (long_answer->str), NULL, NULL);
+  g_string_append_c (long_answer, 'c');
+  assert_answer (q, V (long_answer->str), NULL, "The answer does not have the expected format.");
+  g_string_truncate (long_answer, 0);
+  for (guint i = 0; i < 10000; i++)
+    g_string_append_c (long_answer, 'a');
+
   /* \w and \d overlap, which the first-atom comparison cannot see. */
   v.pattern = (char *) "^(\\w|\\d)+$";
   g_assert_true (clarify_validate_pattern (v.pattern, NULL));

@@ -303,13 +303,36 @@ has_nested_quantifier (const char *pattern)
 #define PATTERN_LIMITS "(*LIMIT_MATCH=1000000)(*LIMIT_HEAP=1000)"
 
 static GRegex *
-compile_pattern (const char  *pattern,
-                 GError     **error)
+compile_pattern (const char          *pattern,
+                 GRegexCompileFlags   flags,
+                 GError             **error)
 {
   g_autofree char *limited = g_strconcat (PATTERN_LIMITS, pattern, NULL);
 
-  /* JIT-compiled: far faster, and the match limit holds there too. */
-  return g_regex_new (limited, G_REGEX_OPTIMIZE, 0, error);
+  return g_regex_new (limited, flags, 0, error);
+}
+
+/* Whether @text matches @pattern; FALSE with @error set when it cannot be
+ * told within the limits. JIT first: far faster, but its small stack gives
+ * up on a repeated group past a thousand or two characters, where the
+ * interpreter, within its heap limit, still decides in milliseconds. */
+static gboolean
+pattern_matches (const char  *pattern,
+                 const char  *text,
+                 GError     **error)
+{
+  g_autoptr(GRegex) jit = compile_pattern (pattern, G_REGEX_OPTIMIZE, NULL);
+  g_autoptr(GRegex) interpreted = NULL;
+  g_autoptr(GError) jit_error = NULL;
+
+  /* An uncompilable pattern never gets here (clarify_request_validate). */
+  if (jit == NULL || g_regex_match_full (jit, text, -1, 0, 0, NULL, &jit_error))
+    return TRUE;
+  if (jit_error == NULL)
+    return FALSE;
+
+  interpreted = compile_pattern (pattern, 0, NULL);
+  return interpreted == NULL || g_regex_match_full (interpreted, text, -1, 0, 0, NULL, error);
 }
 
 gboolean
@@ -336,7 +359,7 @@ clarify_validate_pattern (const char  *pattern,
       return FALSE;
     }
 
-  regex = compile_pattern (pattern, &local_error);
+  regex = compile_pattern (pattern, 0, &local_error);
   if (regex == NULL)
     {
       g_set_error (error, CLARIFY_ERROR, CLARIFY_ERROR_INVALID,
@@ -715,13 +738,11 @@ check_text (ClarifyQuestion *question,
 
   if (validation->pattern != NULL)
     {
-      g_autoptr(GRegex) regex = compile_pattern (validation->pattern, NULL);
       g_autoptr(GError) error = NULL;
 
       /* Like JavaScript's RegExp.test(): a match anywhere counts, so agents
-       * anchor with ^…$ when they mean the whole answer. An uncompilable
-       * pattern never gets here (clarify_request_validate). */
-      if (regex != NULL && !g_regex_match_full (regex, text, -1, 0, 0, NULL, &error))
+       * anchor with ^…$ when they mean the whole answer. */
+      if (!pattern_matches (validation->pattern, text, &error))
         {
           /* A limit was hit: neither a pass nor a fail, and the person
            * must know why the answer is held back. */
