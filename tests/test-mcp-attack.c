@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <netinet/in.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/time.h>
 #include <unistd.h>
@@ -273,6 +274,34 @@ test_host (Fixture       *fixture,
     }
 }
 
+/* A thousand sockets that connect and say nothing, under a desktop's soft
+ * limit of 1024 open files (set in main): a real call still gets its
+ * answer, because the endpoint's listener outlives them. */
+static void
+test_idle_sockets (Fixture       *fixture,
+                   gconstpointer  data)
+{
+  const char *ping = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}";
+  g_autofree char *head = g_strdup_printf ("POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:%u\r\n"
+                                           "Authorization: Bearer %s\r\n"
+                                           "Content-Type: application/json\r\n"
+                                           "Accept: application/json\r\n"
+                                           "Connection: close\r\n"
+                                           "Content-Length: %zu\r\n\r\n%s",
+                                           port_of (fixture), fixture->token, strlen (ping), ping);
+  g_autofree char *reply = NULL;
+  int idle[1000];
+
+  for (guint i = 0; i < G_N_ELEMENTS (idle); i++)
+    idle[i] = raw_connect (port_of (fixture));
+
+  reply = raw_exchange (fixture, head, 0, FALSE, NULL);
+  assert_status (reply, "200");
+
+  for (guint i = 0; i < G_N_ELEMENTS (idle); i++)
+    close (idle[i]);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -280,7 +309,15 @@ main (int   argc,
   /* Never the user's keyring: tests keep their secrets in the isolated config dir. */
   g_setenv ("CLARIFY_SECRET_STORE", "file", TRUE);
 
+  struct rlimit limit;
+
   clarify_test_log_init ();
+
+  /* A desktop session's soft limit on open files, whatever this shell's is. */
+  g_assert_cmpint (getrlimit (RLIMIT_NOFILE, &limit), ==, 0);
+  limit.rlim_cur = MIN (limit.rlim_max, 1024);
+  g_assert_cmpint (setrlimit (RLIMIT_NOFILE, &limit), ==, 0);
+
   g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
 
 #define ADD(path, func) g_test_add ("/mcp-attack/" path, Fixture, NULL, clarify_test_mcp_setup, func, clarify_test_mcp_teardown)
@@ -289,6 +326,7 @@ main (int   argc,
   ADD ("chunked-body", test_chunked_body_cut_off);
   ADD ("host", test_host);
   ADD ("origin", test_origin_before_body);
+  ADD ("idle-sockets", test_idle_sockets);
 #undef ADD
 
   return g_test_run ();

@@ -9,6 +9,7 @@
 #include <libsoup/soup.h>
 #include <string.h>
 #include <sys/random.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 
 #include "clarify-mcp-protocol.h"
@@ -786,6 +787,23 @@ clarify_mcp_server_get_wanted_port (ClarifyMcpServer  *self,
   return port < 0 ? CLARIFY_MCP_DEFAULT_PORT : (guint) port;
 }
 
+/* Every client costs a file descriptor, and libsoup's listener stops for
+ * good at the first accept that fails: a thousand idle sockets under a
+ * soft limit of 1024 took the endpoint down. The hard limit is the one
+ * that counts (GLib polls, it never uses select()). */
+static void
+raise_descriptor_limit (void)
+{
+  struct rlimit limit;
+
+  if (getrlimit (RLIMIT_NOFILE, &limit) == 0 && limit.rlim_cur < limit.rlim_max)
+    {
+      limit.rlim_cur = limit.rlim_max;
+      if (setrlimit (RLIMIT_NOFILE, &limit) != 0)
+        g_message ("Cannot raise the limit on open files: %s", g_strerror (errno));
+    }
+}
+
 /* Our own listening socket, for its backlog: soup_server_listen_local()
  * leaves GLib's 10, and a burst of agents' calls then meets resets. */
 static gboolean
@@ -844,6 +862,7 @@ clarify_mcp_server_start (ClarifyBackend *backend)
       return;
     }
 
+  raise_descriptor_limit ();
   self->server = soup_server_new ("server-header", "clarify ", NULL);
   soup_server_add_handler (self->server, CLARIFY_MCP_PATH, clarify_mcp_server_handler, self, NULL);
   g_signal_connect_object (self->server, "request-started", G_CALLBACK (request_started_cb), self, 0);
