@@ -23,6 +23,8 @@
 #define WAIT_MS 10000
 #define GIB (G_GINT64_CONSTANT (1) << 30)
 #define BLOCK (64 * 1024)
+/* As many ask_user calls at once as the burst. */
+#define N_CALLS 1000
 
 typedef ClarifyTestMcp Fixture;
 
@@ -302,6 +304,93 @@ test_idle_sockets (Fixture       *fixture,
     close (idle[i]);
 }
 
+typedef struct
+{
+  guint      n_done;
+  guint      n_answered;
+  guint      n_refused;
+  GPtrArray *added;
+} Calls;
+
+static void
+call_done_cb (GObject      *object,
+              GAsyncResult *result,
+              gpointer      user_data)
+{
+  Calls *calls = user_data;
+  SoupMessage *msg = soup_session_get_async_result_message (SOUP_SESSION (object), result);
+  g_autoptr(GBytes) bytes = soup_session_send_and_read_finish (SOUP_SESSION (object), result, NULL);
+  g_autofree char *body = bytes != NULL ? g_strndup (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes)) : NULL;
+
+  calls->n_done++;
+  /* An answer carries the text given below; a refusal is a JSON-RPC error
+   * or an HTTP status that says so (503, 429), never a silent drop. */
+  if (soup_message_get_status (msg) == SOUP_STATUS_OK && body != NULL && strstr (body, "answer for call") != NULL)
+    calls->n_answered++;
+  else if (body != NULL && (strstr (body, "\"error\"") != NULL || soup_message_get_status (msg) == 503 ||
+                            soup_message_get_status (msg) == 429))
+    calls->n_refused++;
+  else
+    g_test_message ("call ended with %u: %s", soup_message_get_status (msg), body);
+}
+
+static gboolean
+calls_done (gpointer data)
+{
+  return ((Calls *) data)->n_done == N_CALLS;
+}
+
+/* Each call has either ended (refused) or become a question. */
+static gboolean
+calls_settled (gpointer data)
+{
+  Calls *calls = data;
+
+  return calls->n_done + calls->added->len >= N_CALLS;
+}
+
+/* N_CALLS ask_user calls at once, each on its own connection: every one
+ * gets its own answer or a clear refusal. */
+static void
+test_concurrent_calls (Fixture       *fixture,
+                       gconstpointer  data)
+{
+  g_autoptr(SoupSession) session = soup_session_new_with_options ("max-conns", N_CALLS, "max-conns-per-host", N_CALLS, NULL);
+  g_autofree char *auth = g_strdup_printf ("Bearer %s", fixture->token);
+  Calls calls = { 0, 0, 0, fixture->watch.added };
+
+  for (guint i = 0; i < N_CALLS; i++)
+    {
+      g_autoptr(SoupMessage) msg = soup_message_new ("POST", fixture->url);
+      g_autofree char *body = g_strdup_printf ("{\"jsonrpc\":\"2.0\",\"id\":%u,\"method\":\"tools/call\","
+                                               "\"params\":{\"name\":\"ask_user\",\"arguments\":"
+                                               "{\"questions\":[{\"id\":\"q\",\"question\":\"Call %u?\"}]}}}", i, i);
+      g_autoptr(GBytes) bytes = g_bytes_new (body, strlen (body));
+
+      soup_message_headers_replace (soup_message_get_request_headers (msg), "Authorization", auth);
+      soup_message_headers_replace (soup_message_get_request_headers (msg), "Accept", "application/json");
+      soup_message_set_request_body_from_bytes (msg, "application/json", bytes);
+      soup_session_send_and_read_async (session, msg, G_PRIORITY_DEFAULT, NULL, call_done_cb, &calls);
+    }
+
+  /* Every call that was not refused becomes a question; answer each. */
+  g_assert_true (clarify_test_loop_until (calls_settled, &calls, 4 * WAIT_MS));
+  for (guint i = 0; i < fixture->watch.added->len; i++)
+    {
+      ClarifyRequest *request = g_ptr_array_index (fixture->watch.added, i);
+      g_autoptr(ClarifyResponse) response = clarify_response_new (clarify_request_get_id (request),
+                                                                  CLARIFY_OUTCOME_ANSWERED);
+
+      clarify_response_add_answer (response, "q", (const char *[]) { "answer for call", NULL }, NULL, FALSE);
+      clarify_test_watch_answer (&fixture->watch, request, response);
+    }
+
+  g_assert_true (clarify_test_loop_until (calls_done, &calls, 4 * WAIT_MS));
+  g_test_message ("%u answered, %u refused", calls.n_answered, calls.n_refused);
+  g_assert_cmpuint (calls.n_answered + calls.n_refused, ==, N_CALLS);
+  g_assert_cmpuint (calls.n_answered, ==, fixture->watch.added->len);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -327,6 +416,7 @@ main (int   argc,
   ADD ("host", test_host);
   ADD ("origin", test_origin_before_body);
   ADD ("idle-sockets", test_idle_sockets);
+  ADD ("concurrent-calls", test_concurrent_calls);
 #undef ADD
 
   return g_test_run ();
