@@ -22,11 +22,15 @@ test_pattern_redos (void)
     "([a-z]+)+", "([a-z]*)+", "(?:a+b)+", "(?:a*b)+",
     "^(\\w+\\s?)*$", "(x+x+)+y", "((a+))+", "((ab)+)+", "(a+){2,}",
     "^([a-zA-Z0-9]+)*@", "(?:.*,)*end", "(\\d+)+$",
+    /* Overlapping alternatives under a quantifier (issue 14). */
+    "(a|aa)+$", "(a|a?)+", "(?:a|ab)*", "(|a)+", "(.|x)+", "(x|\\d|x)+",
+    "([a-z]|[a-z]b)+",
   };
   static const char * const safe[] = {
     "^[a-z]+$", "(ab)+", "\\d{3}-\\d{4}", "(a|b)+", "^[A-Za-z ,.-]+$",
     "[(+)]+", "\\(a+\\)+", "(a+)", "(a+){2}", "(a+){1,3}", "(a+)?", "[]+]+",
     "^(?:[0-9]{4})-(?:[0-9]{2})$", "\\Q(a+)+\\E", "",
+    "(foo|bar)+", "(?:x|y)*", "(a|(b|c))+", "(a?b)+", "([|]|x)+",
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (unsafe); i++)
@@ -445,6 +449,46 @@ test_answer_text (void)
   assert_answer (q, V ("ab"), NULL, "Please enter at least 3 characters.");
 }
 
+/* A pattern the heuristics let through still cannot hold the dialog for
+ * long: its check fails at the match limit, and the person is told the
+ * answer cannot be checked instead of it passing unchecked. */
+static void
+test_answer_pattern_limit (void)
+{
+  g_autoptr(ClarifyQuestion) q = clarify_question_new ("q", CLARIFY_QUESTION_KIND_TEXT, "Code?");
+  g_autoptr(GString) long_answer = g_string_new (NULL);
+  ClarifyValidation v;
+
+  for (guint i = 0; i < 10000; i++)
+    g_string_append_c (long_answer, 'a');
+
+  clarify_validation_init (&v);
+  v.pattern = (char *) "^[a-z]+$";
+  clarify_question_set_validation (q, &v);
+  assert_answer (q, V (long_answer->str), NULL, NULL);
+
+  /* A repeated group on a few thousand characters is past what the JIT's
+   * stack holds; the interpreter still decides it. */
+  v.pattern = (char *) "^(a|b)+$";
+  clarify_question_set_validation (q, &v);
+  g_string_truncate (long_answer, 3000);
+  assert_answer (q, V (long_answer->str), NULL, NULL);
+  g_string_append_c (long_answer, 'c');
+  assert_answer (q, V (long_answer->str), NULL, "The answer does not have the expected format.");
+  g_string_truncate (long_answer, 0);
+  for (guint i = 0; i < 10000; i++)
+    g_string_append_c (long_answer, 'a');
+
+  /* \w and \d overlap, which the first-atom comparison cannot see. */
+  v.pattern = (char *) "^(\\w|\\d)+$";
+  g_assert_true (clarify_validate_pattern (v.pattern, NULL));
+  clarify_question_set_validation (q, &v);
+  assert_answer (q, V ("abc"), NULL, NULL);
+  g_string_append_c (long_answer, '!');
+  assert_answer (q, V (long_answer->str), NULL,
+                 "This answer cannot be checked against the expected format in time. Please shorten it or choose another answer.");
+}
+
 static void
 test_answer_number (void)
 {
@@ -597,6 +641,7 @@ main (int   argc,
 
   g_test_add_func ("/validate/pattern/redos", test_pattern_redos);
   g_test_add_func ("/validate/pattern/length-and-syntax", test_pattern_length_and_syntax);
+  g_test_add_func ("/validate/pattern/match-limit", test_answer_pattern_limit);
   g_test_add_func ("/validate/truncate", test_truncate);
   g_test_add_func ("/validate/request/caps", test_request_caps);
   g_test_add_func ("/validate/request/rejects", test_request_rejects);

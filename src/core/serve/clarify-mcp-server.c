@@ -9,6 +9,7 @@
 #include <libsoup/soup.h>
 #include <string.h>
 #include <sys/random.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 
 #include "clarify-mcp-protocol.h"
@@ -360,6 +361,31 @@ origin_allowed (const char *origin)
          g_str_equal (host, "[::1]");
 }
 
+/* The Host a client of this machine's loopback sends; any other name is a
+ * web page that resolved its own name to 127.0.0.1 (DNS rebinding). The
+ * name is what counts; it may come without the port. */
+static gboolean
+host_allowed (ClarifyMcpServer *self,
+              const char       *host)
+{
+  static const char * const names[] = { "127.0.0.1", "localhost", "[::1]" };
+  g_autofree char *port = g_strdup_printf (":%u", self->port);
+
+  if (host == NULL)
+    return FALSE;
+
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      gsize len = strlen (names[i]);
+
+      if (g_ascii_strncasecmp (host, names[i], len) == 0 &&
+          (host[len] == '\0' || g_str_equal (host + len, port)))
+        return TRUE;
+    }
+
+  return FALSE;
+}
+
 static void
 set_plain_reply (SoupServerMessage *msg,
                  guint              status,
@@ -368,6 +394,119 @@ set_plain_reply (SoupServerMessage *msg,
   soup_server_message_set_status (msg, status, NULL);
   soup_server_message_set_response (msg, "text/plain; charset=utf-8", SOUP_MEMORY_COPY,
                                     text, strlen (text));
+}
+
+/* A refused request is answered and its connection closed without reading
+ * its body: libsoup would read all of it first, whatever it claims. The
+ * message is paused where it stands and its connection taken over from an
+ * idle, outside libsoup's own loop. */
+static gboolean
+refuse_idle_cb (gpointer data)
+{
+  g_autoptr(SoupServerMessage) msg = data;
+  SoupMessageHeaders *response_headers = soup_server_message_get_response_headers (msg);
+  SoupMessageBody *body = soup_server_message_get_response_body (msg);
+  g_autoptr(GBytes) text = soup_message_body_flatten (body);
+  const char *authenticate = soup_message_headers_get_one (response_headers, "WWW-Authenticate");
+  guint status = soup_server_message_get_status (msg);
+  g_autoptr(GIOStream) stream = NULL;
+  g_autofree char *head = NULL;
+
+  head = g_strdup_printf ("HTTP/1.1 %u %s\r\n"
+                          "Content-Type: text/plain; charset=utf-8\r\n"
+                          "Content-Length: %" G_GSIZE_FORMAT "\r\n"
+                          "%s%s%s"
+                          "Connection: close\r\n\r\n",
+                          status, soup_status_get_phrase (status), g_bytes_get_size (text),
+                          authenticate != NULL ? "WWW-Authenticate: " : "",
+                          authenticate != NULL ? authenticate : "",
+                          authenticate != NULL ? "\r\n" : "");
+
+  stream = soup_server_message_steal_connection (msg);
+  if (stream == NULL)
+    return G_SOURCE_REMOVE;
+
+  /* A few hundred bytes into an empty send buffer: this does not block. */
+  if (g_output_stream_write_all (g_io_stream_get_output_stream (stream), head, strlen (head), NULL, NULL, NULL))
+    g_output_stream_write_all (g_io_stream_get_output_stream (stream), g_bytes_get_data (text, NULL),
+                               g_bytes_get_size (text), NULL, NULL, NULL);
+  g_io_stream_close (stream, NULL, NULL);
+
+  return G_SOURCE_REMOVE;
+}
+
+static void
+refuse_early (SoupServerMessage *msg,
+              guint              status,
+              const char        *text)
+{
+  SoupMessageHeaders *headers = soup_server_message_get_request_headers (msg);
+  goffset length = soup_message_headers_get_content_length (headers);
+
+  /* libsoup's own refusal (a malformed request) keeps its status. */
+  if (soup_server_message_get_status (msg) != 0)
+    status = soup_server_message_get_status (msg);
+  set_plain_reply (msg, status, text);
+  soup_message_headers_replace (soup_server_message_get_response_headers (msg), "Connection", "close");
+
+  /* Without a body libsoup has nothing left to read and answers itself. */
+  if (soup_message_headers_get_encoding (headers) == SOUP_ENCODING_CONTENT_LENGTH && length == 0)
+    return;
+
+  soup_message_body_set_accumulate (soup_server_message_get_request_body (msg), FALSE);
+  soup_server_message_pause (msg);
+  g_idle_add_full (G_PRIORITY_HIGH, refuse_idle_cb, g_object_ref (msg), NULL);
+}
+
+/* A chunked body announces no length: it is cut off once it grows past the cap. */
+static void
+got_chunk_cb (SoupServerMessage *msg,
+              GBytes            *chunk,
+              ClarifyMcpServer  *self)
+{
+  SoupMessageBody *body = soup_server_message_get_request_body (msg);
+
+  if (body->length > MAX_BODY_BYTES && soup_server_message_get_status (msg) == 0)
+    {
+      g_signal_handlers_disconnect_by_func (msg, got_chunk_cb, self);
+      soup_message_body_truncate (body);
+      refuse_early (msg, SOUP_STATUS_REQUEST_ENTITY_TOO_LARGE, "Request too large\n");
+    }
+}
+
+/* Everything that can be refused from the headers alone is refused here,
+ * before a byte of the body is read. */
+static void
+got_headers_cb (SoupServerMessage *msg,
+                ClarifyMcpServer  *self)
+{
+  SoupMessageHeaders *headers = soup_server_message_get_request_headers (msg);
+
+  if (soup_server_message_get_status (msg) != 0)
+    refuse_early (msg, soup_server_message_get_status (msg), "Bad request\n");
+  else if (!host_allowed (self, soup_message_headers_get_one (headers, "Host")))
+    refuse_early (msg, SOUP_STATUS_FORBIDDEN, "Host not allowed\n");
+  else if (!origin_allowed (soup_message_headers_get_one (headers, "Origin")))
+    refuse_early (msg, SOUP_STATUS_FORBIDDEN, "Origin not allowed\n");
+  else if (!clarify_mcp_server_check_auth (self, msg))
+    {
+      soup_message_headers_replace (soup_server_message_get_response_headers (msg),
+                                    "WWW-Authenticate", "Bearer realm=\"clarify\"");
+      refuse_early (msg, SOUP_STATUS_UNAUTHORIZED, "Missing or wrong bearer token\n");
+    }
+  else if (soup_message_headers_get_encoding (headers) == SOUP_ENCODING_CONTENT_LENGTH &&
+           soup_message_headers_get_content_length (headers) > MAX_BODY_BYTES)
+    refuse_early (msg, SOUP_STATUS_REQUEST_ENTITY_TOO_LARGE, "Request too large\n");
+  else
+    g_signal_connect_object (msg, "got-chunk", G_CALLBACK (got_chunk_cb), self, 0);
+}
+
+static void
+request_started_cb (SoupServer        *server,
+                    SoupServerMessage *msg,
+                    ClarifyMcpServer  *self)
+{
+  g_signal_connect_object (msg, "got-headers", G_CALLBACK (got_headers_cb), self, 0);
 }
 
 static void
@@ -648,6 +787,45 @@ clarify_mcp_server_get_wanted_port (ClarifyMcpServer  *self,
   return port < 0 ? CLARIFY_MCP_DEFAULT_PORT : (guint) port;
 }
 
+/* Every client costs a file descriptor, and libsoup's listener stops for
+ * good at the first accept that fails: a thousand idle sockets under a
+ * soft limit of 1024 took the endpoint down. The hard limit is the one
+ * that counts (GLib polls, it never uses select()). */
+static void
+raise_descriptor_limit (void)
+{
+  struct rlimit limit;
+
+  if (getrlimit (RLIMIT_NOFILE, &limit) == 0 && limit.rlim_cur < limit.rlim_max)
+    {
+      limit.rlim_cur = limit.rlim_max;
+      if (setrlimit (RLIMIT_NOFILE, &limit) != 0)
+        g_message ("Cannot raise the limit on open files: %s", g_strerror (errno));
+    }
+}
+
+/* Our own listening socket, for its backlog: soup_server_listen_local()
+ * leaves GLib's 10, and a burst of agents' calls then meets resets. */
+static gboolean
+listen_loopback (SoupServer  *server,
+                 guint        port,
+                 GError     **error)
+{
+  g_autoptr(GInetAddress) loopback = g_inet_address_new_loopback (G_SOCKET_FAMILY_IPV4);
+  g_autoptr(GSocketAddress) address = g_inet_socket_address_new (loopback, port);
+  g_autoptr(GSocket) socket = NULL;
+
+  socket = g_socket_new (G_SOCKET_FAMILY_IPV4, G_SOCKET_TYPE_STREAM, G_SOCKET_PROTOCOL_TCP, error);
+  if (socket == NULL)
+    return FALSE;
+
+  g_socket_set_listen_backlog (socket, SOMAXCONN);
+  if (!g_socket_bind (socket, address, TRUE, error) || !g_socket_listen (socket, error))
+    return FALSE;
+
+  return soup_server_listen_socket (server, socket, 0, error);
+}
+
 static void
 clarify_mcp_server_start (ClarifyBackend *backend)
 {
@@ -684,11 +862,13 @@ clarify_mcp_server_start (ClarifyBackend *backend)
       return;
     }
 
+  raise_descriptor_limit ();
   self->server = soup_server_new ("server-header", "clarify ", NULL);
   soup_server_add_handler (self->server, CLARIFY_MCP_PATH, clarify_mcp_server_handler, self, NULL);
+  g_signal_connect_object (self->server, "request-started", G_CALLBACK (request_started_cb), self, 0);
 
   /* Loopback and IPv4 only: the URL clients are given is 127.0.0.1. */
-  if (!soup_server_listen_local (self->server, wanted_port, SOUP_SERVER_LISTEN_IPV4_ONLY, &error))
+  if (!listen_loopback (self->server, wanted_port, &error))
     {
       g_clear_object (&self->server);
       address = g_strdup_printf ("127.0.0.1:%u", wanted_port);
