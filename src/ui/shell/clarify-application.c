@@ -185,17 +185,19 @@ claude_idle_prompt_cb (ClarifyBackend     *backend,
                        const char         *message,
                        ClarifyApplication *self)
 {
-  g_autoptr(GNotification) notification = g_notification_new (_("Claude is waiting for your input"));
+  g_autoptr(GNotification) notification = NULL;
+  g_autofree char *title = NULL;
   /* One per session: a later one replaces it. */
   g_autofree char *notification_id = g_strconcat ("claude-idle\x1f", session_id != NULL ? session_id : "", NULL);
 
+  /* The project goes in the title, as for questions: some servers read a
+   * notification's body as markup, and a folder name is the agent's text. */
   if (project != NULL && *project != '\0')
-    {
-      /* Translators: %s is the folder a Claude Code session works in */
-      g_autofree char *body = g_strdup_printf (_("In the project “%s”"), project);
-
-      g_notification_set_body (notification, body);
-    }
+    /* Translators: %s is the folder a Claude Code session works in */
+    title = g_strdup_printf (_("Claude is waiting for your input in “%s”"), project);
+  else
+    title = g_strdup (_("Claude is waiting for your input"));
+  notification = g_notification_new (title);
 
   g_application_send_notification (G_APPLICATION (self), notification_id, notification);
 }
