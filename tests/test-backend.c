@@ -7,6 +7,7 @@
 #include "clarify-json-backend.h"
 #include "clarify-backend-registry.h"
 #include "clarify-error.h"
+#include "clarify-inbox-private.h"
 #include "clarify-json.h"
 #include "clarify-test-inbox.h"
 #include "clarify-test-log.h"
@@ -405,6 +406,32 @@ test_json_bad_event_ignored (JsonFixture   *fixture,
                    "\"error\":{\"code\":\"invalid_request\",\"message\":\"the request has no questions\"}}");
   g_assert_cmpstr (clarify_test_request_get_header (refusal, "Authorization"), ==, "Bearer s3cret-token");
   g_assert_cmpuint (clarify_test_server_get_n_requests (fixture->server, "POST", "/agent/requests/broken/response"), ==, 0);
+}
+
+/* Past the inbox's cap the agent is told so, where the answer would have
+ * gone, and may send the request again later; the first stays. */
+static void
+test_json_refused_when_full (JsonFixture   *fixture,
+                             gconstpointer  data)
+{
+  g_autoptr(ClarifyTestRequest) refusal = NULL;
+
+  clarify_inbox_set_limits (clarify_backend_get_inbox (fixture->backend), 1, 1000);
+  clarify_test_server_add_json (fixture->server, "POST", "/agent/requests/r2/response", 200, "application/json", "{}");
+  json_fixture_connect (fixture);
+
+  send_event (fixture, "request", REQUEST_R1);
+  send_event (fixture, "request", REQUEST_R2);
+
+  refusal = clarify_test_server_wait_for_request (fixture->server, "POST", "/agent/requests/r2/response", WAIT_MS);
+  g_assert_nonnull (refusal);
+  g_assert_cmpstr (refusal->body, ==,
+                   "{\"id\":\"r2\",\"outcome\":\"refused\",\"error\":{\"code\":\"too_many_requests\","
+                   "\"message\":\"Too many questions from this connection wait for the user (1 at most); ask again later\"}}");
+  g_assert_cmpuint (fixture->watch.added->len, ==, 1);
+  g_assert_cmpstr (clarify_request_get_id (g_ptr_array_index (fixture->watch.added, 0)), ==, "r1");
+  g_assert_null (clarify_backend_lookup_request (fixture->backend, "r2"));
+  g_assert_cmpuint (clarify_test_server_get_n_requests (fixture->server, "POST", "/agent/requests/r1/response"), ==, 0);
 }
 
 static gboolean
@@ -895,6 +922,7 @@ main (int   argc,
   g_test_add (path, JsonFixture, NULL, json_fixture_setup, func, json_fixture_teardown)
   ADD ("/backend/json/request-event", test_json_request_event);
   ADD ("/backend/json/bad-event-ignored", test_json_bad_event_ignored);
+  ADD ("/backend/json/refused-when-full", test_json_refused_when_full);
   ADD ("/backend/json/withdraw-event", test_json_withdraw_event);
   ADD ("/backend/json/resend-after-reconnect", test_json_resend_after_reconnect);
   ADD ("/backend/json/post-body", test_json_post_body);

@@ -12,7 +12,8 @@
  */
 #include "config.h"
 
-#include "clarify-inbox.h"
+#include "clarify-error.h"
+#include "clarify-inbox-private.h"
 #include "clarify-test-backend.h"
 #include "clarify-test-inbox.h"
 #include "clarify-test-log.h"
@@ -609,6 +610,9 @@ test_timer_order (Fixture       *f,
   guint sources_before = count_sources ();
   guint n_ties = 0;
 
+  /* The timer, not the caps (tested below), is what this is about. */
+  clarify_inbox_set_limits (f->inbox, 2 * N_TIMED, 2 * N_TIMED);
+
   for (guint i = 0; i < N_TIMED; i++)
     {
       g_autofree char *id = g_strdup_printf ("t%u", i);
@@ -665,6 +669,195 @@ test_timer_order (Fixture       *f,
                                CLARIFY_REQUEST_PENDING, CLARIFY_REQUEST_END_NONE, CLARIFY_END_REASON_NONE, NULL);
 }
 
+/* Caps ------------------------------------------------------------------------ */
+
+typedef struct
+{
+  guint           n;
+  ClarifyBackend *backend;  /* of the last emission */
+  guint           limit;
+} Refusals;
+
+static void
+requests_refused_cb (ClarifyInbox   *inbox,
+                     ClarifyBackend *backend,
+                     guint           limit,
+                     Refusals       *refusals)
+{
+  refusals->n++;
+  refusals->backend = backend;
+  refusals->limit = limit;
+}
+
+/* Adds @id to @backend, which must refuse it as one too many. */
+static void
+assert_refused (Fixture        *f,
+                ClarifyBackend *backend,
+                const char     *id)
+{
+  g_autoptr(ClarifyRequest) request = new_request (id, 0);
+  g_autoptr(GError) error = NULL;
+  guint n_added = f->watch.added->len;
+
+  g_assert_false (clarify_backend_add_request_full (backend, request, &error));
+  g_assert_error (error, CLARIFY_ERROR, CLARIFY_ERROR_BUSY);
+  g_assert_null (clarify_backend_lookup_request (backend, id));
+  g_assert_cmpuint (f->watch.added->len, ==, n_added);
+  g_assert_cmpint (clarify_request_get_state (request), ==, CLARIFY_REQUEST_PENDING);
+}
+
+static void
+withdraw (Fixture        *f,
+          ClarifyBackend *backend,
+          const char     *id)
+{
+  clarify_backend_withdraw_request (backend, id, CLARIFY_END_REASON_AGENT_WITHDREW, NULL);
+  g_assert_null (clarify_backend_lookup_request (backend, id));
+}
+
+/* One connection holds at most its cap: the rest is refused with BUSY, the
+ * user hears of it once per episode, and other connections go on. */
+static void
+test_cap_per_connection (Fixture       *f,
+                         gconstpointer  data)
+{
+  g_autoptr(ClarifyBackend) other = clarify_test_backend_new ("B");
+  g_autoptr(GPtrArray) held = g_ptr_array_new_with_free_func (g_object_unref);
+  g_autoptr(ClarifyRequest) again = NULL;
+  g_autoptr(ClarifyRequest) theirs = NULL;
+  g_autoptr(GError) error = NULL;
+  Refusals refusals = { 0, };
+
+  clarify_inbox_set_limits (f->inbox, 4, 100);
+  g_signal_connect (f->inbox, "requests-refused", G_CALLBACK (requests_refused_cb), &refusals);
+  clarify_inbox_add_backend (f->inbox, other);
+
+  for (guint i = 0; i < 4; i++)
+    {
+      g_autofree char *id = g_strdup_printf ("a%u", i);
+
+      g_ptr_array_add (held, add_request (f, f->backend, id, 0));
+    }
+  g_assert_cmpuint (refusals.n, ==, 0);
+
+  assert_refused (f, f->backend, "a4");
+  assert_refused (f, f->backend, "a5");
+  g_assert_cmpuint (refusals.n, ==, 1);
+  g_assert_true (refusals.backend == f->backend);
+  g_assert_cmpuint (refusals.limit, ==, 4);
+
+  /* A resync of what it holds is still a duplicate, not a refusal. */
+  again = new_request ("a0", 0);
+  g_assert_false (clarify_backend_add_request_full (f->backend, again, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_EXISTS);
+
+  /* Another connection is not held back. */
+  theirs = add_request (f, other, "b0", 0);
+
+  /* One slot free: taken again, and the next refusal is the same episode. */
+  withdraw (f, f->backend, "a0");
+  g_ptr_array_add (held, add_request (f, f->backend, "a6", 0));
+  assert_refused (f, f->backend, "a7");
+  g_assert_cmpuint (refusals.n, ==, 1);
+
+  /* Down to half its cap, the episode is over: the next overflow is told. */
+  withdraw (f, f->backend, "a1");
+  withdraw (f, f->backend, "a2");
+  g_ptr_array_add (held, add_request (f, f->backend, "a8", 0));
+  g_ptr_array_add (held, add_request (f, f->backend, "a9", 0));
+  assert_refused (f, f->backend, "a10");
+  g_assert_cmpuint (refusals.n, ==, 2);
+
+  /* Nothing was sent to the agent for the refused ones. */
+  g_assert_cmpuint (clarify_test_backend_get_n_attempts (f->agent), ==, 0);
+
+  clarify_inbox_remove_backend (f->inbox, other);
+  clarify_inbox_remove_backend (f->inbox, f->backend);
+  g_signal_handlers_disconnect_by_data (f->inbox, &refusals);
+}
+
+static gboolean
+held_reached (gpointer data)
+{
+  return clarify_test_backend_get_n_held (data) > 0;
+}
+
+/* The whole inbox holds at most its cap, whichever connection asks. */
+static void
+test_cap_in_all (Fixture       *f,
+                 gconstpointer  data)
+{
+  g_autoptr(ClarifyBackend) other = clarify_test_backend_new ("B");
+  g_autoptr(GPtrArray) held = g_ptr_array_new_with_free_func (g_object_unref);
+  Refusals refusals = { 0, };
+
+  clarify_inbox_set_limits (f->inbox, 100, 5);
+  g_signal_connect (f->inbox, "requests-refused", G_CALLBACK (requests_refused_cb), &refusals);
+  clarify_inbox_add_backend (f->inbox, other);
+
+  g_ptr_array_add (held, add_request (f, f->backend, "a0", 0));
+  g_ptr_array_add (held, add_request (f, f->backend, "a1", 0));
+  g_ptr_array_add (held, add_request (f, f->backend, "a2", 0));
+  g_ptr_array_add (held, add_request (f, other, "b0", 0));
+  g_ptr_array_add (held, add_request (f, other, "b1", 0));
+
+  assert_refused (f, other, "b2");
+  assert_refused (f, f->backend, "a3");
+  g_assert_cmpuint (refusals.n, ==, 1);
+  g_assert_null (refusals.backend);
+  g_assert_cmpuint (refusals.limit, ==, 5);
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (f->inbox)), ==, 5);
+
+  /* An answer in flight still counts: it is held until delivered. */
+  clarify_test_backend_set_hold (f->agent, TRUE);
+  answer (f, g_ptr_array_index (held, 0), CLARIFY_OUTCOME_ANSWERED);
+  assert_refused (f, f->backend, "a4");
+  clarify_test_backend_set_hold (f->agent, FALSE);
+  g_assert_true (clarify_test_loop_until (held_reached, f->agent, WAIT_MS));
+  clarify_test_backend_release (f->agent);
+  clarify_test_inbox_wait_state (g_ptr_array_index (held, 0), CLARIFY_REQUEST_DONE, WAIT_MS);
+  g_ptr_array_add (held, add_request (f, other, "b3", 0));
+  g_assert_cmpuint (refusals.n, ==, 1);
+
+  clarify_inbox_remove_backend (f->inbox, other);
+  clarify_inbox_remove_backend (f->inbox, f->backend);
+  g_signal_handlers_disconnect_by_data (f->inbox, &refusals);
+}
+
+/* Requests that are large by themselves are held up to a memory budget,
+ * however few they are. */
+static void
+test_cap_bytes (Fixture       *f,
+                gconstpointer  data)
+{
+  g_autoptr(GPtrArray) held = g_ptr_array_new_with_free_func (g_object_unref);
+  g_autoptr(ClarifyRequest) probe = new_request ("probe", 0);
+  Refusals refusals = { 0, };
+
+  clarify_inbox_set_max_bytes (f->inbox, 3 * clarify_inbox_estimate_bytes (probe) + 10);
+  g_signal_connect (f->inbox, "requests-refused", G_CALLBACK (requests_refused_cb), &refusals);
+
+  for (guint i = 0; i < 3; i++)
+    {
+      g_autofree char *id = g_strdup_printf ("a%u", i);
+
+      g_ptr_array_add (held, add_request (f, f->backend, id, 0));
+    }
+  assert_refused (f, f->backend, "a3");
+  g_assert_cmpuint (refusals.n, ==, 1);
+  g_assert_null (refusals.backend);
+  g_assert_cmpuint (refusals.limit, ==, 3);
+
+  /* What a request holds is given back when it ends; above half the
+   * budget, the episode goes on. */
+  withdraw (f, f->backend, "a0");
+  g_ptr_array_add (held, add_request (f, f->backend, "a4", 0));
+  assert_refused (f, f->backend, "a5");
+  g_assert_cmpuint (refusals.n, ==, 1);
+
+  g_signal_handlers_disconnect_by_data (f->inbox, &refusals);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -696,6 +889,9 @@ main (int   argc,
   ADD ("readd-ignored", NULL, test_readd_ignored);
   ADD ("expired-on-arrival", NULL, test_expired_on_arrival);
   ADD ("timer-order", NULL, test_timer_order);
+  ADD ("cap/per-connection", NULL, test_cap_per_connection);
+  ADD ("cap/in-all", NULL, test_cap_in_all);
+  ADD ("cap/bytes", NULL, test_cap_bytes);
 
 #undef ADD
 

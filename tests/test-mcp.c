@@ -11,6 +11,7 @@
 
 #include "clarify-ask-user.h"
 #include "clarify-error.h"
+#include "clarify-inbox-private.h"
 #include "clarify-mcp-server.h"
 #include "clarify-secret.h"
 #include "clarify-test-log.h"
@@ -932,6 +933,40 @@ test_concurrent (Fixture       *fixture,
     }
 }
 
+/* Past the inbox's cap, ask_user is at once a tool error the model can
+ * read; the call that waits is not disturbed. */
+static void
+test_refused_when_full (Fixture       *fixture,
+                        gconstpointer  data)
+{
+  g_autofree char *first = call_body (1, "{\"questions\":[{\"id\":\"q\",\"question\":\"First?\"}]}");
+  g_autofree char *second = call_body (2, "{\"questions\":[{\"id\":\"q\",\"question\":\"Second?\"}]}");
+  g_autoptr(ClarifyResponse) response = NULL;
+  g_autoptr(Reply) waiting = NULL;
+  g_autoptr(Reply) refused = NULL;
+  g_autofree char *text = NULL;
+  ClarifyRequest *request;
+
+  clarify_inbox_set_limits (clarify_backend_get_inbox (fixture->backend), 1, 1000);
+  waiting = start_request (fixture, "POST", fixture->token, first, NULL);
+  clarify_test_watch_wait_request_for (&fixture->watch, 1, WAIT_MS);
+
+  refused = post (fixture, second);
+  text = tool_text (refused, 2, TRUE);
+  g_assert_cmpstr (text, ==, "Clarify could not ask the user: Too many questions from this connection "
+                             "wait for the user (1 at most); ask again later");
+  g_assert_cmpuint (fixture->watch.added->len, ==, 1);
+  g_assert_false (waiting->done);
+
+  request = g_ptr_array_index (fixture->watch.added, 0);
+  response = clarify_response_new (clarify_request_get_id (request), CLARIFY_OUTCOME_CANCELLED);
+  clarify_test_watch_answer (&fixture->watch, request, response);
+  wait_reply (waiting);
+  g_clear_pointer (&text, g_free);
+  text = tool_text (waiting, 1, FALSE);
+  g_assert_true (g_str_has_prefix (text, "{\"answered\":false,\"cancelled\":true"));
+}
+
 static void
 test_client_disconnect (Fixture       *fixture,
                         gconstpointer  data)
@@ -1279,6 +1314,7 @@ main (int   argc,
   ADD ("ask-user/timeout", test_timeout);
   ADD ("ask-user/timeout-from-dialog", test_timeout_from_dialog);
   ADD ("ask-user/concurrent", test_concurrent);
+  ADD ("ask-user/refused-when-full", test_refused_when_full);
   ADD ("ask-user/client-disconnect", test_client_disconnect);
   ADD ("ask-user/cancelled-notification", test_cancelled_notification);
   ADD ("ask-user/caller", test_caller);

@@ -449,13 +449,21 @@ gboolean
 clarify_backend_add_request (ClarifyBackend *self,
                              ClarifyRequest *request)
 {
+  return clarify_backend_add_request_full (self, request, NULL);
+}
+
+gboolean
+clarify_backend_add_request_full (ClarifyBackend  *self,
+                                  ClarifyRequest  *request,
+                                  GError         **error)
+{
   g_return_val_if_fail (CLARIFY_IS_BACKEND (self), FALSE);
 
   /* The countdown of a timeout starts when the request reached us. */
   if (clarify_request_get_received_at (request) == 0)
     clarify_request_set_received_at (request, g_get_monotonic_time ());
 
-  return clarify_inbox_add (clarify_backend_get_inbox (self), self, request);
+  return clarify_inbox_add (clarify_backend_get_inbox (self), self, request, error);
 }
 
 void

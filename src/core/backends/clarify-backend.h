@@ -145,9 +145,14 @@ void                    clarify_backend_set_retry_at      (ClarifyBackend      *
 /* Adds @request to the inbox, stamped with the connection, and emits
  * ::request-added. A request whose id the inbox holds already is ignored
  * (a resync after a reconnect must never show a question twice): returns
- * FALSE then. */
+ * FALSE then, and when the inbox refuses it as one too many. */
 gboolean                clarify_backend_add_request       (ClarifyBackend      *self,
                                                            ClarifyRequest      *request);
+/* The same, saying why not: G_IO_ERROR_EXISTS, or CLARIFY_ERROR_BUSY for a
+ * request past the caps, which the agent should hear in its protocol. */
+gboolean                clarify_backend_add_request_full  (ClarifyBackend      *self,
+                                                           ClarifyRequest      *request,
+                                                           GError             **error);
 /* The agent no longer asks: the inbox ends the request as withdrawn, unless
  * an answer to it is on its way (its result decides). @reason is not NONE;
  * @detail (nullable) is untranslated data, such as the agent's own words. */

@@ -26,6 +26,7 @@ typedef struct
   ClarifyEndReason  withdrawn_reason;
   char             *withdrawn_detail;
   gboolean          replayed;    /* an answer kept across a restart */
+  gsize             bytes;       /* what it costs while held, roughly */
   /* Kept, but its post to the connection's previous backend is still
    * under way: sent from here only if that one does not settle it. */
   ClarifyResponse  *held_response;
@@ -47,6 +48,13 @@ struct _ClarifyInbox
   ClarifyOutbox *outbox;
   guint          timer_id;
   guint64        next_serial;
+  /* Caps on what it holds (clarify-inbox-limits.c). */
+  guint          max_per_connection;
+  guint          max_total;
+  gsize          max_bytes;
+  gsize          bytes;          /* of every entry held */
+  gboolean       refusing_all;   /* an overflow episode of the whole inbox */
+  GHashTable    *refusing;       /* ClarifyBackend (unowned) in an episode of its own */
 };
 
 /* clarify-inbox.c */
@@ -65,6 +73,37 @@ void        clarify_inbox_move         (ClarifyInbox        *self,
                                         ClarifyRequestEnd    end,
                                         ClarifyEndReason     reason,
                                         const char          *detail);
+
+/* clarify-inbox-limits.c */
+#define CLARIFY_INBOX_MAX_PER_CONNECTION 200
+#define CLARIFY_INBOX_MAX_TOTAL          1000
+/* A request at the size caps holds 4,000 options: ~0.9 MiB. */
+#define CLARIFY_INBOX_MAX_BYTES          (64 * 1024 * 1024)
+
+void        clarify_inbox_init_limits  (ClarifyInbox        *self);
+/* FALSE, with CLARIFY_ERROR_BUSY, when @backend or the whole inbox holds
+ * as many requests (or bytes) as it keeps, @request included; the first
+ * refusal of an episode emits ::requests-refused. */
+gboolean    clarify_inbox_check_room   (ClarifyInbox        *self,
+                                        ClarifyBackend      *backend,
+                                        ClarifyRequest      *request,
+                                        GError             **error);
+/* What @request costs while the inbox holds it, roughly. */
+gsize       clarify_inbox_estimate_bytes (ClarifyRequest    *request);
+/* After @backend's requests went down (or it went): ends the episodes that
+ * have room again. */
+void        clarify_inbox_update_room  (ClarifyInbox        *self,
+                                        ClarifyBackend      *backend);
+/* For tests: other caps than the defaults. */
+void        clarify_inbox_set_limits   (ClarifyInbox        *self,
+                                        guint                max_per_connection,
+                                        guint                max_total);
+void        clarify_inbox_set_max_bytes (ClarifyInbox       *self,
+                                        gsize                max_bytes);
+/* Emits ::requests-refused (clarify-inbox.c owns the signals). */
+void        clarify_inbox_emit_refused (ClarifyInbox        *self,
+                                        ClarifyBackend      *backend,
+                                        guint                limit);
 
 /* clarify-inbox-outbox.c */
 void        clarify_inbox_watch_outbox (ClarifyInbox        *self);

@@ -25,6 +25,7 @@ enum {
   REQUEST_ENDED,
   ANSWER_REFUSED,
   REPLAY_ENDED,
+  REQUESTS_REFUSED,
   N_SIGNALS
 };
 
@@ -207,9 +208,11 @@ clarify_inbox_move (ClarifyInbox        *self,
 
   if (state == CLARIFY_REQUEST_DONE)
     {
-      GListStore *view = view_of (self, entry->backend);
+      ClarifyBackend *backend = entry->backend;
+      GListStore *view = view_of (self, backend);
       guint position;
 
+      self->bytes -= entry->bytes;
       if (g_ptr_array_find (self->items, request, &position))
         {
           g_ptr_array_remove_index (self->items, position);
@@ -221,6 +224,7 @@ clarify_inbox_move (ClarifyInbox        *self,
       g_hash_table_remove (self->by_request, request);
       g_hash_table_remove (self->by_key, entry->key);
       entry = NULL;
+      clarify_inbox_update_room (self, backend);
 
       /* A dialog still asking closes with the reason. */
       if (old == CLARIFY_REQUEST_PENDING &&
@@ -324,6 +328,7 @@ clarify_inbox_finalize (GObject *object)
   /* Entries of backends that were never added (used alone, as in tests). */
   g_clear_pointer (&self->deadlines, g_sequence_free);
   g_clear_pointer (&self->settled, g_hash_table_unref);
+  g_clear_pointer (&self->refusing, g_hash_table_unref);
   g_clear_pointer (&self->by_request, g_hash_table_unref);
   g_clear_pointer (&self->by_key, g_hash_table_unref);
   g_clear_pointer (&self->views, g_hash_table_unref);
@@ -416,6 +421,30 @@ clarify_inbox_class_init (ClarifyInboxClass *klass)
                   G_SIGNAL_RUN_LAST,
                   0, NULL, NULL, NULL,
                   G_TYPE_NONE, 2, CLARIFY_TYPE_REQUEST, G_TYPE_BOOLEAN);
+
+  /**
+   * ClarifyInbox::requests-refused:
+   * @backend: (nullable): the connection that holds as many requests as
+   *   one may, or NULL when the whole inbox is full
+   * @limit: that cap; for the memory budget, how many requests it holds
+   *
+   * Emitted once per overflow episode, at its first refusal; the refused
+   * requests' agents heard CLARIFY_ERROR_BUSY in their own protocol.
+   */
+  signals[REQUESTS_REFUSED] =
+    g_signal_new ("requests-refused",
+                  G_TYPE_FROM_CLASS (klass),
+                  G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 2, CLARIFY_TYPE_BACKEND, G_TYPE_UINT);
+}
+
+void
+clarify_inbox_emit_refused (ClarifyInbox   *self,
+                            ClarifyBackend *backend,
+                            guint           limit)
+{
+  g_signal_emit (self, signals[REQUESTS_REFUSED], 0, backend, limit);
 }
 
 static void
@@ -429,6 +458,8 @@ clarify_inbox_init (ClarifyInbox *self)
   self->pending = g_list_store_new (CLARIFY_TYPE_REQUEST);
   self->deadlines = g_sequence_new (NULL);
   self->settled = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+
+  clarify_inbox_init_limits (self);
 
   self->outbox = clarify_outbox_new ();
   clarify_inbox_watch_outbox (self);
@@ -454,6 +485,8 @@ clarify_inbox_insert_entry (ClarifyInbox   *self,
   entry->request = g_object_ref (request);
   entry->key = key;
   entry->serial = self->next_serial++;
+  entry->bytes = clarify_inbox_estimate_bytes (request);
+  self->bytes += entry->bytes;
   g_hash_table_insert (self->by_key, entry->key, entry);
   g_hash_table_insert (self->by_request, request, entry);
 
@@ -541,6 +574,7 @@ clarify_inbox_remove_backend (ClarifyInbox   *self,
   g_hash_table_remove (self->views, backend);
   g_list_store_remove (self->backends, position);
   clarify_backend_set_inbox (backend, NULL);
+  clarify_inbox_update_room (self, backend);
 }
 
 GListModel *
@@ -575,9 +609,10 @@ clarify_inbox_lookup_backend (ClarifyInbox *self,
 /* Requests */
 
 gboolean
-clarify_inbox_add (ClarifyInbox   *self,
-                   ClarifyBackend *backend,
-                   ClarifyRequest *request)
+clarify_inbox_add (ClarifyInbox    *self,
+                   ClarifyBackend  *backend,
+                   ClarifyRequest  *request,
+                   GError         **error)
 {
   ClarifyConnection *connection;
   InboxEntry *entry;
@@ -592,10 +627,14 @@ clarify_inbox_add (ClarifyInbox   *self,
 
   /* A resync after a reconnect must never show a question twice. */
   key = clarify_inbox_key_for (backend, clarify_request_get_id (request));
-  if (g_hash_table_contains (self->by_key, key))
-    return FALSE;
   /* Nor one whose answer, kept across a restart, the agent already had. */
-  if (g_hash_table_contains (self->settled, key))
+  if (g_hash_table_contains (self->by_key, key) || g_hash_table_contains (self->settled, key))
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_EXISTS,
+                   "A request with the id “%s” is already known", clarify_request_get_id (request));
+      return FALSE;
+    }
+  if (!clarify_inbox_check_room (self, backend, request, error))
     return FALSE;
 
   connection = clarify_backend_get_connection (backend);

@@ -46,10 +46,14 @@ GListModel     *clarify_inbox_get_backends       (ClarifyInbox    *self);
 ClarifyBackend *clarify_inbox_lookup_backend     (ClarifyInbox    *self,
                                                   const char      *connection_name);
 
-/* For backends (through clarify_backend_add_request() and friends). */
+/* For backends (through clarify_backend_add_request() and friends).
+ * FALSE with G_IO_ERROR_EXISTS for a request it has already, with
+ * CLARIFY_ERROR_BUSY when it holds as many as it keeps (200 of one
+ * connection, 1,000 or 64 MiB in all; see ::requests-refused). */
 gboolean        clarify_inbox_add                (ClarifyInbox    *self,
                                                   ClarifyBackend  *backend,
-                                                  ClarifyRequest  *request);
+                                                  ClarifyRequest  *request,
+                                                  GError         **error);
 ClarifyRequest *clarify_inbox_lookup             (ClarifyInbox    *self,
                                                   ClarifyBackend  *backend,
                                                   const char      *request_id);

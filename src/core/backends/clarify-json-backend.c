@@ -96,8 +96,12 @@ post_refusal (ClarifyJsonBackend *self,
   json_builder_set_member_name (builder, "error");
   json_builder_begin_object (builder);
   json_builder_set_member_name (builder, "code");
-  json_builder_add_string_value (builder, g_error_matches (reason, CLARIFY_ERROR, CLARIFY_ERROR_UNSAFE_PATTERN)
-                                            ? "unsafe_pattern" : "invalid_request");
+  if (g_error_matches (reason, CLARIFY_ERROR, CLARIFY_ERROR_UNSAFE_PATTERN))
+    json_builder_add_string_value (builder, "unsafe_pattern");
+  else if (g_error_matches (reason, CLARIFY_ERROR, CLARIFY_ERROR_BUSY))
+    json_builder_add_string_value (builder, "too_many_requests");
+  else
+    json_builder_add_string_value (builder, "invalid_request");
   json_builder_set_member_name (builder, "message");
   json_builder_add_string_value (builder, reason->message);
   json_builder_end_object (builder);
@@ -130,7 +134,10 @@ clarify_json_backend_handle_request (ClarifyJsonBackend *self,
       return;
     }
 
-  clarify_backend_add_request (CLARIFY_BACKEND (self), request);
+  /* Past the inbox's caps the agent hears so, and may send it again later. */
+  if (!clarify_backend_add_request_full (CLARIFY_BACKEND (self), request, &error) &&
+      g_error_matches (error, CLARIFY_ERROR, CLARIFY_ERROR_BUSY))
+    post_refusal (self, clarify_request_get_id (request), error);
 }
 
 static void

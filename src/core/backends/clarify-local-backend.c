@@ -232,6 +232,7 @@ clarify_local_backend_ask_async (ClarifyLocalBackend *self,
 {
   ClarifyLocalBackendPrivate *priv = clarify_local_backend_get_instance_private (self);
   g_autoptr(GTask) task = NULL;
+  g_autoptr(GError) error = NULL;
   const char *request_id;
   Waiter *waiter;
 
@@ -268,8 +269,11 @@ clarify_local_backend_ask_async (ClarifyLocalBackend *self,
                                                     waiter, NULL);
     }
 
-  /* Last: a ::request-added handler may answer at once, which frees @waiter. */
-  clarify_backend_add_request (CLARIFY_BACKEND (self), request);
+  /* Last: a ::request-added handler may answer at once, which frees @waiter.
+   * Past the inbox's caps, the caller hears CLARIFY_ERROR_BUSY. */
+  if (!clarify_backend_add_request_full (CLARIFY_BACKEND (self), request, &error))
+    clarify_local_backend_finish_waiter (self, request_id, NULL, g_steal_pointer (&error),
+                                         CLARIFY_END_REASON_NONE);
 }
 
 ClarifyResponse *

@@ -22,6 +22,7 @@ typedef enum
   CLARIFY_ERROR_PROTOCOL,       /* unexpected status, content type or shape */
   CLARIFY_ERROR_TRANSIENT,      /* network trouble: worth trying again */
   CLARIFY_ERROR_AGENT_RESTARTED, /* the agent restarted (or its workspace went) and forgot the request */
+  CLARIFY_ERROR_BUSY,           /* Clarify holds as many requests as it keeps: ask again later */
 } ClarifyError;
 
 GQuark clarify_error_quark (void);

@@ -92,6 +92,19 @@ call_new (ClarifyDbusBackend    *self,
   return call;
 }
 
+/* An error name the caller can tell apart: past the inbox's caps, it may
+ * ask again later. */
+static GDBusError
+dbus_error_for (const GError *error)
+{
+  if (g_error_matches (error, CLARIFY_ERROR, CLARIFY_ERROR_INVALID))
+    return G_DBUS_ERROR_INVALID_ARGS;
+  if (g_error_matches (error, CLARIFY_ERROR, CLARIFY_ERROR_BUSY))
+    return G_DBUS_ERROR_LIMITS_EXCEEDED;
+
+  return G_DBUS_ERROR_FAILED;
+}
+
 static void
 ask_cb (GObject      *object,
         GAsyncResult *result,
@@ -107,7 +120,7 @@ ask_cb (GObject      *object,
   if (response == NULL)
     {
       g_dbus_method_invocation_return_error_literal (g_steal_pointer (&call->invocation),
-                                                     G_DBUS_ERROR, G_DBUS_ERROR_FAILED,
+                                                     G_DBUS_ERROR, dbus_error_for (error),
                                                      error->message);
       call_free (call);
       return;
@@ -182,9 +195,7 @@ hook_cb (GObject      *object,
   output = clarify_claude_code_backend_handle_hook_finish (CLARIFY_CLAUDE_CODE_BACKEND (object), result, &error);
   if (output == NULL)
     g_dbus_method_invocation_return_error_literal (g_steal_pointer (&call->invocation), G_DBUS_ERROR,
-                                                   g_error_matches (error, CLARIFY_ERROR, CLARIFY_ERROR_INVALID)
-                                                   ? G_DBUS_ERROR_INVALID_ARGS : G_DBUS_ERROR_FAILED,
-                                                   error->message);
+                                                   dbus_error_for (error), error->message);
   else
     clarify_dbus_api_complete_hook (call->skeleton, g_steal_pointer (&call->invocation), output);
 
