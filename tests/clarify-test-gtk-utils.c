@@ -64,6 +64,29 @@ is_mapped_and_drawn (gpointer data)
   return gtk_widget_get_mapped (widget) && gtk_widget_get_width (widget) > 0;
 }
 
+GtkWindow *
+clarify_test_find_app_window (GtkApplication *application,
+                              GType           type,
+                              guint          *n_found)
+{
+  GtkWindow *first = NULL;
+  guint n = 0;
+
+  for (GList *l = gtk_application_get_windows (application); l != NULL; l = l->next)
+    {
+      if (!G_TYPE_CHECK_INSTANCE_TYPE (l->data, type))
+        continue;
+      if (first == NULL)
+        first = l->data;
+      n++;
+    }
+
+  if (n_found != NULL)
+    *n_found = n;
+
+  return first;
+}
+
 void
 clarify_test_present_and_wait (GtkWindow *window)
 {

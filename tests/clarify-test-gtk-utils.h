@@ -17,6 +17,10 @@ void     clarify_test_gtk_init          (int         *argc,
 /* Switches our catalog and the locale (de_DE.UTF-8 or C.UTF-8) to
  * @language ("en", "de") for the following widgets. */
 void     clarify_test_set_language      (const char  *language);
+/* The first of @application's windows of @type, and how many there are. */
+GtkWindow *clarify_test_find_app_window (GtkApplication *application,
+                                         GType           type,
+                                         guint          *n_found);
 /* Presents @window and waits until it has drawn. */
 void     clarify_test_present_and_wait  (GtkWindow   *window);
 /* Renders @widget's window in-process and writes $CLARIFY_SCREENSHOT_DIR/@name.png.

@@ -56,13 +56,7 @@ ensure_app (void)
 static ClarifyWindow *
 find_main_window (void)
 {
-  for (GList *l = gtk_application_get_windows (GTK_APPLICATION (app)); l != NULL; l = l->next)
-    {
-      if (CLARIFY_IS_WINDOW (l->data))
-        return l->data;
-    }
-
-  return NULL;
+  return (ClarifyWindow *) clarify_test_find_app_window (GTK_APPLICATION (app), CLARIFY_TYPE_WINDOW, NULL);
 }
 
 static ClarifyRequestDialog *

@@ -428,7 +428,8 @@ digit_shortcut_cb (GtkWidget *widget,
 }
 
 /* Esc declines where the protocol can; otherwise the request stays pending
- * and only the window goes away. */
+ * and only the window goes: destroyed, not hidden, so that a request waiting
+ * in the list is data, not widgets. The list builds a new one to answer it. */
 static gboolean
 escape_shortcut_cb (GtkWidget *widget,
                     GVariant  *args,
@@ -444,12 +445,10 @@ escape_shortcut_cb (GtkWidget *widget,
   if (search != NULL && gtk_editable_get_text (GTK_EDITABLE (search))[0] != '\0')
     return FALSE;
 
-  if (self->finished)
+  if (self->finished || !clarify_request_get_cancellable (self->request))
     gtk_window_destroy (GTK_WINDOW (self));
-  else if (clarify_request_get_cancellable (self->request))
-    finish (self, CLARIFY_OUTCOME_CANCELLED);
   else
-    gtk_widget_set_visible (widget, FALSE);
+    finish (self, CLARIFY_OUTCOME_CANCELLED);
 
   return TRUE;
 }
@@ -497,7 +496,7 @@ setup_questions (ClarifyRequestDialog *self)
 
   gtk_widget_set_visible (GTK_WIDGET (self->steps_box), clarify_question_stack_get_paged (self->stack));
   /* A lone permission's or link's own buttons answer it; Esc and closing the window
-   * still cancel or hide as they always do. The margin the buttons had
+   * still cancel or close as they always do. The margin the buttons had
    * stays below the content. */
   if (lone_with_buttons (self) != NULL)
     {
@@ -554,7 +553,7 @@ clarify_request_dialog_map (GtkWidget *widget)
 
   GTK_WIDGET_CLASS (clarify_request_dialog_parent_class)->map (widget);
 
-  /* From every map: a dialog shown again from the list is just as new. */
+  /* From every map: a window shown again is just as new. */
   if (!self->finished)
     clarify_key_guard_arm (self->key_guard);
 

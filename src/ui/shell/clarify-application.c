@@ -177,6 +177,44 @@ replay_ended_cb (ClarifyInbox       *inbox,
   clarify_application_tell_user (self, notification_id, text);
 }
 
+/* The inbox turned a request away as one too many (its agent heard why):
+ * said once per episode, not once per request, and short enough for a
+ * toast's one line. */
+static void
+requests_refused_cb (ClarifyInbox       *inbox,
+                     ClarifyBackend     *backend,
+                     guint               limit,
+                     ClarifyApplication *self)
+{
+  g_autofree char *text = NULL;
+
+  if (backend != NULL)
+    {
+      ClarifyConnection *connection = clarify_backend_get_connection (backend);
+
+      g_message ("Connection “%s” holds %u questions; refusing more until some are answered",
+                 clarify_connection_get_name (connection), limit);
+      /* Translators: %s is a connection name, %u how many questions Clarify keeps from one */
+      text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                           "%s has %u question waiting; new ones are turned away",
+                                           "%s has %u questions waiting; new ones are turned away",
+                                           limit),
+                              clarify_connection_get_name (connection), limit);
+    }
+  else
+    {
+      g_message ("The inbox holds %u questions; refusing more until some are answered", limit);
+      /* Translators: %u is how many questions Clarify keeps in all */
+      text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                           "%u question waits; new ones are turned away",
+                                           "%u questions wait; new ones are turned away",
+                                           limit),
+                              limit);
+    }
+
+  clarify_application_tell_user (self, "requests-refused", text);
+}
+
 /* Claude has finished in a terminal the person may not be looking at. */
 static void
 claude_idle_prompt_cb (ClarifyBackend     *backend,
@@ -560,6 +598,7 @@ clarify_application_init (ClarifyApplication *self)
   g_signal_connect_object (outbox, "failed", G_CALLBACK (outbox_failed_cb), self, 0);
   g_signal_connect_object (outbox, "not-saved", G_CALLBACK (outbox_not_saved_cb), self, 0);
   g_signal_connect_object (self->inbox, "replay-ended", G_CALLBACK (replay_ended_cb), self, 0);
+  g_signal_connect_object (self->inbox, "requests-refused", G_CALLBACK (requests_refused_cb), self, 0);
 
   /* Answers are kept on disk until their agent has them; the tests point
    * CLARIFY_OUTBOX_DIR elsewhere, or turn it off with an empty value. */
