@@ -2,7 +2,8 @@
  *
  * Observes the inbox: every new pending request gets a dialog, which never
  * takes the focus from the one the user is answering (it waits in line, and a
- * notification says it came). A dialog is built only when it is shown.
+ * notification says it came). A dialog is built only when it is shown,
+ * and destroyed when it closes: a request in line is data, not widgets.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
