@@ -9,6 +9,7 @@
 
 #include "clarify-cli.h"
 #include "clarify-application.h"
+#include "clarify-renderer.h"
 
 int
 main (int   argc,
@@ -30,6 +31,7 @@ main (int   argc,
   if (clarify_cli_handle (argc, argv, &status))
     return status;
 
+  clarify_renderer_choose ();
   g_set_application_name (_("Clarify"));
   app = clarify_application_new ();
 
