@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "clarify-sse-parser.h"
+#include "clarify-text-scan.h"
 
 static const char utf8_bom[] = { '\xef', '\xbb', '\xbf' };
 
@@ -38,7 +39,30 @@ struct _ClarifySseParser
   guint               skip_lf : 1;     /* a chunk ended in CR: a leading LF belongs to it */
   guint               discarding : 1;  /* an oversized event: ignore lines until a blank one */
   guint               skipping_line : 1; /* ignore the rest of this (non-blank) line */
+  guint               data_invalid : 1;  /* @data holds bytes that are not UTF-8 */
+  guint               id_changed : 1;    /* @id_buffer differs from @last_event_id */
 };
+
+/* g_string_truncate() and g_string_append_len() are calls; per line of a
+ * stream of small events they showed in profiles. */
+static inline void
+string_set_len (GString    *string,
+                gsize       len)
+{
+  string->len = len;
+  string->str[len] = '\0';
+}
+
+static inline void
+string_set (GString    *string,
+            const char *value,
+            gsize       len)
+{
+  if (len >= string->allocated_len)
+    g_string_set_size (string, len);
+  memcpy (string->str, value, len);
+  string_set_len (string, len);
+}
 
 ClarifySseParser *
 clarify_sse_parser_new (ClarifySseEventFunc event_func,
@@ -86,6 +110,8 @@ clarify_sse_parser_reset (ClarifySseParser *self)
    * the id we just sent as Last-Event-ID at the first id-less event; keep it,
    * as browsers do. */
   g_string_assign (self->id_buffer, self->last_event_id->str);
+  self->id_changed = FALSE;
+  self->data_invalid = FALSE;
   self->bom_matched = 0;
   self->bom_done = FALSE;
   self->skip_lf = FALSE;
@@ -129,6 +155,7 @@ drop_event (ClarifySseParser *self)
 
   g_string_truncate (self->data, 0);
   g_string_truncate (self->event_type, 0);
+  self->data_invalid = FALSE;
   self->discarding = TRUE;
 }
 
@@ -140,7 +167,11 @@ dispatch (ClarifySseParser *self)
   const char *data;
   gsize data_len;
 
-  g_string_assign (self->last_event_id, self->id_buffer->str);
+  if (self->id_changed)
+    {
+      g_string_assign (self->last_event_id, self->id_buffer->str);
+      self->id_changed = FALSE;
+    }
 
   if (self->data->len == 0)
     {
@@ -148,14 +179,14 @@ dispatch (ClarifySseParser *self)
       return;
     }
 
-  g_string_truncate (self->data, self->data->len - 1);
+  string_set_len (self->data, self->data->len - 1);
   type = self->event_type->len > 0 ? self->event_type->str : "message";
   data = self->data->str;
   data_len = self->data->len;
 
-  /* The spec decodes the stream as UTF-8 with replacement characters;
-   * validating per event is cheaper than per byte. */
-  if (!g_utf8_validate_len (data, data_len, NULL))
+  /* The spec decodes the stream as UTF-8 with replacement characters; the
+   * line scan has already checked the bytes. */
+  if (self->data_invalid)
     {
       valid_data = g_utf8_make_valid (data, data_len);
       data = valid_data;
@@ -165,8 +196,9 @@ dispatch (ClarifySseParser *self)
   if (self->event_func != NULL)
     self->event_func (type, data, data_len, self->last_event_id->str, self->user_data);
 
-  g_string_truncate (self->data, 0);
-  g_string_truncate (self->event_type, 0);
+  string_set_len (self->data, 0);
+  self->data_invalid = FALSE;
+  string_set_len (self->event_type, 0);
 }
 
 static gboolean
@@ -229,7 +261,18 @@ process_line (ClarifySseParser *self,
   if (line[0] == ':')
     return;
 
-  colon = memchr (line, ':', len);
+  /* Field names are short: a plain loop beats memchr's set-up for them. */
+  colon = NULL;
+  for (gsize i = 0; i < MIN (len, 8); i++)
+    {
+      if (line[i] == ':')
+        {
+          colon = line + i;
+          break;
+        }
+    }
+  if (colon == NULL && len > 8)
+    colon = memchr (line + 8, ':', len - 8);
   if (colon != NULL)
     {
       field_len = colon - line;
@@ -255,8 +298,12 @@ process_line (ClarifySseParser *self,
           drop_event (self);
           return;
         }
-      g_string_append_len (self->data, value, value_len);
-      g_string_append_c (self->data, '\n');
+      gsize old_len = self->data->len;
+
+      g_string_set_size (self->data, old_len + value_len + 1);
+      if (!clarify_text_copy_utf8 (self->data->str + old_len, value, value_len))
+        self->data_invalid = TRUE;
+      self->data->str[old_len + value_len] = '\n';
     }
   else if (value_len > self->max_event_size)
     {
@@ -264,15 +311,14 @@ process_line (ClarifySseParser *self,
     }
   else if (field_is (line, field_len, "event"))
     {
-      g_string_truncate (self->event_type, 0);
-      g_string_append_len (self->event_type, value, value_len);
+      string_set (self->event_type, value, value_len);
     }
   else if (field_is (line, field_len, "id"))
     {
       if (memchr (value, '\0', value_len) == NULL)
         {
-          g_string_truncate (self->id_buffer, 0);
-          g_string_append_len (self->id_buffer, value, value_len);
+          string_set (self->id_buffer, value, value_len);
+          self->id_changed = TRUE;
         }
     }
   else if (field_is (line, field_len, "retry"))
@@ -315,10 +361,6 @@ feed_lines (ClarifySseParser *self,
             const char       *end)
 {
   guint generation = self->generation;
-  /* Cached positions of the next CR and LF (or @end), so that a stream that
-   * uses only one of them is still scanned once. */
-  const char *next_cr = NULL;
-  const char *next_lf = NULL;
 
   if (self->skip_lf && p < end)
     {
@@ -329,21 +371,7 @@ feed_lines (ClarifySseParser *self,
 
   while (p < end)
     {
-      const char *eol;
-
-      if (next_cr == NULL || next_cr < p)
-        {
-          next_cr = memchr (p, '\r', end - p);
-          if (next_cr == NULL)
-            next_cr = end;
-        }
-      if (next_lf == NULL || next_lf < p)
-        {
-          next_lf = memchr (p, '\n', end - p);
-          if (next_lf == NULL)
-            next_lf = end;
-        }
-      eol = MIN (next_cr, next_lf);
+      const char *eol = clarify_text_find_eol (p, end);
 
       if (eol == end)
         {
@@ -360,7 +388,8 @@ feed_lines (ClarifySseParser *self,
         process_line (self, self->line->str, self->line->len);
       else
         process_line (self, p, eol - p);
-      g_string_truncate (self->line, 0);
+      if (self->line->len > 0)
+        string_set_len (self->line, 0);
 
       if (self->generation != generation)
         return;

@@ -18,6 +18,7 @@
 #include "clarify-end-reason.h"
 #include "clarify-error.h"
 #include "clarify-mcp-server.h"
+#include "clarify-renderer.h"
 
 #define DEMO_CONNECTION_NAME "Demo"
 #define DEMO_CONNECTION_KIND "clarify"
@@ -497,6 +498,8 @@ clarify_application_startup (GApplication *application)
   g_autoptr(GError) error = NULL;
 
   G_APPLICATION_CLASS (clarify_application_parent_class)->startup (application);
+  /* GTK has read its variables: what Clarify launches gets the user's. */
+  clarify_renderer_restore_environment ();
 
   clarify_application_add_actions (self);
   self->dialogs = clarify_dialog_queue_new (GTK_APPLICATION (self), self->inbox);

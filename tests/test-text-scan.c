@@ -1,0 +1,230 @@
+/* test-text-scan.c: the SSE parser's byte scans give GLib's answers
+ *
+ * The fast UTF-8 check must agree with g_utf8_validate_len() on every input:
+ * all strings of up to three bytes, and many longer ones placed across the
+ * 16-byte blocks the SIMD code works in.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include "clarify-test-log.h"
+#include "clarify-text-scan.h"
+
+static void
+assert_agrees (const char *text,
+               gsize       len)
+{
+  gboolean expected = g_utf8_validate_len (text, len, NULL);
+
+  g_autofree char *copy = g_malloc (len + 1);
+  gboolean copied_valid = clarify_text_copy_utf8 (copy, text, len);
+
+  g_assert_true (memcmp (copy, text, len) == 0);
+  if (clarify_text_utf8_validate (text, len) != expected
+      || clarify_text_utf8_validate_portable (text, len) != expected
+      || copied_valid != expected)
+    {
+      g_autoptr(GString) hex = g_string_new (NULL);
+
+      for (gsize i = 0; i < len; i++)
+        g_string_append_printf (hex, "%02x ", (guchar) text[i]);
+      g_error ("UTF-8 check of [%s] (%" G_GSIZE_FORMAT " bytes): GLib says %s, %s / %s (portable) / %s (copied)",
+               hex->str, len, expected ? "valid" : "invalid",
+               clarify_text_utf8_validate (text, len) ? "valid" : "invalid",
+               clarify_text_utf8_validate_portable (text, len) ? "valid" : "invalid",
+               copied_valid ? "valid" : "invalid");
+    }
+}
+
+static void
+test_utf8_all_short (void)
+{
+  char text[3];
+
+  assert_agrees ("", 0);
+  for (guint a = 0; a < 256; a++)
+    {
+      text[0] = (char) a;
+      assert_agrees (text, 1);
+      for (guint b = 0; b < 256; b++)
+        {
+          text[1] = (char) b;
+          assert_agrees (text, 2);
+          for (guint c = 0; c < 256; c++)
+            {
+              text[2] = (char) c;
+              assert_agrees (text, 3);
+            }
+        }
+    }
+}
+
+/* Every four-byte string whose first byte is a lead of four (or an invalid
+ * lead above it), the only ones the three-byte sweep does not cover. */
+static void
+test_utf8_all_four (void)
+{
+  char text[4];
+
+  for (guint a = 0xF0; a < 0x100; a++)
+    for (guint b = 0x70; b < 0xD0; b++)
+      for (guint c = 0x70; c < 0xD0; c++)
+        for (guint d = 0x70; d < 0xD0; d++)
+          {
+            text[0] = (char) a;
+            text[1] = (char) b;
+            text[2] = (char) c;
+            text[3] = (char) d;
+            assert_agrees (text, 4);
+          }
+}
+
+/* Bytes drawn mostly from the interesting classes, so that random strings
+ * are often valid and the errors are near misses. */
+static char
+random_byte (GRand *rand)
+{
+  static const guchar interesting[] = {
+    'a', ' ', '\n', 0x00, 0x7F, 0x80, 0x8F, 0x90, 0x9F, 0xA0, 0xBF, 0xC0, 0xC1, 0xC2, 0xDF,
+    0xE0, 0xE1, 0xEC, 0xED, 0xEE, 0xEF, 0xF0, 0xF1, 0xF3, 0xF4, 0xF5, 0xF8, 0xFF,
+  };
+
+  if (g_rand_boolean (rand))
+    return (char) interesting[g_rand_int_range (rand, 0, G_N_ELEMENTS (interesting))];
+  return (char) g_rand_int_range (rand, 0, 256);
+}
+
+static void
+append_valid_character (GString *out,
+                        GRand   *rand)
+{
+  static const gunichar ranges[][2] = {
+    { 0x01, 0x7F }, { 0x80, 0x7FF }, { 0x800, 0xD7FF }, { 0xE000, 0xFFFF }, { 0x10000, 0x10FFFF },
+  };
+  guint r = g_rand_int_range (rand, 0, G_N_ELEMENTS (ranges));
+
+  g_string_append_unichar (out, g_rand_int_range (rand, ranges[r][0], ranges[r][1] + 1));
+}
+
+static void
+test_utf8_random (void)
+{
+  g_autoptr(GRand) rand = g_rand_new_with_seed (7);
+  g_autoptr(GString) text = g_string_new (NULL);
+
+  for (guint round = 0; round < 200000; round++)
+    {
+      guint n_chars = g_rand_int_range (rand, 0, round % 10 == 0 ? 200 : 40);
+
+      g_string_truncate (text, 0);
+      /* An ASCII run first moves what follows across the block edges. */
+      for (guint i = g_rand_int_range (rand, 0, 34); i > 0; i--)
+        g_string_append_c (text, 'x');
+      for (guint i = 0; i < n_chars; i++)
+        append_valid_character (text, rand);
+      assert_agrees (text->str, text->len);
+
+      /* One byte changed, cut, or added. */
+      if (text->len > 0)
+        {
+          switch (g_rand_int_range (rand, 0, 3))
+            {
+            case 0:
+              text->str[g_rand_int_range (rand, 0, text->len)] = random_byte (rand);
+              break;
+            case 1:
+              g_string_truncate (text, g_rand_int_range (rand, 0, text->len));
+              break;
+            default:
+              g_string_insert_c (text, g_rand_int_range (rand, 0, text->len + 1), random_byte (rand));
+              break;
+            }
+          assert_agrees (text->str, text->len);
+        }
+
+      /* Noise. */
+      g_string_truncate (text, 0);
+      for (guint i = g_rand_int_range (rand, 0, 48); i > 0; i--)
+        g_string_append_c (text, random_byte (rand));
+      assert_agrees (text->str, text->len);
+    }
+}
+
+/* A sequence cut at the very end of the input, at every block offset: the
+ * SIMD check pads the tail and must still see that it is incomplete. */
+static void
+test_utf8_cut_at_end (void)
+{
+  static const char *const characters[] = { "\xC3\xA4", "\xE2\x80\x93", "\xF0\x9F\x98\x80" };
+  g_autoptr(GString) text = g_string_new (NULL);
+
+  for (guint prefix = 0; prefix < 40; prefix++)
+    for (guint c = 0; c < G_N_ELEMENTS (characters); c++)
+      for (gsize keep = 0; keep <= strlen (characters[c]); keep++)
+        {
+          g_string_truncate (text, 0);
+          for (guint i = 0; i < prefix; i++)
+            g_string_append_c (text, 'y');
+          g_string_append_len (text, characters[c], keep);
+          assert_agrees (text->str, text->len);
+          g_assert_cmpint (clarify_text_utf8_validate (text->str, text->len), ==,
+                           keep == 0 || keep == strlen (characters[c]));
+        }
+}
+
+static const char *
+find_eol_slowly (const char *p,
+                 const char *end)
+{
+  for (; p < end; p++)
+    {
+      if (*p == '\n' || *p == '\r')
+        return p;
+    }
+
+  return end;
+}
+
+static void
+test_find_eol (void)
+{
+  g_autoptr(GRand) rand = g_rand_new_with_seed (11);
+  char buffer[300];
+
+  for (guint round = 0; round < 20000; round++)
+    {
+      gsize len = g_rand_int_range (rand, 0, sizeof buffer);
+
+      for (gsize i = 0; i < len; i++)
+        {
+          /* Line ends are rare, as in real streams; bytes that differ from
+           * CR and LF only in the top bit too. */
+          guint r = g_rand_int_range (rand, 0, 400);
+
+          buffer[i] = r == 0 ? '\n' : r == 1 ? '\r' : r == 2 ? (char) 0x8A : r == 3 ? (char) 0x8D
+                      : (char) g_rand_int_range (rand, 0x20, 0x7F);
+        }
+      for (gsize start = 0; start <= MIN (len, 17); start++)
+        g_assert_true (clarify_text_find_eol (buffer + start, buffer + len)
+                       == find_eol_slowly (buffer + start, buffer + len));
+    }
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  clarify_test_log_init ();
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/text-scan/utf8/all-short", test_utf8_all_short);
+  g_test_add_func ("/text-scan/utf8/all-four", test_utf8_all_four);
+  g_test_add_func ("/text-scan/utf8/random", test_utf8_random);
+  g_test_add_func ("/text-scan/utf8/cut-at-end", test_utf8_cut_at_end);
+  g_test_add_func ("/text-scan/find-eol", test_find_eol);
+
+  return g_test_run ();
+}
