@@ -772,3 +772,11 @@ clarify_sse_client_came_back (ClarifySseClient *self)
 
   return self->came_back;
 }
+
+gboolean
+clarify_sse_client_had_outage (ClarifySseClient *self)
+{
+  g_return_val_if_fail (CLARIFY_IS_SSE_CLIENT (self), FALSE);
+
+  return self->outage;
+}
