@@ -253,7 +253,11 @@ static void
 session_connected_cb (ClarifySseClient *client,
                       Watch            *watch)
 {
-  gboolean restarted = clarify_sse_client_came_back (client) || watch->server_away;
+  ClarifySseClient *user_stream = clarify_stream_backend_get_client (CLARIFY_STREAM_BACKEND (watch->self));
+  /* This stream, or the user stream still waiting to reconnect, found
+   * nobody listening meanwhile. */
+  gboolean restarted = clarify_sse_client_came_back (client) || watch->server_away ||
+                       (user_stream != NULL && clarify_sse_client_had_outage (user_stream));
 
   watch->self->relogged_since_connect = FALSE;
   watch->server_away = FALSE;
