@@ -896,6 +896,44 @@ test_fast_restart (Fixture       *fixture,
   g_assert_cmpuint (clarify_outbox_get_n_pending (clarify_inbox_get_outbox (inbox)), ==, 0);
 }
 
+/* The server thread: takes the answer after 31 s, as a slow agent would. */
+static void
+slow_reply (const ClarifyTestRequest  *request,
+            guint                     *status,
+            char                     **content_type,
+            char                     **body,
+            gpointer                   user_data)
+{
+  g_usleep (31 * G_USEC_PER_SEC);
+  *status = 200;
+  *content_type = g_strdup ("application/json");
+  *body = g_strdup ("true");
+}
+
+/* An agent that answers only after 30 s: the post is waited for, not
+ * given up on and sent again, and the answer arrives once. */
+static void
+test_slow_reply (Fixture       *fixture,
+                 gconstpointer  data)
+{
+  g_autofree char *payload = question_payload ();
+  g_autoptr(ClarifyResponse) response = clarify_response_new (QUESTION_ID, CLARIFY_OUTCOME_ANSWERED);
+  const char *database[] = { "SQLite", NULL };
+  const char *reply = "/question/" QUESTION_ID "/reply";
+  ClarifyRequest *request;
+
+  clarify_test_server_add_handler (fixture->server, "POST", reply, slow_reply, NULL);
+  connect_and_resync (fixture);
+  send_global (fixture, payload);
+  request = clarify_test_watch_wait_request (&fixture->watch, 1);
+  clarify_response_add_answer (response, "q1", database, NULL, FALSE);
+
+  clarify_inbox_answer (clarify_backend_get_inbox (fixture->backend), request, response);
+  clarify_test_inbox_wait_state (request, CLARIFY_REQUEST_DONE, 60000);
+  g_assert_cmpint (clarify_request_get_end (request), ==, CLARIFY_REQUEST_END_ANSWERED);
+  g_assert_cmpuint (clarify_test_server_get_n_requests (fixture->server, "POST", reply), ==, 1);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -919,6 +957,7 @@ main (int   argc,
   ADD ("session/title", test_session_title, NULL);
   ADD ("reply/errors", test_reply_errors, NULL);
   ADD ("reply/refused", test_reply_refused, NULL);
+  ADD ("reply/slow", test_slow_reply, NULL);
   ADD ("resync", test_resync, NULL);
   ADD ("restart", test_restart, NULL);
   ADD ("restart/fast-retry", test_fast_restart, NULL);

@@ -18,7 +18,9 @@
 
 /* The server pings every 15 s and drops a client that stays silent for 45 s. */
 #define DEFAULT_STALL_LIMIT_S 45
-#define API_TIMEOUT_S 30
+/* Longer than a slow agent takes to answer: a post given up on may have
+ * been taken, and its retry would then meet "already answered". */
+#define API_TIMEOUT_S 90
 #define PING_EVENT "codenomad.client.ping"
 
 typedef enum

@@ -16,7 +16,9 @@
 #include "clarify-sse-client.h"
 
 #define DEFAULT_POLL_S        10
-#define API_TIMEOUT_S         30
+/* Longer than a slow agent takes to answer: a post given up on may have
+ * been taken, and its retry would then meet "already answered". */
+#define API_TIMEOUT_S         90
 /* Phoenix sends ": ping" every 15 s: three missed ones mean a dead stream. */
 #define STALL_LIMIT_MS        45000
 #define BACKOFF_INITIAL_MS    1000
