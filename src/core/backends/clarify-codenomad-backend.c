@@ -543,6 +543,12 @@ clarify_codenomad_backend_stream_state (ClarifyStreamBackend   *backend,
   if (state == CLARIFY_CONNECTION_STATE_CONNECTED)
     self->was_connected = TRUE;
 
+  /* Refused by a server that came back after nobody listened: whatever
+   * login came before went with the old process. */
+  if (state == CLARIFY_CONNECTION_STATE_FAILED &&
+      clarify_sse_client_had_outage (clarify_stream_backend_get_client (backend)))
+    self->relogged_since_connect = FALSE;
+
   if ((state == CLARIFY_CONNECTION_STATE_RECONNECTING || state == CLARIFY_CONNECTION_STATE_FAILED) &&
       has_credentials (self) && !self->logging_in && !self->relogged_since_connect)
     {
