@@ -23,6 +23,9 @@
 /* Refused: nobody listens, as while an agent restarts. Trying again costs
  * one packet, so a server that is back is reached within this. */
 #define REFUSED_BACKOFF_MAX_MS 2000
+/* The first try after an open stream ended: one packet, and a server that
+ * died then refuses it, so that its restart is seen. */
+#define ENDED_STREAM_RETRY_MS 100
 
 typedef struct
 {
@@ -199,6 +202,7 @@ schedule_reconnect (ClarifySseClient       *self,
                     const char             *reason)
 {
   gint64 now = g_get_monotonic_time ();
+  gboolean stream_ended = self->attempt != NULL && self->attempt->stream != NULL;
   guint delay_ms;
 
   if (self->connected_at != 0 && now - self->connected_at >= HEALTHY_PERIOD_US)
@@ -210,6 +214,8 @@ schedule_reconnect (ClarifySseClient       *self,
   g_clear_handle_id (&self->retry_source, g_source_remove);
 
   delay_ms = next_delay_ms (self);
+  if (stream_ended && self->n_failures == 1)
+    delay_ms = MIN (delay_ms, ENDED_STREAM_RETRY_MS);
   /* Without the query: some servers take a token there. */
   g_debug ("SSE %.*s: %s; reconnecting in %u ms",
            (int) strcspn (self->url, "?"), self->url, reason, delay_ms);
