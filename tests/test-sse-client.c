@@ -803,6 +803,8 @@ test_client_quick_probe (void)
   clarify_sse_client_set_backoff (f->client, 60000, 60000);
   clarify_sse_client_start (f->client);
   g_assert_true (wait_for_state (f, CLARIFY_CONNECTION_STATE_CONNECTED));
+  /* Open for more than a second: not a server that closes every stream. */
+  clarify_test_loop_for (1100);
 
   g_clear_pointer (&f->server, clarify_test_server_free);
   g_assert_true (clarify_test_loop_until (is_refused, f->client, 5000));
