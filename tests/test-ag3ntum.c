@@ -11,6 +11,7 @@
 #include "clarify-error.h"
 #include "clarify-json.h"
 #include "clarify-secret.h"
+#include "clarify-sse-client.h"
 
 #include "clarify-test-log.h"
 #include "clarify-test-opencode.h"
@@ -92,17 +93,15 @@ session_list (void)
   return g_strdup_printf ("{\"sessions\": [%s], \"total\": 1}", session);
 }
 
+/* What the fake Ag3ntum answers; again after a restart on the same port. */
 static void
-fixture_set_up (Fixture       *fixture,
-                gconstpointer  data)
+add_routes (Fixture       *fixture,
+            gconstpointer  data)
 {
-  g_autofree char *url = NULL;
   g_autofree char *sessions = session_list ();
   g_autofree char *tool_start = fixture_text (NOTES "a1-tool-start.sse");
   g_autofree char *history = NULL;
-  g_autoptr(GError) error = NULL;
 
-  fixture->server = clarify_test_server_new ();
   clarify_test_server_add_handler (fixture->server, "POST", "/api/v1/auth/login", login_handler, fixture);
   clarify_test_server_add_sse (fixture->server, USER_EVENTS);
   clarify_test_server_add_sse (fixture->server, EVENTS);
@@ -113,6 +112,17 @@ fixture_set_up (Fixture       *fixture,
                              strstr (tool_start, "{"));
   clarify_test_server_add_json (fixture->server, "GET", SESSION "/events/history", 200, "application/json", history);
   clarify_test_server_add_json (fixture->server, "GET", SESSION "/pending-question", 200, "application/json", NOT_PENDING);
+}
+
+static void
+fixture_set_up (Fixture       *fixture,
+                gconstpointer  data)
+{
+  g_autofree char *url = NULL;
+  g_autoptr(GError) error = NULL;
+
+  fixture->server = clarify_test_server_new ();
+  add_routes (fixture, data);
 
   url = clarify_test_server_get_url (fixture->server, "");
   fixture->connection = clarify_connection_new ("ag", "ag3ntum", url);
@@ -462,6 +472,112 @@ test_no_password (Fixture       *fixture,
   g_assert_cmpuint (clarify_test_server_get_n_requests (fixture->server, NULL, "/api/v1/auth/login"), ==, 0);
 }
 
+/* Connected while the session's question (@pending) waits; the request. */
+static ClarifyRequest *
+start_asking (Fixture    *fixture,
+              const char *pending)
+{
+  clarify_test_server_set_json (fixture->server, "GET", SESSION "/pending-question", 200, "application/json", pending);
+  connect_session (fixture);
+  return clarify_test_watch_wait_request (&fixture->watch, 1);
+}
+
+/* Its port refused the user stream at least once. */
+static gboolean
+is_down (gpointer data)
+{
+  const char *reason = clarify_sse_client_get_state_reason (clarify_stream_backend_get_client (data));
+
+  return reason != NULL && strstr (reason, "refused") != NULL;
+}
+
+/* Ag3ntum stops while its question is open: the port refuses until a new
+ * server answers on it, which lists its question (@pending) or not. */
+static void
+restart_server (Fixture    *fixture,
+                const char *pending)
+{
+  guint port = clarify_test_server_get_port (fixture->server);
+
+  g_clear_pointer (&fixture->server, clarify_test_server_free);
+  g_assert_true (clarify_test_loop_until (is_down, fixture->backend, WAIT_MS));
+  fixture->server = clarify_test_server_new_on_port (port);
+  add_routes (fixture, NULL);
+  clarify_test_server_set_json (fixture->server, "GET", SESSION "/pending-question", 200, "application/json", pending);
+}
+
+/* The restarted server no longer has the question (its store was lost):
+ * withdrawn as gone with the restart, not "answered elsewhere"; a late
+ * answer's 404 is told the same. */
+static void
+test_restart_lost (Fixture       *fixture,
+                   gconstpointer  data)
+{
+  g_autoptr(ClarifyResponse) response = notes_answer ();
+  g_autofree char *pending = fixture_text (NOTES "a4-pending-question.json");
+  g_autoptr(GError) error = NULL;
+  ClarifyRequest *request;
+
+  request = start_asking (fixture, pending);
+
+  restart_server (fixture, NOT_PENDING);
+  clarify_test_server_add_json (fixture->server, "POST", SESSION "/answer", 404, "application/json",
+                                "{\"detail\":\"No pending question found with ID: latest\"}");
+  clarify_test_watch_wait_withdrawn (&fixture->watch, 1, WAIT_MS);
+  g_assert_cmpint (clarify_request_get_end_reason (request), ==, CLARIFY_END_REASON_AGENT_RESTARTED);
+
+  g_assert_false (clarify_test_watch_respond (&fixture->watch, request, response, &error));
+  g_assert_error (error, CLARIFY_ERROR, CLARIFY_ERROR_AGENT_RESTARTED);
+  g_assert_cmpuint (clarify_test_server_get_n_requests (fixture->server, "POST", SESSION "/task"), ==, 0);
+}
+
+/* The restarted server lost the whole session: its stream and its
+ * pending-question answer 404 "Session not found". */
+static void
+test_restart_session_gone (Fixture       *fixture,
+                           gconstpointer  data)
+{
+  g_autofree char *pending = fixture_text (NOTES "a4-pending-question.json");
+  ClarifyRequest *request;
+
+  request = start_asking (fixture, pending);
+
+  restart_server (fixture, NOT_PENDING);
+  clarify_test_server_set_sse_response (fixture->server, EVENTS, 404, "application/json");
+  clarify_test_server_set_json (fixture->server, "GET", SESSION "/pending-question", 404, "application/json",
+                                "{\"detail\":\"Session not found: " SID "\"}");
+  clarify_test_server_set_json (fixture->server, "GET", "/api/v1/sessions", 200, "application/json", NO_SESSIONS);
+  clarify_test_watch_wait_withdrawn (&fixture->watch, 1, WAIT_MS);
+  g_assert_cmpint (clarify_request_get_end_reason (request), ==, CLARIFY_END_REASON_AGENT_RESTARTED);
+}
+
+/* Ag3ntum keeps questions in SQLite across a restart: the same question
+ * is still pending, the dialog stays, and the answer is posted once. */
+static void
+test_restart_kept (Fixture       *fixture,
+                   gconstpointer  data)
+{
+  g_autoptr(ClarifyResponse) response = notes_answer ();
+  g_autofree char *answer_reply = fixture_text (NOTES "a4-answer-reply.json");
+  g_autofree char *task_reply = fixture_text (NOTES "a4-task-reply.json");
+  g_autofree char *pending = fixture_text (NOTES "a4-pending-question.json");
+  ClarifyRequest *request;
+
+  request = start_asking (fixture, pending);
+
+  restart_server (fixture, pending);
+  clarify_test_server_add_json (fixture->server, "POST", SESSION "/answer", 200, "application/json", answer_reply);
+  clarify_test_server_add_json (fixture->server, "POST", SESSION "/task", 200, "application/json", task_reply);
+  g_assert_true (clarify_test_server_wait_for_n_streams (fixture->server, EVENTS, 1, WAIT_MS));
+  g_assert_true (clarify_test_server_wait_for_n_requests (fixture->server, "GET", SESSION "/pending-question", 1, WAIT_MS));
+  clarify_test_loop_for (100);
+  g_assert_cmpuint (fixture->watch.added->len, ==, 1);
+  g_assert_cmpuint (fixture->watch.withdrawn, ==, 0);
+
+  clarify_test_watch_answer (&fixture->watch, request, response);
+  g_assert_cmpuint (clarify_test_server_get_n_requests (fixture->server, "POST", SESSION "/answer"), ==, 1);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -480,6 +596,9 @@ main (int   argc,
   ADD ("relogin", test_relogin, "own listing");
   ADD ("sessions-come-and-go", test_sessions_come_and_go, NULL);
   ADD ("no-password", test_no_password, NULL);
+  ADD ("restart/lost", test_restart_lost, NULL);
+  ADD ("restart/session-gone", test_restart_session_gone, NULL);
+  ADD ("restart/kept", test_restart_kept, NULL);
 
   return g_test_run ();
 }

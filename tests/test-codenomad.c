@@ -12,6 +12,7 @@
 #include "clarify-opencode-events.h"
 #include "clarify-secret.h"
 #include "clarify-codenomad-backend.h"
+#include "clarify-sse-client.h"
 
 #include "clarify-test-log.h"
 #include "clarify-test-opencode.h"
@@ -32,13 +33,11 @@ typedef struct
   ClarifyTestWatch   watch;
 } Fixture;
 
+/* What the fake CodeNomad serves; again after a restart on the same port. */
 static void
-fixture_set_up (Fixture       *fixture,
-                gconstpointer  data)
+add_routes (Fixture       *fixture,
+            gconstpointer  data)
 {
-  g_autofree char *url = NULL;
-
-  fixture->server = clarify_test_server_new ();
   clarify_test_server_add_sse (fixture->server, "/api/events");
   /* Tests that queue their own workspace replies pass data. */
   if (data == NULL)
@@ -47,7 +46,16 @@ fixture_set_up (Fixture       *fixture,
   clarify_test_server_add_json (fixture->server, "GET", INSTANCE "/question", 200, "application/json", "[]");
   clarify_test_server_add_json (fixture->server, "GET", INSTANCE "/permission", 200, "application/json", "[]");
   clarify_test_server_add_json (fixture->server, "POST", "/api/client-connections/pong", 204, NULL, "");
+}
 
+static void
+fixture_set_up (Fixture       *fixture,
+                gconstpointer  data)
+{
+  g_autofree char *url = NULL;
+
+  fixture->server = clarify_test_server_new ();
+  add_routes (fixture, data);
   url = clarify_test_server_get_url (fixture->server, "");
   fixture->connection = clarify_connection_new ("nomad", "codenomad", url);
   clarify_connection_set_option (fixture->connection, "client-id", CLIENT_ID);
@@ -536,6 +544,55 @@ test_resync_cycles (Fixture       *fixture,
   g_assert_cmpuint (clarify_test_server_get_n_requests (fixture->server, "POST", INSTANCE "/question/" QUESTION_ID "/reply"), ==, 1);
 }
 
+static gboolean
+stream_refused (gpointer data)
+{
+  Fixture *fixture = data;
+  const char *reason =
+    clarify_sse_client_get_state_reason (clarify_codenomad_backend_get_sse_client (CLARIFY_CODENOMAD_BACKEND (fixture->backend)));
+
+  return reason != NULL && strstr (reason, "refused") != NULL;
+}
+
+/* CodeNomad restarts: while it shuts down, the dropped stream's login is
+ * still taken (by a server about to forget it); the server that comes
+ * back refuses the stream (401) until Clarify logs in again, which it does
+ * at once rather than never. */
+static void
+test_relogin_after_restart (Fixture       *fixture,
+                            gconstpointer  data)
+{
+  const char *set_cookie[] = { "Set-Cookie: codenomad_session=s3ss10n; Path=/; HttpOnly; SameSite=Lax", NULL };
+  g_autoptr(ClarifyTestRequest) login = NULL;
+  g_autoptr(GError) error = NULL;
+  guint port;
+
+  g_assert_true (clarify_secret_store ("connection:nomad", "test", "pa55word", &error));
+  clarify_test_server_add_reply (fixture->server, "POST", "/api/auth/login", 200, "application/json", "{\"ok\":true}", set_cookie);
+  connect_and_resync (fixture);
+
+  /* Shutting down: the stream ends, the login after it is taken, new
+   * streams are turned away. */
+  clarify_test_server_set_sse_response (fixture->server, "/api/events", 503, "text/plain");
+  clarify_test_server_sse_close (fixture->server, "/api/events");
+  g_assert_true (clarify_test_server_wait_for_n_requests (fixture->server, "POST", "/api/auth/login", 2, WAIT_MS));
+
+  port = clarify_test_server_get_port (fixture->server);
+  g_clear_pointer (&fixture->server, clarify_test_server_free);
+  g_assert_true (clarify_test_loop_until (stream_refused, fixture, WAIT_MS));
+
+  /* Back, with no sessions: the stream is refused until a login. */
+  fixture->server = clarify_test_server_new_on_port (port);
+  add_routes (fixture, NULL);
+  clarify_test_server_set_sse_response (fixture->server, "/api/events", 401, "application/json");
+  clarify_test_server_add_reply (fixture->server, "POST", "/api/auth/login", 200, "application/json", "{\"ok\":true}", set_cookie);
+  login = clarify_test_server_wait_for_request (fixture->server, "POST", "/api/auth/login", WAIT_MS);
+  g_assert_nonnull (login);
+  clarify_test_server_set_sse_response (fixture->server, "/api/events", 200, "text/event-stream");
+  g_assert_true (clarify_test_server_wait_for_n_streams (fixture->server, "/api/events", 1, WAIT_MS));
+  g_assert_true (clarify_secret_clear ("connection:nomad", NULL));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -558,6 +615,7 @@ main (int   argc,
   ADD ("instance-status", test_instance_status);
   ADD ("wrong-types", test_wrong_types);
   ADD ("restart-forgets", test_restart_forgets);
+  ADD ("relogin-after-restart", test_relogin_after_restart);
   ADD ("resync-cycles", test_resync_cycles);
   g_test_add_func ("/codenomad/stable-ids", test_stable_ids);
 

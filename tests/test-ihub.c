@@ -16,6 +16,7 @@
 #include "clarify-error.h"
 #include "clarify-ihub-backend.h"
 #include "clarify-inbox.h"
+#include "clarify-outbox.h"
 #include "clarify-secret.h"
 
 #include "clarify-test-ihub.h"
@@ -522,6 +523,71 @@ test_kept (Fixture       *fixture,
   g_assert_cmpint (fixture->end, ==, CLARIFY_IHUB_END_COMPLETE);
 }
 
+static gboolean
+is_delivered (gpointer data)
+{
+  return clarify_request_get_state (data) == CLARIFY_REQUEST_DONE;
+}
+
+/* iHub restarts while its question is open: nothing of the chat lives on
+ * the server (A1), so the answer, refused at the door while it is down,
+ * waits and is sent once to the server that comes back. */
+static void
+test_restart (Fixture       *fixture,
+              gconstpointer  data)
+{
+  g_autofree char *path = clarify_test_ihub_path ("chat-selftest-select");
+  ClarifyRequest *request;
+  guint port;
+
+  fixture_start (fixture, "chat-selftest-select");
+  clarify_outbox_set_backoff (clarify_inbox_get_outbox (clarify_backend_get_inbox (fixture->backend)), 50, 200);
+  request = ask (fixture, "chat-selftest-select", "select.1", "Please help ask:select");
+
+  port = clarify_test_server_get_port (fixture->server);
+  g_clear_pointer (&fixture->server, clarify_test_server_free);
+  answer (fixture, request, CLARIFY_OUTCOME_ANSWERED, (const char *[]) { "fr", NULL }, NULL);
+  wait_turn (fixture, 2);
+  g_assert_cmpint (fixture->end, ==, CLARIFY_IHUB_END_CONNECTION_LOST);
+  g_assert_cmpint (clarify_request_get_state (request), ==, CLARIFY_REQUEST_SENDING);
+
+  fixture->server = clarify_test_server_new_on_port (port);
+  clarify_test_server_add_json (fixture->server, "GET", "/api/apps", 200, "application/json", IHUB_APPS);
+  replay_turn (fixture, "chat-selftest-select", "select.2", 1);
+  g_assert_true (clarify_test_loop_until (is_delivered, request, WAIT_MS));
+  g_assert_cmpint (clarify_request_get_end (request), ==, CLARIFY_REQUEST_END_ANSWERED);
+  clarify_test_loop_for (200);
+  g_assert_cmpuint (clarify_test_server_get_n_requests (fixture->server, "POST", path), ==, 1);
+}
+
+/* The server ends the answer's stream with `disconnected` before taking
+ * the message (it is shutting down): the answer is sent again, once, and
+ * never described as answered elsewhere. */
+static void
+test_disconnected (Fixture       *fixture,
+                   gconstpointer  data)
+{
+  g_autofree char *path = clarify_test_ihub_path ("chat-selftest-select");
+  ClarifyRequest *request;
+
+  fixture_start (fixture, "chat-selftest-select");
+  clarify_outbox_set_backoff (clarify_inbox_get_outbox (clarify_backend_get_inbox (fixture->backend)), 50, 200);
+  request = ask (fixture, "chat-selftest-select", "select.1", "Please help ask:select");
+
+  clarify_test_server_set_json (fixture->server, "POST", path, 200, "application/json", "{}");
+  answer (fixture, request, CLARIFY_OUTCOME_ANSWERED, (const char *[]) { "fr", NULL }, NULL);
+  g_assert_true (clarify_test_server_wait_for_n_requests (fixture->server, "POST", path, 2, WAIT_MS));
+  clarify_test_server_sse_send (fixture->server, path,
+                                "event: disconnected\ndata: {\"event\":\"disconnected\",\"chatId\":\"chat-selftest-select\"}\n\n", -1);
+  wait_turn (fixture, 2);
+  g_assert_cmpint (fixture->end, ==, CLARIFY_IHUB_END_CONNECTION_LOST);
+  g_assert_cmpint (clarify_request_get_state (request), ==, CLARIFY_REQUEST_SENDING);
+
+  replay_turn (fixture, "chat-selftest-select", "select.2", 3);
+  g_assert_true (clarify_test_loop_until (is_delivered, request, WAIT_MS));
+  g_assert_cmpint (clarify_request_get_end (request), ==, CLARIFY_REQUEST_END_ANSWERED);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -544,6 +610,8 @@ main (int   argc,
   ADD ("bad-password", test_bad_password);
   ADD ("bearer", test_bearer);
   ADD ("kept", test_kept);
+  ADD ("restart", test_restart);
+  ADD ("disconnected", test_disconnected);
 #undef ADD
   g_test_add ("/ihub/refused/bad25", Fixture, "bad25", fixture_set_up, test_refused, fixture_tear_down);
   g_test_add ("/ihub/refused/badregex", Fixture, "badregex", fixture_set_up, test_refused, fixture_tear_down);

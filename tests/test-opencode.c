@@ -843,6 +843,97 @@ test_restart (Fixture       *fixture,
   g_assert_error (error, CLARIFY_ERROR, CLARIFY_ERROR_AGENT_RESTARTED);
 }
 
+static gboolean
+waits_for_agent (gpointer data)
+{
+  return clarify_request_get_end_reason (data) == CLARIFY_END_REASON_WAITING_FOR_AGENT;
+}
+
+/* OpenCode restarts faster than the stream reconnects: the user's answer
+ * meets the server going down (503) and is kept for a retry; the stream
+ * drops and comes back at once, never seeing the port refuse, and the
+ * listing no longer has the question. It ends as gone with the restart,
+ * the answer kept with it; not "answered elsewhere". A retry that reaches
+ * the restarted server (404) is told the same. */
+static void
+test_fast_restart (Fixture       *fixture,
+                   gconstpointer  data)
+{
+  g_autofree char *payload = question_payload ();
+  g_autofree char *listing = g_strdup_printf ("[%s]", strstr (payload, "\"properties\":") + strlen ("\"properties\":"));
+  g_autoptr(ClarifyResponse) response = clarify_response_new (QUESTION_ID, CLARIFY_OUTCOME_ANSWERED);
+  const char *database[] = { "SQLite", NULL };
+  const char *reply = "/question/" QUESTION_ID "/reply";
+  ClarifyInbox *inbox;
+  ClarifyRequest *request;
+
+  listing[strlen (listing) - 2] = ']';
+  listing[strlen (listing) - 1] = '\0';
+  set_listing (fixture, listing, "[]");
+  clarify_test_server_add_json (fixture->server, "POST", reply, 503, "text/plain", "shutting down");
+  clarify_test_server_add_json (fixture->server, "POST", reply, 404, "application/json",
+                                "{\"_tag\":\"QuestionNotFoundError\"}");
+  connect_and_resync (fixture);
+  inbox = clarify_backend_get_inbox (fixture->backend);
+  request = clarify_test_watch_wait_request (&fixture->watch, 1);
+  clarify_response_add_answer (response, "q1", database, NULL, FALSE);
+
+  /* Data (non-NULL): the stream comes back before the retry; else the
+   * retry reaches the restarted server first. */
+  clarify_outbox_set_backoff (clarify_inbox_get_outbox (inbox), data != NULL ? 60000 : 20, data != NULL ? 60000 : 20);
+  clarify_inbox_answer (inbox, request, response);
+  g_assert_true (clarify_test_server_wait_for_n_requests (fixture->server, "POST", reply, 1, WAIT_MS));
+  if (data != NULL)
+    {
+      g_assert_true (clarify_test_loop_until (waits_for_agent, request, WAIT_MS));
+      set_listing (fixture, "[]", "[]");
+      clarify_test_server_sse_close (fixture->server, "/global/event");
+    }
+  clarify_test_inbox_wait_state (request, CLARIFY_REQUEST_DONE, WAIT_MS);
+  g_assert_cmpint (clarify_request_get_end_reason (request), ==, CLARIFY_END_REASON_AGENT_RESTARTED);
+  /* Not delivered: never shown as answered. */
+  g_assert_cmpint (clarify_request_get_end (request), !=, CLARIFY_REQUEST_END_ANSWERED);
+  g_assert_cmpuint (clarify_outbox_get_n_pending (clarify_inbox_get_outbox (inbox)), ==, 0);
+}
+
+/* The server thread: takes the answer after 31 s, as a slow agent would. */
+static void
+slow_reply (const ClarifyTestRequest  *request,
+            guint                     *status,
+            char                     **content_type,
+            char                     **body,
+            gpointer                   user_data)
+{
+  g_usleep (31 * G_USEC_PER_SEC);
+  *status = 200;
+  *content_type = g_strdup ("application/json");
+  *body = g_strdup ("true");
+}
+
+/* An agent that answers only after 30 s: the post is waited for, not
+ * given up on and sent again, and the answer arrives once. */
+static void
+test_slow_reply (Fixture       *fixture,
+                 gconstpointer  data)
+{
+  g_autofree char *payload = question_payload ();
+  g_autoptr(ClarifyResponse) response = clarify_response_new (QUESTION_ID, CLARIFY_OUTCOME_ANSWERED);
+  const char *database[] = { "SQLite", NULL };
+  const char *reply = "/question/" QUESTION_ID "/reply";
+  ClarifyRequest *request;
+
+  clarify_test_server_add_handler (fixture->server, "POST", reply, slow_reply, NULL);
+  connect_and_resync (fixture);
+  send_global (fixture, payload);
+  request = clarify_test_watch_wait_request (&fixture->watch, 1);
+  clarify_response_add_answer (response, "q1", database, NULL, FALSE);
+
+  clarify_inbox_answer (clarify_backend_get_inbox (fixture->backend), request, response);
+  clarify_test_inbox_wait_state (request, CLARIFY_REQUEST_DONE, 60000);
+  g_assert_cmpint (clarify_request_get_end (request), ==, CLARIFY_REQUEST_END_ANSWERED);
+  g_assert_cmpuint (clarify_test_server_get_n_requests (fixture->server, "POST", reply), ==, 1);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -866,8 +957,11 @@ main (int   argc,
   ADD ("session/title", test_session_title, NULL);
   ADD ("reply/errors", test_reply_errors, NULL);
   ADD ("reply/refused", test_reply_refused, NULL);
+  ADD ("reply/slow", test_slow_reply, NULL);
   ADD ("resync", test_resync, NULL);
   ADD ("restart", test_restart, NULL);
+  ADD ("restart/fast-retry", test_fast_restart, NULL);
+  ADD ("restart/fast-resync", test_fast_restart, "resync");
   ADD ("directories", test_directories, NULL);
   ADD ("stream/heartbeats", test_heartbeats, NULL);
   ADD ("stream/fallback-404", test_fallback, GUINT_TO_POINTER (404));

@@ -12,6 +12,7 @@
 
 #include <glib/gstdio.h>
 #include <signal.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 
 #include "clarify-ag3ntum-codec.h"
@@ -542,6 +543,70 @@ test_unwritable_dir (void)
   clarify_test_remove_tree (dir);
 }
 
+/* The disk fills up as the answer is kept: the kernel refuses the write
+ * (a file-size limit stands in for a full disk: the same failed write,
+ * without root or a small file system). The user is told, the log says
+ * so, and the answer is sent from memory, retried while the agent answers
+ * 503, and delivered once. */
+static void
+test_disk_full (void)
+{
+  g_autoptr(ClarifyTestServer) server = clarify_test_server_new ();
+  g_autofree char *dir = g_dir_make_tmp ("clarify-outbox-XXXXXX", NULL);
+  g_autofree char *outbox = g_build_filename (dir, "outbox", NULL);
+  g_autofree char *url = NULL;
+  g_autoptr(ClarifyBackend) backend = NULL;
+  g_autoptr(ClarifyInbox) inbox = NULL;
+  g_autoptr(ClarifyResponse) response = make_answer ("r1");
+  g_auto(GStrv) lines = NULL;
+  ClarifyRequest *request;
+  NotSaved not_saved = { 0, NULL };
+  struct rlimit old_limit;
+  struct rlimit tiny;
+  void (*old_handler) (int);
+
+  clarify_test_server_add_sse (server, EVENTS_PATH);
+  clarify_test_server_set_sse_greeting (server, EVENTS_PATH, FRAME (REQUEST_R1));
+  clarify_test_server_add_json (server, "POST", ANSWER_PATH, 503, "text/plain", "busy");
+  clarify_test_server_add_json (server, "POST", ANSWER_PATH, 200, "application/json", "{}");
+  url = clarify_test_server_get_url (server, EVENTS_PATH);
+
+  inbox = make_inbox (outbox, url, &backend);
+  g_signal_connect (clarify_inbox_get_outbox (inbox), "not-saved", G_CALLBACK (on_not_saved), &not_saved);
+  clarify_inbox_add_backend (inbox, backend);
+  clarify_backend_start (backend);
+  g_assert_true (clarify_test_loop_until (has_pending, inbox, WAIT_MS));
+  request = g_list_model_get_item (clarify_inbox_get_pending (inbox), 0);
+
+  g_assert_cmpint (getrlimit (RLIMIT_FSIZE, &old_limit), ==, 0);
+  tiny.rlim_cur = 16;
+  tiny.rlim_max = old_limit.rlim_max;
+  old_handler = signal (SIGXFSZ, SIG_IGN);
+  g_assert_cmpint (setrlimit (RLIMIT_FSIZE, &tiny), ==, 0);
+  clarify_test_log_start ();
+  clarify_inbox_answer (inbox, request, response);
+  lines = clarify_test_log_stop ();
+  g_assert_cmpint (setrlimit (RLIMIT_FSIZE, &old_limit), ==, 0);
+  signal (SIGXFSZ, old_handler);
+
+  g_assert_cmpuint (g_strv_length (lines), ==, 1);
+  g_assert_true (g_str_has_prefix (lines[0], "WARNING: Cannot keep the answer to r1 on disk, sending it from memory"));
+  g_assert_cmpuint (not_saved.n, ==, 1);
+  g_assert_nonnull (not_saved.error);
+  g_test_message ("the refusal: %s", not_saved.error->message);
+
+  g_assert_true (clarify_test_loop_until (has_no_request, inbox, WAIT_MS));
+  g_assert_cmpint (clarify_request_get_end (request), ==, CLARIFY_REQUEST_END_ANSWERED);
+  g_assert_cmpuint (clarify_test_server_get_n_requests (server, "POST", ANSWER_PATH), ==, 2);
+  g_assert_cmpuint (clarify_test_outbox_count (outbox, ""), ==, 0);
+
+  clarify_backend_stop (backend);
+  g_object_unref (request);
+  g_clear_error (&not_saved.error);
+  g_clear_object (&inbox);
+  clarify_test_remove_tree (dir);
+}
+
 /* The agent withdraws the question while its answer waits to be retried:
  * the kept answer goes too. Clarify quitting keeps it. */
 static void
@@ -760,6 +825,7 @@ main (int   argc,
   g_test_add_func ("/outbox-store/connection-replaced", test_connection_replaced);
   g_test_add_func ("/outbox-store/unreadable-set-aside", test_unreadable_set_aside);
   g_test_add_func ("/outbox-store/unwritable-dir", test_unwritable_dir);
+  g_test_add_func ("/outbox-store/disk-full", test_disk_full);
   g_test_add_func ("/outbox-store/withdrawn-and-quit", test_withdrawn_and_quit);
   g_test_add_func ("/outbox-store/round-trip/opencode", test_round_trip_opencode);
   g_test_add_func ("/outbox-store/round-trip/opencode-permission", test_round_trip_opencode_permission);

@@ -421,6 +421,110 @@ test_bearer (Fixture       *fixture,
   g_assert_true (clarify_secret_clear ("connection:ide", NULL));
 }
 
+/* Phoenix asks (the recorded init of a pending question); the request. */
+static ClarifyRequest *
+start_asking (Fixture *fixture)
+{
+  set_listing (fixture, LISTING (CONV, "{\"type\":\"awaiting_user_response\"}", "awaiting_approval"));
+  serve_stream (fixture, TRUE, 0, 0);
+  fixture_start (fixture);
+  return clarify_test_watch_wait_request (&fixture->watch, 1);
+}
+
+static gboolean
+is_down (gpointer data)
+{
+  return clarify_backend_get_state (data) == CLARIFY_CONNECTION_STATE_RECONNECTING;
+}
+
+/* Phoenix stops while a question is open: the port refuses until a new
+ * server answers on it. */
+static void
+restart_server (Fixture    *fixture,
+                const char *listing)
+{
+  guint port = clarify_test_server_get_port (fixture->server);
+
+  g_clear_pointer (&fixture->server, clarify_test_server_free);
+  g_assert_true (clarify_test_loop_until (is_down, fixture->backend, WAIT_MS));
+  fixture->server = clarify_test_server_new_on_port (port);
+  set_listing (fixture, listing);
+}
+
+/* The server comes back, and its snapshot of the conversation no longer
+ * asks (its state was lost): the question is withdrawn as gone with the
+ * restart, never "answered elsewhere", and a late answer, refused with the
+ * recorded 409 wrong_state, is told the same. */
+static void
+test_restart_lost (Fixture       *fixture,
+                   gconstpointer  data)
+{
+  g_autoptr(Recording) idle = recording_load ("sse_respond_path.raw");
+  g_autoptr(GBytes) init = recording_cut (idle, TRUE, 0, 0);
+  g_autoptr(ClarifyResponse) response = NULL;
+  g_autoptr(GError) error = NULL;
+  ClarifyRequest *request;
+
+  request = start_asking (fixture);
+
+  restart_server (fixture, LISTING (CONV, WORKING));
+  clarify_test_server_add_raw (fixture->server, fixture->stream_path,
+                               g_bytes_get_data (init, NULL), g_bytes_get_size (init));
+  clarify_test_server_add_json (fixture->server, "POST", "/api/conversations/" CONV "/respond", 409,
+                                "application/json", WRONG_STATE);
+  clarify_test_watch_wait_withdrawn (&fixture->watch, 1, WAIT_MS);
+  g_assert_cmpint (clarify_request_get_end_reason (request), ==, CLARIFY_END_REASON_AGENT_RESTARTED);
+
+  response = the_answer (request);
+  g_assert_false (clarify_test_watch_respond (&fixture->watch, request, response, &error));
+  g_assert_error (error, CLARIFY_ERROR, CLARIFY_ERROR_AGENT_RESTARTED);
+}
+
+/* The server comes back without the conversation at all (its stream 404,
+ * the listing empty): withdrawn with the restart too. */
+static void
+test_restart_forgotten (Fixture       *fixture,
+                        gconstpointer  data)
+{
+  ClarifyRequest *request;
+
+  request = start_asking (fixture);
+
+  restart_server (fixture, "{\"conversations\":[]}");
+  clarify_test_watch_wait_withdrawn (&fixture->watch, 1, WAIT_MS);
+  g_assert_cmpint (clarify_request_get_end_reason (request), ==, CLARIFY_END_REASON_AGENT_RESTARTED);
+  g_assert_cmpuint (clarify_test_server_get_n_requests (fixture->server, "POST", "/api/conversations/" CONV "/respond"), ==, 0);
+  g_assert_cmpuint (clarify_test_server_get_n_requests (fixture->server, "POST", "/api/conversations/" CONV "/cancel"), ==, 0);
+}
+
+/* Phoenix keeps a pending question across a restart (B3, P3): the same
+ * snapshot comes back, the dialog stays, and the answer is posted once. */
+static void
+test_restart_kept (Fixture       *fixture,
+                   gconstpointer  data)
+{
+  g_autoptr(ClarifyResponse) response = NULL;
+  g_autoptr(ClarifyTestRequest) post = NULL;
+  ClarifyRequest *request;
+
+  request = start_asking (fixture);
+
+  restart_server (fixture, LISTING (CONV, "{\"type\":\"awaiting_user_response\"}", "awaiting_approval"));
+  serve_stream (fixture, TRUE, 0, 0);
+  clarify_test_server_add_json (fixture->server, "POST", "/api/conversations/" CONV "/respond", 200,
+                                "application/json", SUCCESS);
+  g_assert_true (clarify_test_server_wait_for_n_streams (fixture->server, fixture->stream_path, 1, WAIT_MS));
+  g_assert_true (clarify_test_server_wait_for_n_requests (fixture->server, "GET", "/api/conversations", 2, WAIT_MS));
+  g_assert_cmpuint (fixture->watch.added->len, ==, 1);
+  g_assert_cmpuint (fixture->watch.withdrawn, ==, 0);
+
+  response = the_answer (request);
+  clarify_test_watch_answer (&fixture->watch, request, response);
+  post = clarify_test_server_wait_for_request (fixture->server, "POST", "/api/conversations/" CONV "/respond", WAIT_MS);
+  assert_respond (post, CONV, NULL);
+  g_assert_cmpuint (clarify_test_server_get_n_requests (fixture->server, "POST", "/api/conversations/" CONV "/respond"), ==, 1);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -438,6 +542,9 @@ main (int   argc,
   ADD ("init-and-reconnect", test_init_and_reconnect, "sse_init_while_pending.raw");
   ADD ("answered-elsewhere", test_answered_elsewhere, "sse_init_while_pending.raw");
   ADD ("listing", test_listing, "sse_init_while_pending.raw");
+  ADD ("restart/lost", test_restart_lost, "sse_init_while_pending.raw");
+  ADD ("restart/forgotten", test_restart_forgotten, "sse_init_while_pending.raw");
+  ADD ("restart/kept", test_restart_kept, "sse_init_while_pending.raw");
   ADD ("auth/required", test_auth_required, NULL);
   ADD ("auth/bearer", test_bearer, "with-password/sse_init_while_pending.raw");
 

@@ -783,6 +783,39 @@ test_client_back_after_outage (void)
   fixture_free (f);
 }
 
+static gboolean
+is_refused (gpointer data)
+{
+  const char *reason = clarify_sse_client_get_state_reason (data);
+
+  return reason != NULL && strstr (reason, "refused") != NULL;
+}
+
+/* A stream that ends is tried again at once, however long the back-off:
+ * a server that died then refuses, and its restart is seen even if it is
+ * back within the back-off. */
+static void
+test_client_quick_probe (void)
+{
+  Fixture *f = fixture_new ("/event");
+  guint port = clarify_test_server_get_port (f->server);
+
+  clarify_sse_client_set_backoff (f->client, 60000, 60000);
+  clarify_sse_client_start (f->client);
+  g_assert_true (wait_for_state (f, CLARIFY_CONNECTION_STATE_CONNECTED));
+  /* Open for more than a second: not a server that closes every stream. */
+  clarify_test_loop_for (1100);
+
+  g_clear_pointer (&f->server, clarify_test_server_free);
+  g_assert_true (clarify_test_loop_until (is_refused, f->client, 5000));
+
+  f->server = clarify_test_server_new_on_port (port);
+  clarify_test_server_add_sse (f->server, "/event");
+  g_assert_true (clarify_sse_client_had_outage (f->client));
+
+  fixture_free (f);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -807,6 +840,7 @@ main (int   argc,
   g_test_add_func ("/sse-client/url-and-reconnect", test_client_url_and_reconnect);
   g_test_add_func ("/sse-client/refused", test_client_refused);
   g_test_add_func ("/sse-client/back-after-outage", test_client_back_after_outage);
+  g_test_add_func ("/sse-client/quick-probe", test_client_quick_probe);
 
   return g_test_run ();
 }

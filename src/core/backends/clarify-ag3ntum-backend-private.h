@@ -24,6 +24,7 @@ struct _ClarifyAg3ntumBackend
   ClarifySseClient     *user_stream;     /* owned by the parent */
   GHashTable           *watches;         /* session id → Watch */
   GHashTable           *finished;        /* question ids answered or withdrawn */
+  GHashTable           *vanished;        /* question ids lost in a restart */
   GPtrArray            *login_waiters;   /* GTasks */
   GCancellable         *cancellable;     /* what start() began; stop() cancels it */
 
@@ -55,6 +56,7 @@ typedef struct
   ClarifySseClient      *client;       /* NULL until the history is read */
   GCancellable          *cancellable;
   gint64                 after;
+  gboolean               server_away;  /* its stream found nobody listening */
 } Watch;
 
 const char *clarify_ag3ntum_connection_name (ClarifyAg3ntumBackend *self);

@@ -19,7 +19,9 @@
 #include "clarify-opencode-events.h"
 #include "clarify-secret.h"
 
-#define API_TIMEOUT_S         30
+/* Longer than a slow agent takes to answer: a post given up on may have
+ * been taken, and its retry would then meet "already answered". */
+#define API_TIMEOUT_S         90
 /* The web client counts a stream stale after 45 s; heartbeats come every 30 s. */
 #define DEFAULT_STALL_LIMIT_S 45
 
@@ -56,6 +58,8 @@ clarify_ag3ntum_backend_connected (ClarifyStreamBackend *backend)
   ClarifyAg3ntumBackend *self = CLARIFY_AG3NTUM_BACKEND (backend);
 
   self->relogged_since_connect = FALSE;
+  if (clarify_sse_client_came_back (clarify_stream_backend_get_client (backend)))
+    clarify_ag3ntum_came_back (self);
   clarify_ag3ntum_list_sessions (self);
 }
 
@@ -120,6 +124,7 @@ clarify_ag3ntum_backend_stop (ClarifyBackend *backend)
 typedef struct
 {
   char *session_id;
+  char *request_id;
   char *model;
 } Delivery;
 
@@ -127,6 +132,7 @@ static void
 delivery_free (Delivery *delivery)
 {
   g_free (delivery->session_id);
+  g_free (delivery->request_id);
   g_free (delivery->model);
   g_free (delivery);
 }
@@ -167,6 +173,15 @@ answered_cb (GObject      *object,
   JsonObject *reply;
 
   node = clarify_api_call_finish (result, &error);
+  /* 404 for a question (or session) the restarted server lost: nobody
+   * answered it. */
+  if (g_error_matches (error, CLARIFY_ERROR, CLARIFY_ERROR_GONE) &&
+      g_hash_table_contains (self->vanished, delivery->request_id))
+    {
+      g_task_return_new_error (task, CLARIFY_ERROR, CLARIFY_ERROR_AGENT_RESTARTED,
+                               "the agent restarted: %s", error->message);
+      return;
+    }
   if (node == NULL)
     {
       /* 404: nothing pending any more, so someone answered first. */
@@ -226,6 +241,7 @@ clarify_ag3ntum_backend_deliver_async (ClarifyBackend      *backend,
 
   delivery = g_new0 (Delivery, 1);
   delivery->session_id = g_strdup (session_id);
+  delivery->request_id = g_strdup (clarify_request_get_id (request));
   delivery->model = g_strdup (self->model != NULL ? self->model
                               : watch != NULL ? watch->model : NULL);
   g_task_set_task_data (task, delivery, (GDestroyNotify) delivery_free);
@@ -340,6 +356,7 @@ clarify_ag3ntum_backend_finalize (GObject *object)
 
   g_clear_pointer (&self->watches, g_hash_table_unref);
   g_clear_pointer (&self->finished, g_hash_table_unref);
+  g_clear_pointer (&self->vanished, g_hash_table_unref);
   g_clear_pointer (&self->login_waiters, g_ptr_array_unref);
   g_clear_pointer (&self->base_url, g_free);
   g_clear_pointer (&self->host, g_free);
@@ -380,6 +397,7 @@ clarify_ag3ntum_backend_init (ClarifyAg3ntumBackend *self)
 {
   self->watches = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, (GDestroyNotify) clarify_ag3ntum_watch_free);
   self->finished = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  self->vanished = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->login_waiters = g_ptr_array_new_with_free_func (g_object_unref);
 }
 

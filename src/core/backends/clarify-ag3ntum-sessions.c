@@ -13,14 +13,19 @@
 /* /events/history returns at most this many events per call. */
 #define HISTORY_PAGE 1000
 
-/* The one place that withdraws a request. */
+/* The one place that withdraws a request: answered elsewhere, or lost
+ * when the server restarted (nobody answered it). */
 static void
 withdraw_question (ClarifyAg3ntumBackend *self,
-                   const char            *question_id)
+                   const char            *question_id,
+                   gboolean               restarted)
 {
   g_hash_table_add (self->finished, g_strdup (question_id));
+  if (restarted)
+    g_hash_table_add (self->vanished, g_strdup (question_id));
   clarify_backend_withdraw_request (CLARIFY_BACKEND (self), question_id,
-                                    CLARIFY_END_REASON_ANSWERED_ELSEWHERE, NULL);
+                                    restarted ? CLARIFY_END_REASON_AGENT_RESTARTED
+                                              : CLARIFY_END_REASON_ANSWERED_ELSEWHERE, NULL);
 }
 
 static void
@@ -72,6 +77,7 @@ typedef struct
   ClarifyAg3ntumBackend *self;
   char                  *session_id;
   gboolean               after_run;
+  gboolean               restarted;  /* asked after the server came back */
 } SessionCall;
 
 static SessionCall *
@@ -142,32 +148,41 @@ pending_cb (GObject      *object,
   if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED) ||
       !g_hash_table_contains (self->watches, call->session_id))
     return;
-  if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
+  /* Back without the session ("Session not found"): its questions went too. */
+  if (call->restarted && g_error_matches (error, CLARIFY_ERROR, CLARIFY_ERROR_GONE))
+    g_clear_error (&error);
+  else if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
     {
       g_message ("Connection “%s”: asking session %s for its question failed: %s",
                  clarify_ag3ntum_connection_name (self), call->session_id, error != NULL ? error->message : "not an object");
       return;
     }
 
-  reply = json_node_get_object (node);
-  pending_id = json_object_get_boolean_member_with_default (reply, "has_pending_question", FALSE)
+  reply = node != NULL ? json_node_get_object (node) : NULL;
+  pending_id = reply != NULL && json_object_get_boolean_member_with_default (reply, "has_pending_question", FALSE)
                ? clarify_json_get_string_member (reply, "question_id") : NULL;
   if (pending_id != NULL)
     show_question (self, call->session_id, reply);
 
-  /* A question no longer pending was answered elsewhere. */
+  /* A question no longer pending was answered elsewhere, or, just after the
+   * server came back, lost in its restart; an answer on its way to one is
+   * then told the same when it fails. */
   requests = clarify_backend_get_requests (CLARIFY_BACKEND (self));
   for (guint i = 0; i < g_list_model_get_n_items (requests); i++)
     {
       g_autoptr(ClarifyRequest) request = g_list_model_get_item (requests, i);
+      const char *id = clarify_request_get_id (request);
 
-      if (g_strcmp0 (clarify_request_get_session (request), call->session_id) == 0 &&
-          g_strcmp0 (clarify_request_get_id (request), pending_id) != 0 &&
-          clarify_request_get_state (request) == CLARIFY_REQUEST_PENDING)
-        g_ptr_array_add (stale, g_strdup (clarify_request_get_id (request)));
+      if (g_strcmp0 (clarify_request_get_session (request), call->session_id) != 0 ||
+          g_strcmp0 (id, pending_id) == 0)
+        continue;
+      if (clarify_request_get_state (request) == CLARIFY_REQUEST_PENDING)
+        g_ptr_array_add (stale, g_strdup (id));
+      else if (call->restarted)
+        g_hash_table_add (self->vanished, g_strdup (id));
     }
   for (guint i = 0; i < stale->len; i++)
-    withdraw_question (self, stale->pdata[i]);
+    withdraw_question (self, stale->pdata[i], call->restarted);
 
   /* A run ended without a question: nothing more to watch until it runs again. */
   if (call->after_run && pending_id == NULL && !has_requests (self, call->session_id))
@@ -177,12 +192,14 @@ pending_cb (GObject      *object,
 static void
 check_pending (ClarifyAg3ntumBackend *self,
                Watch                 *watch,
-               gboolean               after_run)
+               gboolean               after_run,
+               gboolean               restarted)
 {
   g_autofree char *path = clarify_ag3ntum_session_path (watch->session_id, "/pending-question");
   SessionCall *call = session_call_new (self, watch->session_id);
 
   call->after_run = after_run;
+  call->restarted = restarted;
   clarify_ag3ntum_api_call_async (self, SOUP_METHOD_GET, path, NULL, watch->cancellable, pending_cb, call);
 }
 
@@ -220,7 +237,7 @@ session_event_cb (ClarifySseClient *client,
       const char *question_id = clarify_json_get_string_member (payload, "question_id");
 
       if (question_id != NULL)
-        withdraw_question (self, question_id);
+        withdraw_question (self, question_id, FALSE);
     }
   else if (g_strcmp0 (event_type, "agent_complete") == 0 ||
            g_strcmp0 (event_type, "error") == 0 ||
@@ -228,7 +245,7 @@ session_event_cb (ClarifySseClient *client,
     {
       /* The stream ends here. A question_pending may have lost its sequence
        * number to a neighbour, so ask the server what is pending. */
-      check_pending (self, watch, TRUE);
+      check_pending (self, watch, TRUE, FALSE);
     }
 }
 
@@ -236,9 +253,17 @@ static void
 session_connected_cb (ClarifySseClient *client,
                       Watch            *watch)
 {
+  ClarifySseClient *user_stream = clarify_stream_backend_get_client (CLARIFY_STREAM_BACKEND (watch->self));
+  /* This stream, or the user stream still waiting to reconnect, found
+   * nobody listening meanwhile. */
+  gboolean restarted = clarify_sse_client_came_back (client) || watch->server_away ||
+                       (user_stream != NULL && clarify_sse_client_had_outage (user_stream));
+
   watch->self->relogged_since_connect = FALSE;
-  /* A question asked while we were away. */
-  check_pending (watch->self, watch, FALSE);
+  watch->server_away = FALSE;
+  /* A question asked while we were away; after an outage, one the
+   * restarted server no longer has is gone. */
+  check_pending (watch->self, watch, FALSE, restarted);
 }
 
 static void
@@ -273,7 +298,15 @@ session_state_cb (ClarifySseClient *client,
                   GParamSpec       *pspec,
                   Watch            *watch)
 {
-  clarify_ag3ntum_stream_failed (watch->self, clarify_sse_client_get_state (client));
+  ClarifyConnectionState state = clarify_sse_client_get_state (client);
+
+  if (clarify_sse_client_had_outage (client))
+    watch->server_away = TRUE;
+  /* Refused after nobody listened: the restarted server may have lost the
+   * session; ask it what is pending. */
+  if (state == CLARIFY_CONNECTION_STATE_FAILED && clarify_sse_client_had_outage (client))
+    check_pending (watch->self, watch, FALSE, TRUE);
+  clarify_ag3ntum_stream_failed (watch->self, state);
 }
 
 static void
@@ -460,4 +493,15 @@ clarify_ag3ntum_list_sessions (ClarifyAg3ntumBackend *self)
   self->list_again = FALSE;
   clarify_ag3ntum_api_call_async (self, SOUP_METHOD_GET, "/api/v1/sessions", NULL, self->cancellable,
                                   sessions_cb, g_object_ref (self));
+}
+
+void
+clarify_ag3ntum_came_back (ClarifyAg3ntumBackend *self)
+{
+  GHashTableIter iter;
+  Watch *watch;
+
+  g_hash_table_iter_init (&iter, self->watches);
+  while (g_hash_table_iter_next (&iter, NULL, (gpointer *) &watch))
+    check_pending (self, watch, FALSE, TRUE);
 }

@@ -20,5 +20,8 @@ void clarify_ag3ntum_list_sessions (ClarifyAg3ntumBackend  *self);
 /* Called on every stream's state: a refused one logs in again, once. */
 void clarify_ag3ntum_stream_failed (ClarifyAg3ntumBackend  *self,
                                     ClarifyConnectionState  state);
+/* The server could not be reached and now can: it may have restarted and
+ * lost questions; each watched session is asked what is pending. */
+void clarify_ag3ntum_came_back     (ClarifyAg3ntumBackend  *self);
 
 G_END_DECLS

@@ -18,7 +18,9 @@
 
 /* The server pings every 15 s and drops a client that stays silent for 45 s. */
 #define DEFAULT_STALL_LIMIT_S 45
-#define API_TIMEOUT_S 30
+/* Longer than a slow agent takes to answer: a post given up on may have
+ * been taken, and its retry would then meet "already answered". */
+#define API_TIMEOUT_S 90
 #define PING_EVENT "codenomad.client.ping"
 
 typedef enum
@@ -540,6 +542,12 @@ clarify_codenomad_backend_stream_state (ClarifyStreamBackend   *backend,
     clarify_opencode_tracker_went_away (self->tracker, NULL);
   if (state == CLARIFY_CONNECTION_STATE_CONNECTED)
     self->was_connected = TRUE;
+
+  /* Refused by a server that came back after nobody listened: whatever
+   * login came before went with the old process. */
+  if (state == CLARIFY_CONNECTION_STATE_FAILED &&
+      clarify_sse_client_had_outage (clarify_stream_backend_get_client (backend)))
+    self->relogged_since_connect = FALSE;
 
   if ((state == CLARIFY_CONNECTION_STATE_RECONNECTING || state == CLARIFY_CONNECTION_STATE_FAILED) &&
       has_credentials (self) && !self->logging_in && !self->relogged_since_connect)

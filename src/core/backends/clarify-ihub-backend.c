@@ -16,7 +16,9 @@
 #include "clarify-opencode-events.h"
 #include "clarify-secret.h"
 
-#define API_TIMEOUT_S 30
+/* Longer than a slow agent takes to answer: a post given up on may have
+ * been taken, and its retry would then meet "already answered". */
+#define API_TIMEOUT_S 90
 /* The server beats every 30 s. */
 #define DEFAULT_STALL_LIMIT_S 90
 

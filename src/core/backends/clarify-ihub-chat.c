@@ -420,8 +420,11 @@ on_event (Turn       *turn,
       turn_end (turn, CLARIFY_IHUB_END_SERVER_ERROR,
                 message != NULL ? message : clarify_json_get_string_member (event, "error"));
     }
+  /* The server stopped the stream (a shutdown, or a /stop we did not send):
+   * an answer it never took is sent again, not taken as answered elsewhere. */
   else if (g_str_equal (type, "disconnected"))
-    turn_end (turn, CLARIFY_IHUB_END_STOPPED, NULL);
+    turn_end (turn, turn->response != NULL && !turn->accepted ? CLARIFY_IHUB_END_CONNECTION_LOST
+                                                               : CLARIFY_IHUB_END_STOPPED, NULL);
   else if (g_str_equal (type, "done"))
     turn_end (turn, self->clarification != NULL && self->request != NULL &&
                     g_strcmp0 (clarify_json_get_string_member (event, "finishReason"), "clarification") == 0

@@ -82,9 +82,11 @@ on_failed (ClarifyOutbox   *outbox,
     }
 
   /* Refused or failed after the agent said it no longer asks: it ends as
-   * the agent said, and nobody is asked again. */
+   * the agent said, and nobody is asked again. Unless the answer itself
+   * says the question is gone (with a restart): that is the later news. */
   if (entry->withdrawn_end != CLARIFY_REQUEST_END_NONE &&
-      !g_error_matches (error, CLARIFY_ERROR, CLARIFY_ERROR_GONE))
+      !g_error_matches (error, CLARIFY_ERROR, CLARIFY_ERROR_GONE) &&
+      !g_error_matches (error, CLARIFY_ERROR, CLARIFY_ERROR_AGENT_RESTARTED))
     {
       g_autofree char *detail = g_steal_pointer (&entry->withdrawn_detail);
 

@@ -17,7 +17,9 @@
 
 /* OpenCode sends a heartbeat every 10 s: three missed ones mean a dead stream. */
 #define DEFAULT_STALL_LIMIT_S 30
-#define API_TIMEOUT_S 30
+/* Longer than a slow agent takes to answer: a post given up on may have
+ * been taken, and its retry would then meet "already answered". */
+#define API_TIMEOUT_S 90
 
 struct _ClarifyOpencodeBackend
 {

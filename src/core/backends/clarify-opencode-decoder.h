@@ -30,6 +30,7 @@ typedef struct
   char                      *workspace_id; /* CodeNomad's instanceId, or NULL */
   gboolean                   answering;   /* our own reply is on its way */
   gboolean                   agent_gone;  /* a resync after a restart no longer listed it */
+  gboolean                   unreached;   /* our answer did not get through: it may have restarted */
 } ClarifyOpencodeRequestInfo;
 
 /* The request's info, or NULL when @request was not decoded here. */

@@ -304,10 +304,12 @@ clarify_opencode_tracker_resync (ClarifyOpencodeTracker     *self,
       /* What arrived after the listing was taken is not missing from it. */
       if (clarify_request_get_received_at (request) >= listed_at)
         continue;
-      /* Gone with a restart is not the same as answered by someone else. */
+      /* Gone with a restart is not the same as answered by someone else;
+       * nor is one whose answer did not get through (a restart faster than
+       * the stream's reconnect). */
       forget_missing (self, missing->pdata[i],
-                      agent_went_away (self, info) ? CLARIFY_END_REASON_AGENT_RESTARTED
-                                                   : CLARIFY_END_REASON_ANSWERED_ELSEWHERE);
+                      agent_went_away (self, info) || (info != NULL && info->unreached)
+                      ? CLARIFY_END_REASON_AGENT_RESTARTED : CLARIFY_END_REASON_ANSWERED_ELSEWHERE);
     }
 }
 
@@ -508,9 +510,14 @@ clarify_opencode_complete_reply (ClarifyOpencodeTracker *tracker,
   ClarifyOpencodeRequestInfo *info = clarify_opencode_request_get_info (request);
 
   node = clarify_opencode_call_finish (result, &error);
-  /* Unknown to an agent that was seen restarting: it forgot, nobody answered. */
+  /* Not through (no server, a 5xx): the agent may be restarting, too fast
+   * for the stream to notice. */
+  if (info != NULL && g_error_matches (error, CLARIFY_ERROR, CLARIFY_ERROR_TRANSIENT))
+    info->unreached = TRUE;
+  /* Unknown to an agent that was seen restarting, or that our answer did
+   * not reach before: it forgot, nobody answered. */
   if (g_error_matches (error, CLARIFY_ERROR, CLARIFY_ERROR_GONE) && info != NULL &&
-      (info->agent_gone || agent_went_away (tracker, info)))
+      (info->agent_gone || info->unreached || agent_went_away (tracker, info)))
     {
       g_autofree char *message = g_strdup (error->message);
 

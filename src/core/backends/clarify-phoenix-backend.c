@@ -16,7 +16,9 @@
 #include "clarify-sse-client.h"
 
 #define DEFAULT_POLL_S        10
-#define API_TIMEOUT_S         30
+/* Longer than a slow agent takes to answer: a post given up on may have
+ * been taken, and its retry would then meet "already answered". */
+#define API_TIMEOUT_S         90
 /* Phoenix sends ": ping" every 15 s: three missed ones mean a dead stream. */
 #define STALL_LIMIT_MS        45000
 #define BACKOFF_INITIAL_MS    1000
@@ -40,12 +42,14 @@ struct _ClarifyPhoenixBackend
   GCancellable   *cancellable;    /* the listing in flight */
   guint           timer;          /* the next listing: poll or retry */
   guint           n_failures;
+  GHashTable     *vanished;       /* request ids gone with a restart */
 
   guint           poll_ms;
   guint           backoff_initial_ms;
   guint           backoff_max_ms;
 
   guint           running : 1;
+  guint           came_back : 1;  /* the listing could not reach the server, now it can */
 };
 
 struct _Conversation
@@ -59,6 +63,7 @@ struct _Conversation
   char                  *answered; /* the last one we answered */
   gint64                 floor;    /* the last sequence_id applied */
   gboolean               busy;
+  gboolean               restarted; /* this snapshot follows an outage */
 };
 
 G_DEFINE_FINAL_TYPE (ClarifyPhoenixBackend, clarify_phoenix_backend, CLARIFY_TYPE_BACKEND)
@@ -99,13 +104,19 @@ set_str (char       **slot,
 }
 
 /* The only place that withdraws: the conversation left awaiting_user_response
- * by itself (answered or declined in the web UI, cancelled, deleted). */
+ * by itself (answered or declined in the web UI, cancelled, deleted), or
+ * the server came back from an outage without it: it restarted and lost
+ * it, and nobody answered. */
 static void
 withdraw (ClarifyPhoenixBackend *self,
-          const char            *request_id)
+          const char            *request_id,
+          gboolean               restarted)
 {
+  if (restarted)
+    g_hash_table_add (self->vanished, g_strdup (request_id));
   clarify_backend_withdraw_request (CLARIFY_BACKEND (self), request_id,
-                                    CLARIFY_END_REASON_ANSWERED_ELSEWHERE, NULL);
+                                    restarted ? CLARIFY_END_REASON_AGENT_RESTARTED
+                                              : CLARIFY_END_REASON_ANSWERED_ELSEWHERE, NULL);
 }
 
 /* Conversations */
@@ -136,7 +147,7 @@ clear_pending (Conversation *conversation)
   g_autofree char *pending = g_steal_pointer (&conversation->pending);
 
   if (pending != NULL)
-    withdraw (conversation->self, pending);
+    withdraw (conversation->self, pending, conversation->restarted);
 }
 
 /* Lets go of a conversation that went quiet or away; the listing picks it
@@ -252,7 +263,9 @@ on_event (ClarifySseClient *client,
       JsonObject *record = clarify_json_get_object_member (event, "conversation");
       JsonNode *last = json_object_get_member (event, "last_sequence_id");
 
-      /* A new snapshot: the floor may even go down after a server restart. */
+      /* A new snapshot: the floor may even go down after a server restart.
+       * One after an outage that lacks the question: the restart lost it. */
+      conversation->restarted = clarify_sse_client_came_back (client);
       conversation->floor = last != NULL && json_node_get_value_type (last) == G_TYPE_INT64
                               ? json_node_get_int (last) : sequence;
       remember_conversation (conversation, record);
@@ -260,6 +273,7 @@ on_event (ClarifySseClient *client,
        * saw the conversation busy, and the next one lets go if it is not. */
       apply_state (conversation, clarify_json_get_object_member (record, "state"),
                    clarify_json_get_string_member (event, "display_state"));
+      conversation->restarted = FALSE;
       return;
     }
 
@@ -290,6 +304,9 @@ on_stream_state (ClarifySseClient *client,
 
   if (state != CLARIFY_CONNECTION_STATE_RECONNECTING && state != CLARIFY_CONNECTION_STATE_FAILED)
     return;
+  /* Nobody listened: whatever goes missing now went with a restart. */
+  if (clarify_sse_client_had_outage (client))
+    conversation->restarted = TRUE;
 
   /* A quiet conversation's stream may end: the listing reopens it when busy. */
   if (!conversation->busy && conversation->pending == NULL)
@@ -415,10 +432,21 @@ apply_listing (ClarifyPhoenixBackend *self,
     {
       Conversation *conversation = g_hash_table_lookup (self->conversations, gone->pdata[i]);
 
-      /* A listing may name one twice. */
-      if (conversation != NULL)
-        release (conversation);
+      /* A listing may name one twice. After an outage, it went with a restart. */
+      if (conversation == NULL)
+        continue;
+      conversation->restarted = conversation->restarted || self->came_back;
+      release (conversation);
     }
+}
+
+static gboolean
+server_away (const GError *error)
+{
+  return g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CONNECTION_REFUSED) ||
+         g_error_matches (error, G_IO_ERROR, G_IO_ERROR_HOST_UNREACHABLE) ||
+         g_error_matches (error, G_IO_ERROR, G_IO_ERROR_NETWORK_UNREACHABLE) ||
+         g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CONNECTION_CLOSED);
 }
 
 static void
@@ -454,6 +482,9 @@ listed_cb (GObject      *object,
       guint delay;
 
       self->n_failures++;
+      /* Nobody listening: a restart, which may lose conversations. */
+      if (server_away (error))
+        self->came_back = TRUE;
       delay = retry_delay_ms (self);
       retry_at = g_get_monotonic_time () + (gint64) delay * 1000;
       g_debug ("Connection “%s”: listing conversations failed: %s", connection_name (self), error->message);
@@ -476,6 +507,7 @@ listed_cb (GObject      *object,
   clarify_backend_set_state (CLARIFY_BACKEND (self), CLARIFY_CONNECTION_STATE_CONNECTED,
                              CLARIFY_BACKEND_NOTE_NONE, NULL, NULL);
   apply_listing (self, records);
+  self->came_back = FALSE;
   arm_timer (self, self->poll_ms);
 }
 
@@ -594,6 +626,16 @@ delivered_cb (GObject      *object,
       return;
     }
 
+  /* Lost in a restart (the conversation unknown, or no longer asking): not
+   * answered by anyone else. */
+  if ((is_gone (message, body, delivery->declining) ||
+       soup_message_get_status (message) == SOUP_STATUS_NOT_FOUND) &&
+      (self->came_back || g_hash_table_contains (self->vanished, delivery->request_id)))
+    {
+      g_task_return_new_error (task, CLARIFY_ERROR, CLARIFY_ERROR_AGENT_RESTARTED,
+                               "conversation %s lost this question in a restart", delivery->conversation_id);
+      return;
+    }
   if (is_gone (message, body, delivery->declining))
     {
       g_task_return_new_error (task, CLARIFY_ERROR, CLARIFY_ERROR_GONE,
@@ -775,6 +817,7 @@ clarify_phoenix_backend_finalize (GObject *object)
   ClarifyPhoenixBackend *self = CLARIFY_PHOENIX_BACKEND (object);
 
   g_clear_pointer (&self->conversations, g_hash_table_unref);
+  g_clear_pointer (&self->vanished, g_hash_table_unref);
   g_clear_pointer (&self->base_url, g_free);
   g_clear_pointer (&self->authorization, clarify_secret_free);
 
@@ -802,6 +845,7 @@ static void
 clarify_phoenix_backend_init (ClarifyPhoenixBackend *self)
 {
   self->conversations = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, conversation_free);
+  self->vanished = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->poll_ms = DEFAULT_POLL_S * 1000;
   self->backoff_initial_ms = BACKOFF_INITIAL_MS;
   self->backoff_max_ms = BACKOFF_MAX_MS;

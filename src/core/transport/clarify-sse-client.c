@@ -23,6 +23,10 @@
 /* Refused: nobody listens, as while an agent restarts. Trying again costs
  * one packet, so a server that is back is reached within this. */
 #define REFUSED_BACKOFF_MAX_MS 2000
+/* The first try after an open stream ended: one packet, and a server that
+ * died then refuses it, so that its restart is seen. */
+#define ENDED_STREAM_RETRY_MS 100
+#define ENDED_STREAM_MIN_OPEN_US G_USEC_PER_SEC
 
 typedef struct
 {
@@ -199,6 +203,9 @@ schedule_reconnect (ClarifySseClient       *self,
                     const char             *reason)
 {
   gint64 now = g_get_monotonic_time ();
+  /* A stream that stayed open a while: not a server that closes every one at once. */
+  gboolean stream_ended = self->attempt != NULL && self->attempt->stream != NULL &&
+                          now - self->connected_at >= ENDED_STREAM_MIN_OPEN_US;
   guint delay_ms;
 
   if (self->connected_at != 0 && now - self->connected_at >= HEALTHY_PERIOD_US)
@@ -210,6 +217,8 @@ schedule_reconnect (ClarifySseClient       *self,
   g_clear_handle_id (&self->retry_source, g_source_remove);
 
   delay_ms = next_delay_ms (self);
+  if (stream_ended)
+    delay_ms = MIN (delay_ms, ENDED_STREAM_RETRY_MS);
   /* Without the query: some servers take a token there. */
   g_debug ("SSE %.*s: %s; reconnecting in %u ms",
            (int) strcspn (self->url, "?"), self->url, reason, delay_ms);
@@ -771,4 +780,12 @@ clarify_sse_client_came_back (ClarifySseClient *self)
   g_return_val_if_fail (CLARIFY_IS_SSE_CLIENT (self), FALSE);
 
   return self->came_back;
+}
+
+gboolean
+clarify_sse_client_had_outage (ClarifySseClient *self)
+{
+  g_return_val_if_fail (CLARIFY_IS_SSE_CLIENT (self), FALSE);
+
+  return self->outage;
 }

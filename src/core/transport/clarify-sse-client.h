@@ -49,6 +49,8 @@ gint64                 clarify_sse_client_get_retry_at     (ClarifySseClient *se
 /* In ::connected: whether the server could not be reached at all (refused,
  * no route) since the previous stream, as while an agent restarts. */
 gboolean               clarify_sse_client_came_back        (ClarifySseClient *self);
+/* While down: whether some attempt since the last stream reached no server. */
+gboolean               clarify_sse_client_had_outage       (ClarifySseClient *self);
 
 /* Signals:
  *   ::event (const char *type, const char *data, const char *id)

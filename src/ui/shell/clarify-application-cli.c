@@ -140,6 +140,7 @@ clarify_application_run_command_line (ClarifyApplication      *self,
   gboolean demo = g_variant_dict_contains (options, "demo");
   gboolean background = g_variant_dict_contains (options, "background");
   gint mcp_port = 0;
+  gboolean first_start;
   g_autoptr(GError) error = NULL;
 
   g_variant_dict_lookup (options, "connect", "^a&s", &connect_specs);
@@ -199,7 +200,8 @@ clarify_application_run_command_line (ClarifyApplication      *self,
 
   /* The first start listens on --mcp-port straight away, without trying the
    * configured port first; a later --mcp-port moves the running endpoint. */
-  if (!self->backends_started)
+  first_start = !self->backends_started;
+  if (first_start)
     self->mcp_port = (guint) mcp_port;
   else if (mcp_port != 0)
     clarify_application_start_mcp_server (self, (guint) mcp_port);
@@ -208,8 +210,12 @@ clarify_application_run_command_line (ClarifyApplication      *self,
   for (guint i = 0; i < connections->len; i++)
     {
       ClarifyConnection *connection = g_ptr_array_index (connections, i);
+      /* The first start just began every stored one, these too: a second
+       * backend would replace the first and connect (and replay) again. */
+      gboolean started = first_start &&
+                         clarify_inbox_lookup_backend (self->inbox, clarify_connection_get_name (connection)) != NULL;
 
-      if (!clarify_application_start_connection (self, connection, &error))
+      if (!started && !clarify_application_start_connection (self, connection, &error))
         {
           g_application_command_line_printerr (command_line, "clarify: %s\n", error->message);
           return 1;
