@@ -12,6 +12,7 @@
 #include <sys/resource.h>
 #include <sys/socket.h>
 
+#include "clarify-mcp-listener.h"
 #include "clarify-mcp-protocol.h"
 #include "clarify-mcp-server.h"
 #include "clarify-secret.h"
@@ -25,9 +26,9 @@ struct _ClarifyMcpServer
 {
   ClarifyLocalBackend  parent_instance;
 
-  SoupServer          *server;
-  /* After stop: the old server, kept until the last reply has gone out. */
-  SoupServer          *draining_server;
+  ClarifyMcpListener  *listener;
+  /* After stop: the old one, kept until the last reply has gone out. */
+  ClarifyMcpListener  *draining;
   /* Paused requests and replies not yet written. */
   guint                n_replying;
   ClarifyMcpProtocol  *protocol;
@@ -543,10 +544,10 @@ clarify_mcp_server_remove_session (ClarifyMcpServer *self,
 static void
 clarify_mcp_server_drain (ClarifyMcpServer *self)
 {
-  if (self->draining_server != NULL && self->n_replying == 0)
+  if (self->draining != NULL && self->n_replying == 0)
     {
-      soup_server_disconnect (self->draining_server);
-      g_clear_object (&self->draining_server);
+      clarify_mcp_listener_disconnect (self->draining);
+      g_clear_object (&self->draining);
     }
 }
 
@@ -564,7 +565,7 @@ reply_finished_cb (SoupServerMessage *msg,
   g_signal_handlers_disconnect_by_func (msg, reply_finished_cb, self);
   self->n_replying--;
   /* Not from inside the message's own signal: disconnecting frees it. */
-  if (self->draining_server != NULL && self->n_replying == 0)
+  if (self->draining != NULL && self->n_replying == 0)
     g_idle_add_full (G_PRIORITY_DEFAULT_IDLE, drain_idle_cb, g_object_ref (self), g_object_unref);
   g_object_unref (self);
 }
@@ -673,7 +674,7 @@ clarify_mcp_server_handle_post (ClarifyMcpServer  *self,
   exchange->session_id = g_strdup (session_id);
   exchange->finished_id = g_signal_connect (msg, "finished", G_CALLBACK (exchange_finished_cb), exchange);
 
-  socket = soup_server_message_get_socket (msg);
+  socket = clarify_mcp_listener_get_message_socket (msg);
   if (socket != NULL)
     {
       exchange->socket_source = g_socket_create_source (socket, G_IO_IN | G_IO_HUP | G_IO_ERR, NULL);
@@ -787,10 +788,9 @@ clarify_mcp_server_get_wanted_port (ClarifyMcpServer  *self,
   return port < 0 ? CLARIFY_MCP_DEFAULT_PORT : (guint) port;
 }
 
-/* Every client costs a file descriptor, and libsoup's listener stops for
- * good at the first accept that fails: a thousand idle sockets under a
- * soft limit of 1024 took the endpoint down. The hard limit is the one
- * that counts (GLib polls, it never uses select()). */
+/* Every client costs a file descriptor: a thousand idle sockets under a
+ * soft limit of 1024 once took the endpoint down. The hard limit is the
+ * one that counts (GLib polls, it never uses select()). */
 static void
 raise_descriptor_limit (void)
 {
@@ -804,26 +804,29 @@ raise_descriptor_limit (void)
     }
 }
 
-/* Our own listening socket, for its backlog: soup_server_listen_local()
- * leaves GLib's 10, and a burst of agents' calls then meets resets. */
-static gboolean
-listen_loopback (SoupServer  *server,
-                 guint        port,
-                 GError     **error)
+/* New clients cannot get in: the state says so until they can again. */
+static void
+listening_cb (ClarifyMcpListener *listener,
+              GParamSpec         *pspec,
+              ClarifyMcpServer   *self)
 {
-  g_autoptr(GInetAddress) loopback = g_inet_address_new_loopback (G_SOCKET_FAMILY_IPV4);
-  g_autoptr(GSocketAddress) address = g_inet_socket_address_new (loopback, port);
-  g_autoptr(GSocket) socket = NULL;
+  ClarifyBackend *backend = CLARIFY_BACKEND (self);
+  g_autofree char *address = NULL;
 
-  socket = g_socket_new (G_SOCKET_FAMILY_IPV4, G_SOCKET_TYPE_STREAM, G_SOCKET_PROTOCOL_TCP, error);
-  if (socket == NULL)
-    return FALSE;
+  if (listener != self->listener)
+    return;
 
-  g_socket_set_listen_backlog (socket, SOMAXCONN);
-  if (!g_socket_bind (socket, address, TRUE, error) || !g_socket_listen (socket, error))
-    return FALSE;
+  if (clarify_mcp_listener_get_listening (listener))
+    {
+      clarify_backend_set_state (backend, CLARIFY_CONNECTION_STATE_CONNECTED, CLARIFY_BACKEND_NOTE_LISTENING, NULL, NULL);
+      return;
+    }
 
-  return soup_server_listen_socket (server, socket, 0, error);
+  /* Calls already taken are still answered: not "reconnecting", whose
+   * dialogs would say the agent cannot be reached. */
+  address = g_strdup_printf ("127.0.0.1:%u", self->port);
+  clarify_backend_set_state (backend, CLARIFY_CONNECTION_STATE_CONNECTING, CLARIFY_BACKEND_NOTE_CANNOT_LISTEN,
+                             address, clarify_mcp_listener_get_error (listener));
 }
 
 static void
@@ -831,17 +834,17 @@ clarify_mcp_server_start (ClarifyBackend *backend)
 {
   ClarifyMcpServer *self = CLARIFY_MCP_SERVER (backend);
   g_autoptr(GError) error = NULL;
+  g_autoptr(SoupServer) server = NULL;
   g_autofree char *address = NULL;
-  GSList *uris;
   guint wanted_port;
 
-  if (self->server != NULL)
+  if (self->listener != NULL)
     return;
 
-  if (self->draining_server != NULL)
+  if (self->draining != NULL)
     {
-      soup_server_disconnect (self->draining_server);
-      g_clear_object (&self->draining_server);
+      clarify_mcp_listener_disconnect (self->draining);
+      g_clear_object (&self->draining);
     }
 
   wanted_port = clarify_mcp_server_get_wanted_port (self, &error);
@@ -863,14 +866,16 @@ clarify_mcp_server_start (ClarifyBackend *backend)
     }
 
   raise_descriptor_limit ();
-  self->server = soup_server_new ("server-header", "clarify ", NULL);
-  soup_server_add_handler (self->server, CLARIFY_MCP_PATH, clarify_mcp_server_handler, self, NULL);
-  g_signal_connect_object (self->server, "request-started", G_CALLBACK (request_started_cb), self, 0);
+  server = soup_server_new ("server-header", "clarify ", NULL);
+  soup_server_add_handler (server, CLARIFY_MCP_PATH, clarify_mcp_server_handler, self, NULL);
+  g_signal_connect_object (server, "request-started", G_CALLBACK (request_started_cb), self, 0);
+  self->listener = clarify_mcp_listener_new (server);
 
   /* Loopback and IPv4 only: the URL clients are given is 127.0.0.1. */
-  if (!listen_loopback (self->server, wanted_port, &error))
+  if (!clarify_mcp_listener_listen (self->listener, wanted_port, &error))
     {
-      g_clear_object (&self->server);
+      clarify_mcp_listener_disconnect (self->listener);
+      g_clear_object (&self->listener);
       address = g_strdup_printf ("127.0.0.1:%u", wanted_port);
       g_message ("Cannot listen on %s for MCP clients: %s", address, error->message);
       clarify_backend_set_state (backend, CLARIFY_CONNECTION_STATE_FAILED,
@@ -878,10 +883,8 @@ clarify_mcp_server_start (ClarifyBackend *backend)
       return;
     }
 
-  uris = soup_server_get_uris (self->server);
-  self->port = uris != NULL ? (guint) g_uri_get_port (uris->data) : wanted_port;
-  g_slist_free_full (uris, (GDestroyNotify) g_uri_unref);
-
+  self->port = clarify_mcp_listener_get_port (self->listener);
+  g_signal_connect_object (self->listener, "notify::listening", G_CALLBACK (listening_cb), self, 0);
   clarify_backend_set_state (backend, CLARIFY_CONNECTION_STATE_CONNECTED, CLARIFY_BACKEND_NOTE_LISTENING, NULL, NULL);
 }
 
@@ -890,18 +893,15 @@ clarify_mcp_server_stop (ClarifyBackend *backend)
 {
   ClarifyMcpServer *self = CLARIFY_MCP_SERVER (backend);
 
-  if (self->server != NULL)
+  if (self->listener != NULL)
     {
-      GSList *listeners = soup_server_get_listeners (self->server);
-
       /* No new clients; those waiting get their (error) replies, and the
        * server goes once the last one is written. */
-      for (GSList *l = listeners; l != NULL; l = l->next)
-        g_socket_close (l->data, NULL);
-      g_slist_free (listeners);
-
-      g_clear_object (&self->draining_server);
-      self->draining_server = g_steal_pointer (&self->server);
+      clarify_mcp_listener_close (self->listener);
+      if (self->draining != NULL)
+        clarify_mcp_listener_disconnect (self->draining);
+      g_clear_object (&self->draining);
+      self->draining = g_steal_pointer (&self->listener);
     }
   self->port = 0;
 
@@ -916,16 +916,12 @@ clarify_mcp_server_dispose (GObject *object)
 {
   ClarifyMcpServer *self = CLARIFY_MCP_SERVER (object);
 
-  if (self->server != NULL)
-    {
-      soup_server_disconnect (self->server);
-      g_clear_object (&self->server);
-    }
-  if (self->draining_server != NULL)
-    {
-      soup_server_disconnect (self->draining_server);
-      g_clear_object (&self->draining_server);
-    }
+  if (self->listener != NULL)
+    clarify_mcp_listener_disconnect (self->listener);
+  g_clear_object (&self->listener);
+  if (self->draining != NULL)
+    clarify_mcp_listener_disconnect (self->draining);
+  g_clear_object (&self->draining);
 
   G_OBJECT_CLASS (clarify_mcp_server_parent_class)->dispose (object);
 }
@@ -1011,4 +1007,12 @@ clarify_mcp_server_get_url (ClarifyMcpServer *self)
     return NULL;
 
   return g_strdup_printf ("http://127.0.0.1:%u" CLARIFY_MCP_PATH, self->port);
+}
+
+ClarifyMcpListener *
+clarify_mcp_server_get_listener (ClarifyMcpServer *self)
+{
+  g_return_val_if_fail (CLARIFY_IS_MCP_SERVER (self), NULL);
+
+  return self->listener;
 }
