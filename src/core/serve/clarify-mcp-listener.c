@@ -4,6 +4,7 @@
  */
 #include "config.h"
 
+#include <errno.h>
 #include <gio/gunixsocketaddress.h>
 #include <glib/gstdio.h>
 #include <string.h>
@@ -575,10 +576,28 @@ clarify_mcp_listener_class_init (ClarifyMcpListenerClass *klass)
   g_object_class_install_properties (object_class, N_PROPS, properties);
 }
 
+/* Every client costs a file descriptor: a thousand idle sockets under a
+ * soft limit of 1024 once took the endpoint down. The hard limit is the
+ * one that counts (GLib polls, it never uses select()). */
+static void
+raise_descriptor_limit (void)
+{
+  struct rlimit limit;
+
+  if (getrlimit (RLIMIT_NOFILE, &limit) == 0 && limit.rlim_cur < limit.rlim_max)
+    {
+      limit.rlim_cur = limit.rlim_max;
+      if (setrlimit (RLIMIT_NOFILE, &limit) != 0)
+        g_message ("Cannot raise the limit on open files: %s", g_strerror (errno));
+    }
+}
+
 static void
 clarify_mcp_listener_init (ClarifyMcpListener *self)
 {
   struct rlimit limit;
+
+  raise_descriptor_limit ();
 
   self->connections = g_hash_table_new_full (NULL, NULL, (GDestroyNotify) connection_free, NULL);
   g_queue_init (&self->idle);

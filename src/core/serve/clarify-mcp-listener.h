@@ -34,7 +34,9 @@ G_BEGIN_DECLS
 #define CLARIFY_TYPE_MCP_LISTENER (clarify_mcp_listener_get_type ())
 G_DECLARE_FINAL_TYPE (ClarifyMcpListener, clarify_mcp_listener, CLARIFY, MCP_LISTENER, GObject)
 
-/* Connections accepted go to @server, which this holds. */
+/* Connections accepted go to @server, which this holds. Raises the
+ * process's soft limit on open files to the hard one, and caps connections
+ * at half of it at most. */
 ClarifyMcpListener *clarify_mcp_listener_new             (SoupServer          *server);
 /* Listens on 127.0.0.1:@port (0 picks a free port), IPv4 only. */
 gboolean            clarify_mcp_listener_listen          (ClarifyMcpListener  *self,
