@@ -9,6 +9,7 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <netinet/in.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
@@ -276,32 +277,421 @@ test_host (Fixture       *fixture,
     }
 }
 
-/* A thousand sockets that connect and say nothing, under a desktop's soft
- * limit of 1024 open files (set in main): a real call still gets its
- * answer, because the endpoint's listener outlives them. */
+static char *
+ping_head (Fixture    *fixture,
+           const char *connection)
+{
+  const char *ping = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}";
+
+  return g_strdup_printf ("POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:%u\r\n"
+                          "Authorization: Bearer %s\r\n"
+                          "Content-Type: application/json\r\n"
+                          "Accept: application/json\r\n"
+                          "Connection: %s\r\n"
+                          "Content-Length: %zu\r\n\r\n%s",
+                          port_of (fixture), fixture->token, connection, strlen (ping), ping);
+}
+
+static ClarifyMcpListener *
+listener_of (Fixture *fixture)
+{
+  return clarify_mcp_server_get_listener (CLARIFY_MCP_SERVER (fixture->backend));
+}
+
+static guint
+count_open_files (void)
+{
+  g_autoptr(GDir) dir = g_dir_open ("/proc/self/fd", 0, NULL);
+  guint n = 0;
+
+  while (dir != NULL && g_dir_read_name (dir) != NULL)
+    n++;
+
+  return n;
+}
+
+static gulong
+resident_kib (void)
+{
+  g_autofree char *statm = NULL;
+  gulong pages = 0;
+
+  if (g_file_get_contents ("/proc/self/statm", &statm, NULL, NULL))
+    sscanf (statm, "%*s %lu", &pages);
+
+  return pages * (sysconf (_SC_PAGESIZE) / 1024);
+}
+
+/* Idle sockets opened from a thread, so that the server accepts them as
+ * they come (10,000 do not fit in the listen backlog). */
+typedef struct
+{
+  guint  port;
+  guint  n;
+  int   *fds;
+  gint   done;
+  GMainContext *context;
+} Flood;
+
+static gpointer
+flood_thread (gpointer data)
+{
+  Flood *flood = data;
+
+  for (guint i = 0; i < flood->n; i++)
+    flood->fds[i] = raw_connect (flood->port);
+
+  g_atomic_int_set (&flood->done, 1);
+  g_main_context_wakeup (flood->context);
+
+  return NULL;
+}
+
+static gboolean
+flood_done (gpointer data)
+{
+  return g_atomic_int_get (&((Flood *) data)->done);
+}
+
+/* 10,000 sockets that connect and say nothing (fewer only if the hard
+ * limit on open files has no room for them): a real call still gets its
+ * answer, and the endpoint holds no more connections than its cap. */
 static void
 test_idle_sockets (Fixture       *fixture,
                    gconstpointer  data)
 {
-  const char *ping = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}";
-  g_autofree char *head = g_strdup_printf ("POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:%u\r\n"
-                                           "Authorization: Bearer %s\r\n"
-                                           "Content-Type: application/json\r\n"
-                                           "Accept: application/json\r\n"
-                                           "Connection: close\r\n"
-                                           "Content-Length: %zu\r\n\r\n%s",
-                                           port_of (fixture), fixture->token, strlen (ping), ping);
+  g_autofree char *head = ping_head (fixture, "close");
   g_autofree char *reply = NULL;
-  int idle[1000];
+  Flood flood = { port_of (fixture), 10000 };
+  struct rlimit limit;
+  guint open_before = count_open_files ();
+  gulong rss_before = resident_kib ();
+  GThread *thread;
+  gint64 start;
 
-  for (guint i = 0; i < G_N_ELEMENTS (idle); i++)
-    idle[i] = raw_connect (port_of (fixture));
+  /* The endpoint raised the soft limit to the hard one when it started. */
+  g_assert_cmpint (getrlimit (RLIMIT_NOFILE, &limit), ==, 0);
+  if (limit.rlim_cur < flood.n + CLARIFY_MCP_MAX_CONNECTIONS + 256)
+    {
+      flood.n = limit.rlim_cur - CLARIFY_MCP_MAX_CONNECTIONS - 256;
+      g_test_message ("the limit on open files (%lu) leaves room for %u idle sockets only",
+                      (gulong) limit.rlim_cur, flood.n);
+    }
 
+  flood.fds = g_new0 (int, flood.n);
+  flood.context = g_main_context_ref_thread_default ();
+  start = g_get_monotonic_time ();
+  thread = g_thread_new ("flood", flood_thread, &flood);
+  g_assert_true (clarify_test_loop_until (flood_done, &flood, 60 * WAIT_MS));
+  g_thread_join (thread);
+  g_test_message ("%u sockets connected in %.1f ms", flood.n, (g_get_monotonic_time () - start) / 1000.0);
+  clarify_test_loop_for (100);
+
+  g_assert_cmpuint (clarify_mcp_listener_get_n_connections (listener_of (fixture)), <=, CLARIFY_MCP_MAX_CONNECTIONS);
+  g_assert_true (clarify_mcp_listener_get_listening (listener_of (fixture)));
+
+  start = g_get_monotonic_time ();
   reply = raw_exchange (fixture, head, 0, FALSE, NULL);
   assert_status (reply, "200");
 
-  for (guint i = 0; i < G_N_ELEMENTS (idle); i++)
-    close (idle[i]);
+  /* Figures for docs/reliability.md, not asserts. */
+  g_test_message ("%u idle sockets: call answered in %.1f ms; server holds %u connections; "
+                  "open files %u -> %u (both ends); RSS %lu -> %lu KiB",
+                  flood.n, (g_get_monotonic_time () - start) / 1000.0,
+                  clarify_mcp_listener_get_n_connections (listener_of (fixture)),
+                  open_before, count_open_files (), rss_before, resident_kib ());
+
+  for (guint i = 0; i < flood.n; i++)
+    close (flood.fds[i]);
+  g_free (flood.fds);
+  g_main_context_unref (flood.context);
+}
+
+typedef struct
+{
+  int     *fds;
+  guint    n;
+} Idle;
+
+/* Every client socket has seen the server close its end. */
+static gboolean
+all_closed (gpointer data)
+{
+  Idle *idle = data;
+  char byte;
+
+  for (guint i = 0; i < idle->n; i++)
+    if (recv (idle->fds[i], &byte, 1, MSG_DONTWAIT) != 0)
+      return FALSE;
+
+  return TRUE;
+}
+
+static gboolean
+one_connection_left (gpointer data)
+{
+  return clarify_mcp_listener_get_n_connections (data) == 1;
+}
+
+/* Sockets that say nothing, or half a request, are closed once idle for
+ * the timeout (shortened here); a call that waits for the user longer than
+ * that is not cut off. */
+static void
+test_idle_timeout (Fixture       *fixture,
+                   gconstpointer  data)
+{
+  const char *call = "{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"tools/call\",\"params\":{\"name\":\"ask_user\","
+                     "\"arguments\":{\"questions\":[{\"id\":\"q\",\"question\":\"Still there?\"}]}}}";
+  g_autofree char *head = g_strdup_printf ("POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:%u\r\n"
+                                           "Authorization: Bearer %s\r\n"
+                                           "Content-Type: application/json\r\n"
+                                           "Accept: application/json, text/event-stream\r\n"
+                                           "Connection: close\r\n"
+                                           "Content-Length: %zu\r\n\r\n%s",
+                                           port_of (fixture), fixture->token, strlen (call), call);
+  g_autoptr(ClarifyResponse) response = NULL;
+  ClarifyRequest *request;
+  Raw raw = { 0 };
+  GThread *thread;
+  int fds[20];
+  Idle idle = { fds, G_N_ELEMENTS (fds) };
+
+  clarify_mcp_listener_set_limits (listener_of (fixture), 300, CLARIFY_MCP_MAX_CONNECTIONS);
+
+  /* The call first, so that it is the oldest connection of all. */
+  raw.port = port_of (fixture);
+  raw.head = head;
+  raw.reply = g_string_new (NULL);
+  raw.context = g_main_context_ref_thread_default ();
+  thread = g_thread_new ("raw-client", raw_thread, &raw);
+  request = clarify_test_watch_wait_request_for (&fixture->watch, 1, WAIT_MS);
+
+  for (guint i = 0; i < G_N_ELEMENTS (fds); i++)
+    fds[i] = raw_connect (port_of (fixture));
+  /* Half a request: the headers never end. */
+  g_assert_cmpint (send (fds[0], "POST /mcp HTTP/1.1\r\nHost: ", 26, MSG_NOSIGNAL), ==, 26);
+
+  g_assert_false (all_closed (&idle));
+  g_assert_true (clarify_test_loop_until (all_closed, &idle, WAIT_MS));
+  /* The call's own connection stays, idle for longer than the timeout. */
+  g_assert_true (clarify_test_loop_until (one_connection_left, listener_of (fixture), WAIT_MS));
+  g_assert_false (raw_done (&raw));
+
+  response = clarify_response_new (clarify_request_get_id (request), CLARIFY_OUTCOME_ANSWERED);
+  clarify_response_add_answer (response, "q", (const char *[]) { "yes, still", NULL }, NULL, FALSE);
+  clarify_test_watch_answer (&fixture->watch, request, response);
+  g_assert_true (clarify_test_loop_until (raw_done, &raw, 4 * WAIT_MS));
+  g_thread_join (thread);
+  g_main_context_unref (raw.context);
+
+  assert_status (raw.reply->str, "200");
+  g_assert_nonnull (strstr (raw.reply->str, "yes, still"));
+  g_string_free (raw.reply, TRUE);
+
+  for (guint i = 0; i < G_N_ELEMENTS (fds); i++)
+    close (fds[i]);
+}
+
+/* Reads one reply with a Content-Length body from @fd. */
+static char *
+read_one_reply (int fd)
+{
+  GString *reply = g_string_new (NULL);
+  char buffer[4096];
+  gssize n;
+
+  while ((n = recv (fd, buffer, sizeof buffer, 0)) > 0)
+    {
+      const char *end;
+      const char *length;
+
+      g_string_append_len (reply, buffer, n);
+      end = strstr (reply->str, "\r\n\r\n");
+      length = g_strstr_len (reply->str, -1, "Content-Length: ");
+      if (end != NULL && length != NULL &&
+          reply->len >= (gsize) (end + 4 - reply->str) + g_ascii_strtoull (length + 16, NULL, 10))
+        break;
+    }
+
+  return g_string_free (reply, FALSE);
+}
+
+typedef struct
+{
+  Fixture *fixture;
+  char    *first;
+  char    *second;
+  gint     done;
+  GMainContext *context;
+} KeepAlive;
+
+static gpointer
+keep_alive_thread (gpointer data)
+{
+  KeepAlive *keep = data;
+  g_autofree char *head = ping_head (keep->fixture, "keep-alive");
+  g_autofree char *last = ping_head (keep->fixture, "close");
+  int fd = raw_connect (port_of (keep->fixture));
+
+  g_assert_cmpint (send (fd, head, strlen (head), MSG_NOSIGNAL), ==, (gssize) strlen (head));
+  keep->first = read_one_reply (fd);
+  /* A server that closed after the first reply fails this write or the read. */
+  send (fd, last, strlen (last), MSG_NOSIGNAL);
+  keep->second = read_one_reply (fd);
+  close (fd);
+
+  g_atomic_int_set (&keep->done, 1);
+  g_main_context_wakeup (keep->context);
+  return NULL;
+}
+
+static gboolean
+keep_alive_done (gpointer data)
+{
+  return g_atomic_int_get (&((KeepAlive *) data)->done);
+}
+
+/* Two requests on one connection: the connections this listener hands to
+ * libsoup are kept alive as its own would be. */
+static void
+test_keep_alive (Fixture       *fixture,
+                 gconstpointer  data)
+{
+  KeepAlive keep = { fixture };
+  GThread *thread;
+
+  keep.context = g_main_context_ref_thread_default ();
+  thread = g_thread_new ("keep-alive", keep_alive_thread, &keep);
+  g_assert_true (clarify_test_loop_until (keep_alive_done, &keep, 4 * WAIT_MS));
+  g_thread_join (thread);
+  g_main_context_unref (keep.context);
+
+  assert_status (keep.first, "200");
+  g_assert_null (strstr (keep.first, "Connection: close"));
+  assert_status (keep.second, "200");
+  g_free (keep.first);
+  g_free (keep.second);
+}
+
+static gboolean
+is_listening (gpointer data)
+{
+  return clarify_backend_get_state (data) == CLARIFY_CONNECTION_STATE_CONNECTED;
+}
+
+static gboolean
+is_not_listening (gpointer data)
+{
+  return !is_listening (data);
+}
+
+static gboolean
+port_taken (gpointer data)
+{
+  const char *error = clarify_backend_get_error_text (data);
+
+  return error != NULL && strstr (error, "in use") != NULL;
+}
+
+/* The listening socket is lost (shut down under the server) while another
+ * program holds the port: the state says new clients cannot get in, and
+ * why, until the socket is made again on the same port. */
+static void
+test_listener_lost (Fixture       *fixture,
+                    gconstpointer  data)
+{
+  ClarifyBackend *backend = fixture->backend;
+  guint port = port_of (fixture);
+  g_autofree char *head = ping_head (fixture, "close");
+  g_autofree char *reply = NULL;
+  struct sockaddr_in address = { 0 };
+  int squatter = socket (AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  int one = 1;
+
+  g_assert_cmpint (shutdown (g_socket_get_fd (clarify_mcp_listener_get_socket (listener_of (fixture))), SHUT_RDWR), ==, 0);
+
+  address.sin_family = AF_INET;
+  address.sin_port = htons (port);
+  address.sin_addr.s_addr = htonl (INADDR_LOOPBACK);
+  setsockopt (squatter, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+  g_assert_cmpint (bind (squatter, (struct sockaddr *) &address, sizeof address), ==, 0);
+  g_assert_cmpint (listen (squatter, 1), ==, 0);
+
+  g_assert_true (clarify_test_loop_until (is_not_listening, backend, WAIT_MS));
+  g_assert_cmpuint (clarify_backend_get_state (backend), ==, CLARIFY_CONNECTION_STATE_CONNECTING);
+  g_assert_cmpuint (clarify_backend_get_note (backend), ==, CLARIFY_BACKEND_NOTE_CANNOT_LISTEN);
+  g_test_message ("lost: %s: %s", clarify_backend_get_note_subject (backend),
+                  clarify_backend_get_error_text (backend));
+  /* Making the socket again fails while the port is taken, and says why. */
+  g_assert_true (clarify_test_loop_until (port_taken, backend, WAIT_MS));
+  g_test_message ("while the port is taken: %s", clarify_backend_get_error_text (backend));
+  g_assert_cmpuint (clarify_backend_get_state (backend), ==, CLARIFY_CONNECTION_STATE_CONNECTING);
+
+  close (squatter);
+  g_assert_true (clarify_test_loop_until (is_listening, backend, 4 * WAIT_MS));
+  g_assert_cmpuint (clarify_backend_get_note (backend), ==, CLARIFY_BACKEND_NOTE_LISTENING);
+  g_assert_cmpuint (port_of (fixture), ==, port);
+
+  reply = raw_exchange (fixture, head, 0, FALSE, NULL);
+  assert_status (reply, "200");
+}
+
+/* Accepting fails for want of descriptors (EMFILE): the endpoint backs
+ * off and says so once, and takes the waiting clients in once there is
+ * room again. */
+static void
+test_out_of_descriptors (Fixture       *fixture,
+                         gconstpointer  data)
+{
+  ClarifyBackend *backend = fixture->backend;
+  g_autofree char *head = ping_head (fixture, "close");
+  g_autofree char *reply = NULL;
+  g_auto(GStrv) lines = NULL;
+  struct sockaddr_in address = { 0 };
+  struct rlimit limit;
+  struct rlimit tight;
+  guint n_logged = 0;
+  int clients[8];
+  int lowest_free;
+
+  address.sin_family = AF_INET;
+  address.sin_port = htons (port_of (fixture));
+  address.sin_addr.s_addr = htonl (INADDR_LOOPBACK);
+  for (guint i = 0; i < G_N_ELEMENTS (clients); i++)
+    clients[i] = socket (AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+
+  /* No descriptor left: every number below the limit is taken. */
+  lowest_free = dup (0);
+  g_assert_cmpint (lowest_free, >=, 0);
+  close (lowest_free);
+  g_assert_cmpint (getrlimit (RLIMIT_NOFILE, &limit), ==, 0);
+  tight = limit;
+  tight.rlim_cur = lowest_free;
+
+  clarify_test_log_start ();
+  g_assert_cmpint (setrlimit (RLIMIT_NOFILE, &tight), ==, 0);
+  for (guint i = 0; i < G_N_ELEMENTS (clients); i++)
+    g_assert_cmpint (connect (clients[i], (struct sockaddr *) &address, sizeof address), ==, 0);
+
+  g_assert_true (clarify_test_loop_until (is_not_listening, backend, WAIT_MS));
+  g_assert_cmpuint (clarify_backend_get_note (backend), ==, CLARIFY_BACKEND_NOTE_CANNOT_LISTEN);
+  g_test_message ("out of descriptors: %s", clarify_backend_get_error_text (backend));
+  g_assert_nonnull (strstr (clarify_backend_get_error_text (backend), "open files"));
+  /* It keeps trying, and says so once. */
+  clarify_test_loop_for (800);
+  g_assert_false (is_listening (backend));
+
+  g_assert_cmpint (setrlimit (RLIMIT_NOFILE, &limit), ==, 0);
+  g_assert_true (clarify_test_loop_until (is_listening, backend, 4 * WAIT_MS));
+  lines = clarify_test_log_stop ();
+  for (guint i = 0; lines[i] != NULL; i++)
+    n_logged += strstr (lines[i], "open files") != NULL;
+  g_assert_cmpuint (n_logged, ==, 1);
+
+  reply = raw_exchange (fixture, head, 0, FALSE, NULL);
+  assert_status (reply, "200");
+  for (guint i = 0; i < G_N_ELEMENTS (clients); i++)
+    close (clients[i]);
 }
 
 typedef struct
@@ -420,6 +810,10 @@ main (int   argc,
   ADD ("host", test_host);
   ADD ("origin", test_origin_before_body);
   ADD ("idle-sockets", test_idle_sockets);
+  ADD ("idle-timeout", test_idle_timeout);
+  ADD ("keep-alive", test_keep_alive);
+  ADD ("listener-lost", test_listener_lost);
+  ADD ("out-of-descriptors", test_out_of_descriptors);
   ADD ("concurrent-calls", test_concurrent_calls);
 #undef ADD
 

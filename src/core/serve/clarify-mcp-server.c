@@ -9,9 +9,10 @@
 #include <libsoup/soup.h>
 #include <string.h>
 #include <sys/random.h>
-#include <sys/resource.h>
 #include <sys/socket.h>
 
+#include "clarify-mcp-gate.h"
+#include "clarify-mcp-listener.h"
 #include "clarify-mcp-protocol.h"
 #include "clarify-mcp-server.h"
 #include "clarify-secret.h"
@@ -19,19 +20,19 @@
 /* Sessions are cheap markers; the oldest are forgotten past this many
  * (their clients get 404 and simply initialize again). */
 #define MAX_SESSIONS 256
-#define MAX_BODY_BYTES (1024 * 1024)
 
 struct _ClarifyMcpServer
 {
   ClarifyLocalBackend  parent_instance;
 
-  SoupServer          *server;
-  /* After stop: the old server, kept until the last reply has gone out. */
-  SoupServer          *draining_server;
+  ClarifyMcpListener  *listener;
+  /* After stop: the old one, kept until the last reply has gone out. */
+  ClarifyMcpListener  *draining;
   /* Paused requests and replies not yet written. */
   guint                n_replying;
   ClarifyMcpProtocol  *protocol;
-  char                *token;
+  /* The token and the port requests must name; kept for the draining one. */
+  ClarifyMcpGate      *gate;
   guint                port;
 
   GHashTable          *sessions;
@@ -300,215 +301,6 @@ clarify_mcp_server_get_configured_enabled (void)
   return error != NULL ? TRUE : enabled;
 }
 
-/* Equal-time comparison: how long it takes says nothing about the token. */
-static gboolean
-token_equal (const char *given,
-             const char *expected)
-{
-  gsize given_len = strlen (given);
-  gsize expected_len = strlen (expected);
-  guchar diff = given_len != expected_len;
-
-  for (gsize i = 0; i < expected_len; i++)
-    diff |= (guchar) expected[i] ^ (guchar) (i < given_len ? given[i] : 0);
-
-  return diff == 0;
-}
-
-static gboolean
-clarify_mcp_server_check_auth (ClarifyMcpServer  *self,
-                               SoupServerMessage *msg)
-{
-  SoupMessageHeaders *headers = soup_server_message_get_request_headers (msg);
-  const char *authorization = soup_message_headers_get_one (headers, "Authorization");
-
-  if (self->token == NULL || authorization == NULL ||
-      g_ascii_strncasecmp (authorization, "Bearer ", 7) != 0)
-    return FALSE;
-
-  authorization += 7;
-  while (*authorization == ' ')
-    authorization++;
-
-  return token_equal (authorization, self->token);
-}
-
-/* Only pages served from this machine's loopback may talk to us; anything
- * else is a web page that resolved its own name to 127.0.0.1. */
-static gboolean
-origin_allowed (const char *origin)
-{
-  g_autoptr(GUri) uri = NULL;
-  const char *scheme;
-  const char *host;
-
-  if (origin == NULL)
-    return TRUE;
-
-  uri = g_uri_parse (origin, G_URI_FLAGS_NONE, NULL);
-  if (uri == NULL)
-    return FALSE;
-
-  scheme = g_uri_get_scheme (uri);
-  host = g_uri_get_host (uri);
-  if (host == NULL ||
-      (g_ascii_strcasecmp (scheme, "http") != 0 && g_ascii_strcasecmp (scheme, "https") != 0))
-    return FALSE;
-
-  return g_str_equal (host, "127.0.0.1") ||
-         g_ascii_strcasecmp (host, "localhost") == 0 ||
-         g_str_equal (host, "::1") ||
-         g_str_equal (host, "[::1]");
-}
-
-/* The Host a client of this machine's loopback sends; any other name is a
- * web page that resolved its own name to 127.0.0.1 (DNS rebinding). The
- * name is what counts; it may come without the port. */
-static gboolean
-host_allowed (ClarifyMcpServer *self,
-              const char       *host)
-{
-  static const char * const names[] = { "127.0.0.1", "localhost", "[::1]" };
-  g_autofree char *port = g_strdup_printf (":%u", self->port);
-
-  if (host == NULL)
-    return FALSE;
-
-  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
-    {
-      gsize len = strlen (names[i]);
-
-      if (g_ascii_strncasecmp (host, names[i], len) == 0 &&
-          (host[len] == '\0' || g_str_equal (host + len, port)))
-        return TRUE;
-    }
-
-  return FALSE;
-}
-
-static void
-set_plain_reply (SoupServerMessage *msg,
-                 guint              status,
-                 const char        *text)
-{
-  soup_server_message_set_status (msg, status, NULL);
-  soup_server_message_set_response (msg, "text/plain; charset=utf-8", SOUP_MEMORY_COPY,
-                                    text, strlen (text));
-}
-
-/* A refused request is answered and its connection closed without reading
- * its body: libsoup would read all of it first, whatever it claims. The
- * message is paused where it stands and its connection taken over from an
- * idle, outside libsoup's own loop. */
-static gboolean
-refuse_idle_cb (gpointer data)
-{
-  g_autoptr(SoupServerMessage) msg = data;
-  SoupMessageHeaders *response_headers = soup_server_message_get_response_headers (msg);
-  SoupMessageBody *body = soup_server_message_get_response_body (msg);
-  g_autoptr(GBytes) text = soup_message_body_flatten (body);
-  const char *authenticate = soup_message_headers_get_one (response_headers, "WWW-Authenticate");
-  guint status = soup_server_message_get_status (msg);
-  g_autoptr(GIOStream) stream = NULL;
-  g_autofree char *head = NULL;
-
-  head = g_strdup_printf ("HTTP/1.1 %u %s\r\n"
-                          "Content-Type: text/plain; charset=utf-8\r\n"
-                          "Content-Length: %" G_GSIZE_FORMAT "\r\n"
-                          "%s%s%s"
-                          "Connection: close\r\n\r\n",
-                          status, soup_status_get_phrase (status), g_bytes_get_size (text),
-                          authenticate != NULL ? "WWW-Authenticate: " : "",
-                          authenticate != NULL ? authenticate : "",
-                          authenticate != NULL ? "\r\n" : "");
-
-  stream = soup_server_message_steal_connection (msg);
-  if (stream == NULL)
-    return G_SOURCE_REMOVE;
-
-  /* A few hundred bytes into an empty send buffer: this does not block. */
-  if (g_output_stream_write_all (g_io_stream_get_output_stream (stream), head, strlen (head), NULL, NULL, NULL))
-    g_output_stream_write_all (g_io_stream_get_output_stream (stream), g_bytes_get_data (text, NULL),
-                               g_bytes_get_size (text), NULL, NULL, NULL);
-  g_io_stream_close (stream, NULL, NULL);
-
-  return G_SOURCE_REMOVE;
-}
-
-static void
-refuse_early (SoupServerMessage *msg,
-              guint              status,
-              const char        *text)
-{
-  SoupMessageHeaders *headers = soup_server_message_get_request_headers (msg);
-  goffset length = soup_message_headers_get_content_length (headers);
-
-  /* libsoup's own refusal (a malformed request) keeps its status. */
-  if (soup_server_message_get_status (msg) != 0)
-    status = soup_server_message_get_status (msg);
-  set_plain_reply (msg, status, text);
-  soup_message_headers_replace (soup_server_message_get_response_headers (msg), "Connection", "close");
-
-  /* Without a body libsoup has nothing left to read and answers itself. */
-  if (soup_message_headers_get_encoding (headers) == SOUP_ENCODING_CONTENT_LENGTH && length == 0)
-    return;
-
-  soup_message_body_set_accumulate (soup_server_message_get_request_body (msg), FALSE);
-  soup_server_message_pause (msg);
-  g_idle_add_full (G_PRIORITY_HIGH, refuse_idle_cb, g_object_ref (msg), NULL);
-}
-
-/* A chunked body announces no length: it is cut off once it grows past the cap. */
-static void
-got_chunk_cb (SoupServerMessage *msg,
-              GBytes            *chunk,
-              ClarifyMcpServer  *self)
-{
-  SoupMessageBody *body = soup_server_message_get_request_body (msg);
-
-  if (body->length > MAX_BODY_BYTES && soup_server_message_get_status (msg) == 0)
-    {
-      g_signal_handlers_disconnect_by_func (msg, got_chunk_cb, self);
-      soup_message_body_truncate (body);
-      refuse_early (msg, SOUP_STATUS_REQUEST_ENTITY_TOO_LARGE, "Request too large\n");
-    }
-}
-
-/* Everything that can be refused from the headers alone is refused here,
- * before a byte of the body is read. */
-static void
-got_headers_cb (SoupServerMessage *msg,
-                ClarifyMcpServer  *self)
-{
-  SoupMessageHeaders *headers = soup_server_message_get_request_headers (msg);
-
-  if (soup_server_message_get_status (msg) != 0)
-    refuse_early (msg, soup_server_message_get_status (msg), "Bad request\n");
-  else if (!host_allowed (self, soup_message_headers_get_one (headers, "Host")))
-    refuse_early (msg, SOUP_STATUS_FORBIDDEN, "Host not allowed\n");
-  else if (!origin_allowed (soup_message_headers_get_one (headers, "Origin")))
-    refuse_early (msg, SOUP_STATUS_FORBIDDEN, "Origin not allowed\n");
-  else if (!clarify_mcp_server_check_auth (self, msg))
-    {
-      soup_message_headers_replace (soup_server_message_get_response_headers (msg),
-                                    "WWW-Authenticate", "Bearer realm=\"clarify\"");
-      refuse_early (msg, SOUP_STATUS_UNAUTHORIZED, "Missing or wrong bearer token\n");
-    }
-  else if (soup_message_headers_get_encoding (headers) == SOUP_ENCODING_CONTENT_LENGTH &&
-           soup_message_headers_get_content_length (headers) > MAX_BODY_BYTES)
-    refuse_early (msg, SOUP_STATUS_REQUEST_ENTITY_TOO_LARGE, "Request too large\n");
-  else
-    g_signal_connect_object (msg, "got-chunk", G_CALLBACK (got_chunk_cb), self, 0);
-}
-
-static void
-request_started_cb (SoupServer        *server,
-                    SoupServerMessage *msg,
-                    ClarifyMcpServer  *self)
-{
-  g_signal_connect_object (msg, "got-headers", G_CALLBACK (got_headers_cb), self, 0);
-}
-
 static void
 clarify_mcp_server_add_session (ClarifyMcpServer *self,
                                 const char       *session_id)
@@ -543,10 +335,10 @@ clarify_mcp_server_remove_session (ClarifyMcpServer *self,
 static void
 clarify_mcp_server_drain (ClarifyMcpServer *self)
 {
-  if (self->draining_server != NULL && self->n_replying == 0)
+  if (self->draining != NULL && self->n_replying == 0)
     {
-      soup_server_disconnect (self->draining_server);
-      g_clear_object (&self->draining_server);
+      clarify_mcp_listener_disconnect (self->draining);
+      g_clear_object (&self->draining);
     }
 }
 
@@ -564,7 +356,7 @@ reply_finished_cb (SoupServerMessage *msg,
   g_signal_handlers_disconnect_by_func (msg, reply_finished_cb, self);
   self->n_replying--;
   /* Not from inside the message's own signal: disconnecting frees it. */
-  if (self->draining_server != NULL && self->n_replying == 0)
+  if (self->draining != NULL && self->n_replying == 0)
     g_idle_add_full (G_PRIORITY_DEFAULT_IDLE, drain_idle_cb, g_object_ref (self), g_object_unref);
   g_object_unref (self);
 }
@@ -649,20 +441,20 @@ clarify_mcp_server_handle_post (ClarifyMcpServer  *self,
 
   if (version != NULL && !clarify_mcp_protocol_supports_version (version))
     {
-      set_plain_reply (msg, SOUP_STATUS_BAD_REQUEST, "Unsupported MCP-Protocol-Version\n");
+      clarify_mcp_gate_set_plain_reply (msg, SOUP_STATUS_BAD_REQUEST, "Unsupported MCP-Protocol-Version\n");
       return;
     }
 
   if (session_id != NULL && !g_hash_table_contains (self->sessions, session_id))
     {
-      set_plain_reply (msg, SOUP_STATUS_NOT_FOUND, "Unknown or expired session\n");
+      clarify_mcp_gate_set_plain_reply (msg, SOUP_STATUS_NOT_FOUND, "Unknown or expired session\n");
       return;
     }
 
   body = soup_message_body_flatten (soup_server_message_get_request_body (msg));
-  if (g_bytes_get_size (body) > MAX_BODY_BYTES)
+  if (g_bytes_get_size (body) > CLARIFY_MCP_MAX_BODY_BYTES)
     {
-      set_plain_reply (msg, SOUP_STATUS_REQUEST_ENTITY_TOO_LARGE, "Request too large\n");
+      clarify_mcp_gate_set_plain_reply (msg, SOUP_STATUS_REQUEST_ENTITY_TOO_LARGE, "Request too large\n");
       return;
     }
 
@@ -673,7 +465,7 @@ clarify_mcp_server_handle_post (ClarifyMcpServer  *self,
   exchange->session_id = g_strdup (session_id);
   exchange->finished_id = g_signal_connect (msg, "finished", G_CALLBACK (exchange_finished_cb), exchange);
 
-  socket = soup_server_message_get_socket (msg);
+  socket = clarify_mcp_listener_get_message_socket (msg);
   if (socket != NULL)
     {
       exchange->socket_source = g_socket_create_source (socket, G_IO_IN | G_IO_HUP | G_IO_ERR, NULL);
@@ -706,20 +498,20 @@ clarify_mcp_server_handler (SoupServer        *server,
 
   if (g_strcmp0 (path, CLARIFY_MCP_PATH) != 0)
     {
-      set_plain_reply (msg, SOUP_STATUS_NOT_FOUND, "Not found\n");
+      clarify_mcp_gate_set_plain_reply (msg, SOUP_STATUS_NOT_FOUND, "Not found\n");
       return;
     }
 
-  if (!origin_allowed (soup_message_headers_get_one (headers, "Origin")))
+  if (!clarify_mcp_gate_origin_allowed (soup_message_headers_get_one (headers, "Origin")))
     {
-      set_plain_reply (msg, SOUP_STATUS_FORBIDDEN, "Origin not allowed\n");
+      clarify_mcp_gate_set_plain_reply (msg, SOUP_STATUS_FORBIDDEN, "Origin not allowed\n");
       return;
     }
 
-  if (!clarify_mcp_server_check_auth (self, msg))
+  if (!clarify_mcp_gate_check_auth (self->gate, msg))
     {
       soup_message_headers_replace (response_headers, "WWW-Authenticate", "Bearer realm=\"clarify\"");
-      set_plain_reply (msg, SOUP_STATUS_UNAUTHORIZED, "Missing or wrong bearer token\n");
+      clarify_mcp_gate_set_plain_reply (msg, SOUP_STATUS_UNAUTHORIZED, "Missing or wrong bearer token\n");
       return;
     }
 
@@ -730,9 +522,9 @@ clarify_mcp_server_handler (SoupServer        *server,
       const char *session_id = soup_message_headers_get_one (headers, "Mcp-Session-Id");
 
       if (session_id == NULL)
-        set_plain_reply (msg, SOUP_STATUS_BAD_REQUEST, "Mcp-Session-Id required\n");
+        clarify_mcp_gate_set_plain_reply (msg, SOUP_STATUS_BAD_REQUEST, "Mcp-Session-Id required\n");
       else if (!g_hash_table_contains (self->sessions, session_id))
-        set_plain_reply (msg, SOUP_STATUS_NOT_FOUND, "Unknown or expired session\n");
+        clarify_mcp_gate_set_plain_reply (msg, SOUP_STATUS_NOT_FOUND, "Unknown or expired session\n");
       else
         {
           clarify_mcp_server_remove_session (self, session_id);
@@ -743,7 +535,7 @@ clarify_mcp_server_handler (SoupServer        *server,
     {
       /* No server-initiated stream (GET): every reply travels with its request. */
       soup_message_headers_replace (response_headers, "Allow", "POST, DELETE");
-      set_plain_reply (msg, SOUP_STATUS_METHOD_NOT_ALLOWED, "Method not allowed\n");
+      clarify_mcp_gate_set_plain_reply (msg, SOUP_STATUS_METHOD_NOT_ALLOWED, "Method not allowed\n");
     }
 }
 
@@ -787,43 +579,29 @@ clarify_mcp_server_get_wanted_port (ClarifyMcpServer  *self,
   return port < 0 ? CLARIFY_MCP_DEFAULT_PORT : (guint) port;
 }
 
-/* Every client costs a file descriptor, and libsoup's listener stops for
- * good at the first accept that fails: a thousand idle sockets under a
- * soft limit of 1024 took the endpoint down. The hard limit is the one
- * that counts (GLib polls, it never uses select()). */
+/* New clients cannot get in: the state says so until they can again. */
 static void
-raise_descriptor_limit (void)
+listening_cb (ClarifyMcpListener *listener,
+              GParamSpec         *pspec,
+              ClarifyMcpServer   *self)
 {
-  struct rlimit limit;
+  ClarifyBackend *backend = CLARIFY_BACKEND (self);
+  g_autofree char *address = NULL;
 
-  if (getrlimit (RLIMIT_NOFILE, &limit) == 0 && limit.rlim_cur < limit.rlim_max)
+  if (listener != self->listener)
+    return;
+
+  if (clarify_mcp_listener_get_listening (listener))
     {
-      limit.rlim_cur = limit.rlim_max;
-      if (setrlimit (RLIMIT_NOFILE, &limit) != 0)
-        g_message ("Cannot raise the limit on open files: %s", g_strerror (errno));
+      clarify_backend_set_state (backend, CLARIFY_CONNECTION_STATE_CONNECTED, CLARIFY_BACKEND_NOTE_LISTENING, NULL, NULL);
+      return;
     }
-}
 
-/* Our own listening socket, for its backlog: soup_server_listen_local()
- * leaves GLib's 10, and a burst of agents' calls then meets resets. */
-static gboolean
-listen_loopback (SoupServer  *server,
-                 guint        port,
-                 GError     **error)
-{
-  g_autoptr(GInetAddress) loopback = g_inet_address_new_loopback (G_SOCKET_FAMILY_IPV4);
-  g_autoptr(GSocketAddress) address = g_inet_socket_address_new (loopback, port);
-  g_autoptr(GSocket) socket = NULL;
-
-  socket = g_socket_new (G_SOCKET_FAMILY_IPV4, G_SOCKET_TYPE_STREAM, G_SOCKET_PROTOCOL_TCP, error);
-  if (socket == NULL)
-    return FALSE;
-
-  g_socket_set_listen_backlog (socket, SOMAXCONN);
-  if (!g_socket_bind (socket, address, TRUE, error) || !g_socket_listen (socket, error))
-    return FALSE;
-
-  return soup_server_listen_socket (server, socket, 0, error);
+  /* Calls already taken are still answered: not "reconnecting", whose
+   * dialogs would say the agent cannot be reached. */
+  address = g_strdup_printf ("127.0.0.1:%u", self->port);
+  clarify_backend_set_state (backend, CLARIFY_CONNECTION_STATE_CONNECTING, CLARIFY_BACKEND_NOTE_CANNOT_LISTEN,
+                             address, clarify_mcp_listener_get_error (listener));
 }
 
 static void
@@ -831,17 +609,18 @@ clarify_mcp_server_start (ClarifyBackend *backend)
 {
   ClarifyMcpServer *self = CLARIFY_MCP_SERVER (backend);
   g_autoptr(GError) error = NULL;
+  g_autoptr(SoupServer) server = NULL;
+  char *token;
   g_autofree char *address = NULL;
-  GSList *uris;
   guint wanted_port;
 
-  if (self->server != NULL)
+  if (self->listener != NULL)
     return;
 
-  if (self->draining_server != NULL)
+  if (self->draining != NULL)
     {
-      soup_server_disconnect (self->draining_server);
-      g_clear_object (&self->draining_server);
+      clarify_mcp_listener_disconnect (self->draining);
+      g_clear_object (&self->draining);
     }
 
   wanted_port = clarify_mcp_server_get_wanted_port (self, &error);
@@ -852,9 +631,8 @@ clarify_mcp_server_start (ClarifyBackend *backend)
       return;
     }
 
-  g_clear_pointer (&self->token, g_free);
-  self->token = clarify_mcp_server_ensure_token (&error);
-  if (self->token == NULL)
+  token = clarify_mcp_server_ensure_token (&error);
+  if (token == NULL)
     {
       g_message ("Cannot create the MCP access token: %s", error->message);
       clarify_backend_set_state (backend, CLARIFY_CONNECTION_STATE_FAILED,
@@ -862,15 +640,19 @@ clarify_mcp_server_start (ClarifyBackend *backend)
       return;
     }
 
-  raise_descriptor_limit ();
-  self->server = soup_server_new ("server-header", "clarify ", NULL);
-  soup_server_add_handler (self->server, CLARIFY_MCP_PATH, clarify_mcp_server_handler, self, NULL);
-  g_signal_connect_object (self->server, "request-started", G_CALLBACK (request_started_cb), self, 0);
+  server = soup_server_new ("server-header", "clarify ", NULL);
+  soup_server_add_handler (server, CLARIFY_MCP_PATH, clarify_mcp_server_handler, self, NULL);
+  g_clear_object (&self->gate);
+  self->gate = clarify_mcp_gate_new (token);
+  clarify_secret_free (token);
+  clarify_mcp_gate_watch (self->gate, server);
+  self->listener = clarify_mcp_listener_new (server);
 
   /* Loopback and IPv4 only: the URL clients are given is 127.0.0.1. */
-  if (!listen_loopback (self->server, wanted_port, &error))
+  if (!clarify_mcp_listener_listen (self->listener, wanted_port, &error))
     {
-      g_clear_object (&self->server);
+      clarify_mcp_listener_disconnect (self->listener);
+      g_clear_object (&self->listener);
       address = g_strdup_printf ("127.0.0.1:%u", wanted_port);
       g_message ("Cannot listen on %s for MCP clients: %s", address, error->message);
       clarify_backend_set_state (backend, CLARIFY_CONNECTION_STATE_FAILED,
@@ -878,10 +660,9 @@ clarify_mcp_server_start (ClarifyBackend *backend)
       return;
     }
 
-  uris = soup_server_get_uris (self->server);
-  self->port = uris != NULL ? (guint) g_uri_get_port (uris->data) : wanted_port;
-  g_slist_free_full (uris, (GDestroyNotify) g_uri_unref);
-
+  self->port = clarify_mcp_listener_get_port (self->listener);
+  clarify_mcp_gate_set_port (self->gate, self->port);
+  g_signal_connect_object (self->listener, "notify::listening", G_CALLBACK (listening_cb), self, 0);
   clarify_backend_set_state (backend, CLARIFY_CONNECTION_STATE_CONNECTED, CLARIFY_BACKEND_NOTE_LISTENING, NULL, NULL);
 }
 
@@ -890,20 +671,19 @@ clarify_mcp_server_stop (ClarifyBackend *backend)
 {
   ClarifyMcpServer *self = CLARIFY_MCP_SERVER (backend);
 
-  if (self->server != NULL)
+  if (self->listener != NULL)
     {
-      GSList *listeners = soup_server_get_listeners (self->server);
-
       /* No new clients; those waiting get their (error) replies, and the
        * server goes once the last one is written. */
-      for (GSList *l = listeners; l != NULL; l = l->next)
-        g_socket_close (l->data, NULL);
-      g_slist_free (listeners);
-
-      g_clear_object (&self->draining_server);
-      self->draining_server = g_steal_pointer (&self->server);
+      clarify_mcp_listener_close (self->listener);
+      if (self->draining != NULL)
+        clarify_mcp_listener_disconnect (self->draining);
+      g_clear_object (&self->draining);
+      self->draining = g_steal_pointer (&self->listener);
     }
   self->port = 0;
+  if (self->gate != NULL)
+    clarify_mcp_gate_set_port (self->gate, 0);
 
   CLARIFY_BACKEND_CLASS (clarify_mcp_server_parent_class)->stop (backend);
   clarify_mcp_server_drain (self);
@@ -916,16 +696,12 @@ clarify_mcp_server_dispose (GObject *object)
 {
   ClarifyMcpServer *self = CLARIFY_MCP_SERVER (object);
 
-  if (self->server != NULL)
-    {
-      soup_server_disconnect (self->server);
-      g_clear_object (&self->server);
-    }
-  if (self->draining_server != NULL)
-    {
-      soup_server_disconnect (self->draining_server);
-      g_clear_object (&self->draining_server);
-    }
+  if (self->listener != NULL)
+    clarify_mcp_listener_disconnect (self->listener);
+  g_clear_object (&self->listener);
+  if (self->draining != NULL)
+    clarify_mcp_listener_disconnect (self->draining);
+  g_clear_object (&self->draining);
 
   G_OBJECT_CLASS (clarify_mcp_server_parent_class)->dispose (object);
 }
@@ -935,7 +711,7 @@ clarify_mcp_server_finalize (GObject *object)
 {
   ClarifyMcpServer *self = CLARIFY_MCP_SERVER (object);
 
-  g_clear_pointer (&self->token, clarify_secret_free);
+  g_clear_object (&self->gate);
   g_clear_object (&self->protocol);
   g_clear_pointer (&self->sessions, g_hash_table_unref);
   g_queue_clear_full (&self->session_order, g_free);
@@ -1011,4 +787,12 @@ clarify_mcp_server_get_url (ClarifyMcpServer *self)
     return NULL;
 
   return g_strdup_printf ("http://127.0.0.1:%u" CLARIFY_MCP_PATH, self->port);
+}
+
+ClarifyMcpListener *
+clarify_mcp_server_get_listener (ClarifyMcpServer *self)
+{
+  g_return_val_if_fail (CLARIFY_IS_MCP_SERVER (self), NULL);
+
+  return self->listener;
 }

@@ -22,6 +22,7 @@
 #pragma once
 
 #include "clarify-local-backend.h"
+#include "clarify-mcp-listener.h"
 
 G_BEGIN_DECLS
 
@@ -47,6 +48,10 @@ ClarifyConnection *clarify_mcp_server_new_connection      (guint              po
 guint              clarify_mcp_server_get_port            (ClarifyMcpServer  *self);
 /* http://127.0.0.1:PORT/mcp while listening, else NULL. */
 char              *clarify_mcp_server_get_url             (ClarifyMcpServer  *self);
+
+/* The listening socket and its connections while started, else NULL; for
+ * tests. */
+ClarifyMcpListener *clarify_mcp_server_get_listener       (ClarifyMcpServer  *self);
 
 /* [mcp] port= in g_get_user_config_dir()/clarify/mcp.ini, else the default. */
 guint              clarify_mcp_server_get_configured_port (void);
