@@ -387,6 +387,20 @@ test_request_rejects (void)
     }
 }
 
+/* Found by fuzz-ihub: a clarification with an empty questionId became a
+ * request the outbox's JSON copy could not hold. */
+static void
+test_request_empty_id (void)
+{
+  g_autoptr(ClarifyRequest) request = clarify_request_new ("");
+  g_autoptr(GError) error = NULL;
+
+  add_question (request, "q1", CLARIFY_QUESTION_KIND_TEXT, "Why?");
+  g_assert_false (clarify_request_validate (request, &error));
+  g_assert_error (error, CLARIFY_ERROR, CLARIFY_ERROR_INVALID);
+  g_assert_cmpstr (error->message, ==, "the request has no id");
+}
+
 static void
 test_request_good_ranges (void)
 {
@@ -659,6 +673,7 @@ main (int   argc,
   g_test_add_func ("/validate/truncate", test_truncate);
   g_test_add_func ("/validate/request/caps", test_request_caps);
   g_test_add_func ("/validate/request/rejects", test_request_rejects);
+  g_test_add_func ("/validate/request/empty-id", test_request_empty_id);
   g_test_add_func ("/validate/request/good-ranges", test_request_good_ranges);
   g_test_add_func ("/validate/answer/text", test_answer_text);
   g_test_add_func ("/validate/answer/number", test_answer_number);

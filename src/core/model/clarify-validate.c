@@ -667,6 +667,15 @@ clarify_request_validate (ClarifyRequest  *request,
   n = clarify_request_get_n_questions (request);
 
   /* Agent-facing: these errors go back to the agent, in English. */
+  /* An empty id names nothing to answer, and the JSON form (the outbox's
+   * copy) refuses it (found by fuzz-ihub: an empty questionId). */
+  if (request_id == NULL || request_id[0] == '\0')
+    {
+      g_set_error_literal (error, CLARIFY_ERROR, CLARIFY_ERROR_INVALID,
+                           "the request has no id");
+      return FALSE;
+    }
+
   if (n == 0)
     {
       g_set_error_literal (error, CLARIFY_ERROR, CLARIFY_ERROR_INVALID,
