@@ -582,6 +582,24 @@ test_bad_input (void)
     }
 }
 
+/* Found by fuzz-claude-code: an AskUserQuestion option with an empty label
+ * was shown, and the answer kept on disk could not be read back. */
+static void
+test_empty_label (void)
+{
+  const char *input =
+    "{\"session_id\":\"s\",\"hook_event_name\":\"PermissionRequest\",\"tool_name\":\"AskUserQuestion\","
+    "\"tool_input\":{\"questions\":[{\"question\":\"Which database?\",\"header\":\"Database\","
+    "\"options\":[{\"label\":\"SQLite\"},{\"label\":\"\",\"description\":\"load extensions\"}],"
+    "\"multiSelect\":false}]}}";
+  g_autoptr(GError) error = NULL;
+  g_autoptr(ClarifyClaudeHook) hook = clarify_claude_hook_decode (input, -1, "claude-code-1", &error);
+
+  g_assert_null (hook);
+  g_assert_error (error, CLARIFY_ERROR, CLARIFY_ERROR_INVALID);
+  g_assert_nonnull (strstr (error->message, "option 2 has no label"));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -599,6 +617,7 @@ main (int   argc,
   g_test_add_func ("/claude-code/elicitation/url", test_elicitation_url);
   g_test_add_func ("/claude-code/notifications", test_notifications);
   g_test_add_func ("/claude-code/bad-input", test_bad_input);
+  g_test_add_func ("/claude-code/empty-label", test_empty_label);
 
   return g_test_run ();
 }

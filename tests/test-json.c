@@ -268,6 +268,39 @@ test_nesting_limit (void)
   g_assert_nonnull (request);
 }
 
+/* Found by fuzz-ihub: json-glib decodes an unknown escape ("\6") or a lone
+ * surrogate into bytes that are no UTF-8, and a request id made of them
+ * could not be written into the outbox's copy or the reply. */
+static void
+test_bad_escapes (void)
+{
+  static const char * const refused[] = {
+    "{\"id\":\"chat-7c9\\6679\"}",
+    "{\"id\":\"\\ud800\"}",
+    "{\"id\":\"\\udc00x\"}",
+    "{\"id\":\"\\ud800\\u0041\"}",
+    "{\"id\":\"\\u12\"}",
+    "{\"id\":\"\\x41\"}",
+  };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonNode) node = NULL;
+
+  for (guint i = 0; i < G_N_ELEMENTS (refused); i++)
+    {
+      node = clarify_json_parse (refused[i], -1, &error);
+      g_assert_null (node);
+      g_assert_error (error, CLARIFY_ERROR, CLARIFY_ERROR_INVALID);
+      g_assert_cmpstr (error->message, ==, "not valid JSON: a string holds an unknown escape or a lone UTF-16 surrogate");
+      g_clear_error (&error);
+    }
+
+  /* Every escape JSON knows, a surrogate pair among them, still decodes. */
+  node = clarify_json_parse ("{\"id\":\"\\\"\\\\\\/\\b\\f\\n\\r\\t\\u00e9\\ud83d\\ude00\"}", -1, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (json_object_get_string_member (json_node_get_object (node), "id"), ==,
+                   "\"\\/\b\f\n\r\t\u00e9\U0001F600");
+}
+
 static void
 test_response_encode (void)
 {
@@ -465,6 +498,7 @@ main (int   argc,
   g_test_add_func ("/json/request/errors", test_request_errors);
   g_test_add_func ("/json/request/bad-timeout", test_request_bad_timeout);
   g_test_add_func ("/json/nesting-limit", test_nesting_limit);
+  g_test_add_func ("/json/bad-escapes", test_bad_escapes);
   g_test_add_func ("/json/response/encode", test_response_encode);
   g_test_add_func ("/json/response/round-trip", test_response_round_trip);
   g_test_add_func ("/json/response/errors", test_response_errors);

@@ -684,7 +684,7 @@ encode_phoenix (ClarifyRequest  *request,
                 ClarifyResponse *response)
 {
   g_autoptr(GError) error = NULL;
-  char *body = clarify_phoenix_encode_answers (request, response, &error);
+  g_autofree char *body = clarify_phoenix_encode_answers (request, response, &error);
 
   g_assert_no_error (error);
   return g_strconcat (clarify_phoenix_request_get_conversation (request), " ", body, NULL);

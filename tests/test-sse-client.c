@@ -590,11 +590,13 @@ test_client_heartbeats (void)
 {
   Fixture *f = fixture_new ("/event");
 
-  clarify_sse_client_set_stall_timeout (f->client, 300);
+  /* Ten times the heartbeats' interval: a loaded machine (or ASan) may
+   * delay one, and the stream has to be silent for a whole second. */
+  clarify_sse_client_set_stall_timeout (f->client, 1000);
   clarify_sse_client_start (f->client);
   g_assert_true (wait_for_state (f, CLARIFY_CONNECTION_STATE_CONNECTED));
 
-  for (guint i = 0; i < 10; i++)
+  for (guint i = 0; i < 20; i++)
     {
       clarify_test_server_sse_send (f->server, "/event", ": hb\n\n", -1);
       clarify_test_loop_for (100);

@@ -459,6 +459,27 @@ test_size_cap (void)
   recorder_clear (&rec);
 }
 
+/* Found by fuzz-sse-parser: a line longer than the cap allows whose value
+ * is short (no colon, or a long field name) dropped its event only when
+ * the stream was cut inside it. */
+static void
+test_long_other_line (void)
+{
+  g_autofree char *big = g_strnfill (130, 'y');
+  g_autofree char *stream = g_strdup_printf ("%s\ndata: no\n\n"
+                                             "%s: x\ndata: no\n\n"
+                                             "data: end\n\n", big, big);
+  g_autoptr(GPtrArray) expected = g_ptr_array_new ();
+  g_auto(GStrv) log = NULL;
+
+  g_ptr_array_add (expected, "[message] end #");
+  clarify_test_log_start ();
+  check_every_split (stream, strlen (stream), 64, expected);
+  log = clarify_test_log_stop ();
+  for (guint i = 0; log[i] != NULL; i++)
+    g_assert_cmpstr (log[i], ==, DROP_LINE);
+}
+
 static void
 test_default_size_cap (void)
 {
@@ -594,6 +615,7 @@ main (int   argc,
   g_test_add_func ("/sse-parser/line-endings", test_line_endings);
   g_test_add_func ("/sse-parser/size-cap", test_size_cap);
   g_test_add_func ("/sse-parser/default-size-cap", test_default_size_cap);
+  g_test_add_func ("/sse-parser/long-other-line", test_long_other_line);
   g_test_add_func ("/sse-parser/real-frames", test_real_frames);
 
   return g_test_run ();

@@ -230,6 +230,19 @@ break_choice_without_options (ClarifyRequest *request)
   add_question (request, "q1", CLARIFY_QUESTION_KIND_MULTI, "Which?");
 }
 
+/* Found by fuzz-ag3ntum: decoders made such options, and the outbox's copy
+ * of the request (its JSON form) could not be read back. */
+static void
+break_empty_label (ClarifyRequest *request)
+{
+  ClarifyQuestion *question = add_question (request, "q1", CLARIFY_QUESTION_KIND_SINGLE, "Which?");
+  g_autoptr(ClarifyOption) named = clarify_option_new ("Named", "named", NULL);
+  g_autoptr(ClarifyOption) blank = clarify_option_new ("", "blank", NULL);
+
+  clarify_question_add_option (question, named);
+  clarify_question_add_option (question, blank);
+}
+
 static void
 break_permission_options (ClarifyRequest *request)
 {
@@ -339,6 +352,7 @@ test_request_rejects (void)
     { break_empty_text, CLARIFY_ERROR_INVALID, "question q1 has no text" },
     { break_duplicate_ids, CLARIFY_ERROR_INVALID, "two questions have the id q1" },
     { break_choice_without_options, CLARIFY_ERROR_INVALID, "question q1 is a choice without options" },
+    { break_empty_label, CLARIFY_ERROR_INVALID, "question q1: option 2 has no label" },
     { break_permission_options, CLARIFY_ERROR_INVALID, "question q1 is a permission without “once” and “reject” options" },
     { break_long_subject, CLARIFY_ERROR_INVALID, "question q1: its subject is longer than 16000 characters" },
     { break_min_above_max, CLARIFY_ERROR_INVALID, "question q1 has a minimum above its maximum" },
@@ -371,6 +385,20 @@ test_request_rejects (void)
           g_assert_cmpstr (error->message, ==, cases[i].message);
         }
     }
+}
+
+/* Found by fuzz-ihub: a clarification with an empty questionId became a
+ * request the outbox's JSON copy could not hold. */
+static void
+test_request_empty_id (void)
+{
+  g_autoptr(ClarifyRequest) request = clarify_request_new ("");
+  g_autoptr(GError) error = NULL;
+
+  add_question (request, "q1", CLARIFY_QUESTION_KIND_TEXT, "Why?");
+  g_assert_false (clarify_request_validate (request, &error));
+  g_assert_error (error, CLARIFY_ERROR, CLARIFY_ERROR_INVALID);
+  g_assert_cmpstr (error->message, ==, "the request has no id");
 }
 
 static void
@@ -645,6 +673,7 @@ main (int   argc,
   g_test_add_func ("/validate/truncate", test_truncate);
   g_test_add_func ("/validate/request/caps", test_request_caps);
   g_test_add_func ("/validate/request/rejects", test_request_rejects);
+  g_test_add_func ("/validate/request/empty-id", test_request_empty_id);
   g_test_add_func ("/validate/request/good-ranges", test_request_good_ranges);
   g_test_add_func ("/validate/answer/text", test_answer_text);
   g_test_add_func ("/validate/answer/number", test_answer_number);

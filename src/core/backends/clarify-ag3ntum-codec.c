@@ -10,6 +10,7 @@
 #include "clarify-error.h"
 #include "clarify-json.h"
 #include "clarify-secret.h"
+#include "clarify-validate.h"
 
 static ClarifyQuestion *
 decode_one (JsonNode  *node,
@@ -105,6 +106,11 @@ clarify_ag3ntum_decode_question (const char  *session_id,
   clarify_question_set_placeholder (comments, _("Optional: Add any additional context or comments…"));
   clarify_question_set_skippable (comments, TRUE);
   clarify_request_add_question (request, comments);
+
+  /* The caps and checks every decoder applies (found by fuzz-ag3ntum:
+   * an option without a label got through). */
+  if (!clarify_request_validate (request, error))
+    return NULL;
 
   return g_steal_pointer (&request);
 }

@@ -101,10 +101,13 @@ on_failed (ClarifyOutbox   *outbox,
     }
   else if (g_error_matches (error, CLARIFY_ERROR, CLARIFY_ERROR_AGENT_RESTARTED))
     {
+      /* Moving it to DONE frees the entry. */
+      gboolean replayed = entry->replayed;
+
       /* Not delivered, and nobody else answered: kept, with the truth. */
       clarify_inbox_move (self, entry, CLARIFY_REQUEST_DONE, CLARIFY_REQUEST_END_FAILED,
                           CLARIFY_END_REASON_AGENT_RESTARTED, NULL);
-      if (entry->replayed)
+      if (replayed)
         g_signal_emit_by_name (self, "replay-ended", request, FALSE);
     }
   else if (user_answer &&

@@ -8,6 +8,7 @@
 #include "clarify-error.h"
 #include "clarify-json.h"
 #include "clarify-phoenix-codec.h"
+#include "clarify-validate.h"
 
 /* What answering needs beyond the ClarifyRequest: the conversation, and
  * the question texts and previews the answers go back with. */
@@ -62,6 +63,11 @@ clarify_phoenix_decode_question (JsonObject  *state,
   if (ask->questions == NULL)
     return NULL;
   ask->raw_questions = json_node_init_array (json_node_alloc (), questions);
+
+  /* The caps and checks every decoder applies, as Claude Code's hook does
+   * for the same questions. */
+  if (!clarify_request_validate (request, error))
+    return NULL;
 
   return g_steal_pointer (&request);
 }

@@ -534,6 +534,20 @@ validate_question (ClarifyQuestion  *question,
 
   cap_option_texts (question, request_id);
 
+  /* The JSON form refuses it too: a decoder's request must read back from
+   * the outbox's copy (a button without a label cannot be shown honestly). */
+  for (guint i = 0; i < clarify_question_get_n_options (question); i++)
+    {
+      const char *label = clarify_option_get_label (clarify_question_get_option (question, i));
+
+      if (label == NULL || label[0] == '\0')
+        {
+          g_set_error (error, CLARIFY_ERROR, CLARIFY_ERROR_INVALID,
+                       "question %s: option %u has no label", id, i + 1);
+          return FALSE;
+        }
+    }
+
   /* Never cut: a person must see all of what they allow. */
   if (clarify_question_get_subject (question) != NULL &&
       g_utf8_strlen (clarify_question_get_subject (question), -1) > CLARIFY_MAX_SUBJECT_CHARS)
@@ -653,6 +667,15 @@ clarify_request_validate (ClarifyRequest  *request,
   n = clarify_request_get_n_questions (request);
 
   /* Agent-facing: these errors go back to the agent, in English. */
+  /* An empty id names nothing to answer, and the JSON form (the outbox's
+   * copy) refuses it (found by fuzz-ihub: an empty questionId). */
+  if (request_id == NULL || request_id[0] == '\0')
+    {
+      g_set_error_literal (error, CLARIFY_ERROR, CLARIFY_ERROR_INVALID,
+                           "the request has no id");
+      return FALSE;
+    }
+
   if (n == 0)
     {
       g_set_error_literal (error, CLARIFY_ERROR, CLARIFY_ERROR_INVALID,

@@ -520,6 +520,8 @@ clarify_claude_settings_update (const char               *path,
   g_return_val_if_fail (path != NULL, FALSE);
   g_return_val_if_fail (result != NULL, FALSE);
 
+  /* A result used before may hold a backup path. */
+  clarify_claude_setup_result_clear (result);
   memset (result, 0, sizeof *result);
   target = resolve_link (path);
 

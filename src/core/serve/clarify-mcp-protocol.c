@@ -457,7 +457,8 @@ handle_tools_call (GTask        *task,
   if (arguments == NULL)
     {
       /* Absent arguments are an empty object: "questions is required". */
-      g_autoptr(JsonNode) empty = json_node_init_object (json_node_alloc (), json_object_new ());
+      g_autoptr(JsonObject) object = json_object_new ();
+      g_autoptr(JsonNode) empty = json_node_init_object (json_node_alloc (), object);
 
       handling->request = clarify_ask_user_parse (empty, request_id, &error);
     }
@@ -645,7 +646,8 @@ clarify_mcp_protocol_handle_async (ClarifyMcpProtocol  *self,
     handle_initialize (task, scope, params);
   else if (g_str_equal (method, "ping"))
     {
-      g_autoptr(JsonNode) empty = json_node_init_object (json_node_alloc (), json_object_new ());
+      g_autoptr(JsonObject) object = json_object_new ();
+      g_autoptr(JsonNode) empty = json_node_init_object (json_node_alloc (), object);
 
       return_result (task, empty);
     }

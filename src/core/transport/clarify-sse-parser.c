@@ -386,6 +386,10 @@ feed_lines (ClarifySseParser *self,
         self->skipping_line = FALSE;
       else if (self->line->len > 0)
         process_line (self, self->line->str, self->line->len);
+      else if ((gsize) (eol - p) > self->max_event_size + LINE_SLACK && *p != ':' && !self->discarding)
+        /* As append_partial() does for the same line cut in two: how the
+         * stream was cut must not decide (found by fuzz-sse-parser). */
+        drop_event (self);
       else
         process_line (self, p, eol - p);
       if (self->line->len > 0)

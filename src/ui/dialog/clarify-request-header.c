@@ -69,8 +69,8 @@ title_repeats_header (ClarifyRequest *request)
   if (header == NULL)
     return FALSE;
 
-  title_key = g_utf8_casefold (g_strstrip (g_strdup (title)), -1);
-  header_key = g_utf8_casefold (g_strstrip (g_strdup (header)), -1);
+  title_key = g_strstrip (g_utf8_casefold (title, -1));
+  header_key = g_strstrip (g_utf8_casefold (header, -1));
 
   return g_utf8_collate (title_key, header_key) == 0;
 }
