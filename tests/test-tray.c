@@ -925,14 +925,23 @@ widget_is_unmapped (gpointer data)
   return !gtk_widget_get_mapped (data);
 }
 
+/* Found first, hidden after: hiding changes the application's list of
+ * windows under a loop over it. */
 static void
 hide_main_window (void)
 {
+  GtkWidget *main_window = NULL;
+
   for (GList *l = gtk_application_get_windows (GTK_APPLICATION (app)); l != NULL; l = l->next)
     {
       if (CLARIFY_IS_WINDOW (l->data))
-        gtk_widget_set_visible (l->data, FALSE);
+        {
+          main_window = l->data;
+          break;
+        }
     }
+  g_assert_nonnull (main_window);
+  gtk_widget_set_visible (main_window, FALSE);
 }
 
 static gboolean
