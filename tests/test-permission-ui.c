@@ -315,23 +315,25 @@ test_key_guard_while_typing (void)
   const guint guard_ms = 2000 * (scale != NULL ? MAX (1, atoi (scale)) : 1);
   Run run = { 0 };
   Typing typing = { &run, 0 };
-  gint64 shown_at;
+  gint64 shown_at, last_key_at;
 
   run_create (&run, request);
   clarify_request_dialog_set_key_guard_ms (run.dialog, guard_ms);
   clarify_test_present_and_wait (GTK_WINDOW (run.dialog));
   shown_at = g_get_monotonic_time ();
+  last_key_at = shown_at;
 
-  /* Keys 700 ms apart, until well past the first period. */
-  while (g_get_monotonic_time () - shown_at < (gint64) (guard_ms + 600) * 1000)
+  /* Keys 700 ms apart, until one comes well past the first period. */
+  while (last_key_at - shown_at < (gint64) (guard_ms + 300) * 1000)
     {
       x_server_key ("Return");
+      last_key_at = g_get_monotonic_time ();
       typing.n_sent++;
       g_assert_true (clarify_test_wait_until (all_keys_ignored, &typing, 5000));
       g_assert_cmpuint (run.n_responses, ==, 0);
       clarify_test_spin (700);
     }
-  g_assert_cmpuint (typing.n_sent, >=, 4);
+  g_assert_cmpuint (typing.n_sent, >=, 3);
   g_assert_false (run_is_destroyed (&run));
 
   enter_once_keys_are_taken (&run);
