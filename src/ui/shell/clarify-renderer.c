@@ -18,7 +18,6 @@
 
 static char    *saved_name;      /* the variable we changed */
 static char    *saved_value;     /* its value before, NULL when it was unset */
-static gboolean gl_turned_off;
 
 void
 clarify_renderer_choose (void)
@@ -49,7 +48,6 @@ clarify_renderer_choose (void)
   saved_name = g_strdup (name);
   saved_value = g_strdup (value);
   g_setenv (name, new_value, TRUE);
-  gl_turned_off = TRUE;
 }
 
 void
@@ -65,10 +63,4 @@ clarify_renderer_restore_environment (void)
 
   g_clear_pointer (&saved_name, g_free);
   g_clear_pointer (&saved_value, g_free);
-}
-
-gboolean
-clarify_renderer_gl_turned_off (void)
-{
-  return gl_turned_off;
 }

@@ -13,7 +13,5 @@ void     clarify_renderer_choose              (void);
 /* After GTK started: gives the environment back its own values, so that
  * what Clarify launches (a browser) is not affected. */
 void     clarify_renderer_restore_environment (void);
-/* Whether clarify_renderer_choose() turned GL off (for --version and logs). */
-gboolean clarify_renderer_gl_turned_off       (void);
 
 G_END_DECLS
