@@ -14,6 +14,14 @@
  * the dialogs built, the requests refused, after closing the dialog on
  * screen, and after every request was withdrawn.
  *
+ * With --paced, one agent asks --requests questions (1 question of 4
+ * options unless told) evenly over --seconds, and withdraws each
+ * --withdraw-ms after asking; --window opens the main window first.
+ * Printed: the main loop's longest stall (from the end of a poll() to the
+ * start of the next iteration: the time it could answer nothing), how many
+ * iterations took over 16 ms, the dialogs built, and RSS before, at the end
+ * and --settle-seconds later.
+ *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #include "config.h"
@@ -28,19 +36,31 @@
 #include "clarify-application-private.h"
 #include "clarify-inbox-private.h"
 #include "clarify-json.h"
+#include "clarify-renderer.h"
 #include "clarify-request-dialog.h"
 #include "clarify-test-backend.h"
 #include "clarify-test-dbus.h"
 #include "clarify-test-gtk-utils.h"
+#include "clarify-window.h"
 
 static int opt_requests = 1000;
-static int opt_questions = 20;
-static int opt_options = 200;
+static int opt_questions = -1;
+static int opt_options = -1;
+static gboolean opt_paced = FALSE;
+static int opt_seconds = 60;
+static int opt_withdraw_ms = 200;
+static int opt_settle_seconds = 30;
+static gboolean opt_window = FALSE;
 
 static const GOptionEntry entries[] = {
   { "requests", 'n', 0, G_OPTION_ARG_INT, &opt_requests, "Requests to send (default 1000)", "N" },
-  { "questions", 'q', 0, G_OPTION_ARG_INT, &opt_questions, "Questions per request (default 20, the cap)", "N" },
-  { "options", 'o', 0, G_OPTION_ARG_INT, &opt_options, "Options per question (default 200, the cap)", "N" },
+  { "questions", 'q', 0, G_OPTION_ARG_INT, &opt_questions, "Questions per request (default 20, the cap; 1 with --paced)", "N" },
+  { "options", 'o', 0, G_OPTION_ARG_INT, &opt_options, "Options per question (default 200, the cap; 4 with --paced)", "N" },
+  { "paced", 0, 0, G_OPTION_ARG_NONE, &opt_paced, "One agent asking evenly over --seconds, withdrawing each question", NULL },
+  { "seconds", 0, 0, G_OPTION_ARG_INT, &opt_seconds, "With --paced: over how long (default 60)", "S" },
+  { "withdraw-ms", 0, 0, G_OPTION_ARG_INT, &opt_withdraw_ms, "With --paced: withdrawn after (default 200)", "MS" },
+  { "settle-seconds", 0, 0, G_OPTION_ARG_INT, &opt_settle_seconds, "With --paced: RSS measured again after (default 30)", "S" },
+  { "window", 0, 0, G_OPTION_ARG_NONE, &opt_window, "With --paced: the main window open", NULL },
   { NULL }
 };
 
@@ -120,6 +140,177 @@ report (const char *when,
           count_dialogs (), clarify_inbox_get_n_pending (clarify_application_get_inbox (app)));
 }
 
+
+/* The paced flood (--paced) */
+
+/* Watches the main loop from inside: check() runs right after poll()
+ * returns, prepare() when the next iteration starts; what lies between is
+ * dispatching, during which nothing else is answered. */
+typedef struct
+{
+  GSource  source;
+  gint64   polled_at;   /* 0: not between a poll and the next prepare */
+  gint64   longest_us;
+  guint64  over_frame;  /* iterations busy for more than 16 ms */
+  guint64  iterations;
+} StallSource;
+
+static gboolean
+stall_prepare (GSource *source,
+               int     *timeout)
+{
+  StallSource *stall = (StallSource *) source;
+
+  if (stall->polled_at != 0)
+    {
+      gint64 busy = g_get_monotonic_time () - stall->polled_at;
+
+      stall->longest_us = MAX (stall->longest_us, busy);
+      if (busy > G_USEC_PER_SEC / 60)
+        stall->over_frame++;
+      stall->iterations++;
+      stall->polled_at = 0;
+    }
+  *timeout = -1;
+  return FALSE;
+}
+
+static gboolean
+stall_check (GSource *source)
+{
+  ((StallSource *) source)->polled_at = g_get_monotonic_time ();
+  return FALSE;
+}
+
+static GSourceFuncs stall_funcs = { stall_prepare, stall_check, NULL, NULL, NULL, NULL };
+
+typedef struct
+{
+  ClarifyBackend *backend;
+  int             sent;
+  int             withdrawn;
+  guint           max_dialogs;
+} Paced;
+
+typedef struct
+{
+  Paced *paced;
+  char  *id;
+} Withdrawal;
+
+static gboolean
+withdraw_cb (gpointer data)
+{
+  Withdrawal *withdrawal = data;
+
+  clarify_backend_withdraw_request (withdrawal->paced->backend, withdrawal->id,
+                                    CLARIFY_END_REASON_AGENT_WITHDREW, NULL);
+  withdrawal->paced->withdrawn++;
+  g_free (withdrawal->id);
+  g_free (withdrawal);
+  return G_SOURCE_REMOVE;
+}
+
+static gboolean
+ask_cb (gpointer data)
+{
+  Paced *paced = data;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *id = g_strdup_printf ("p%d", paced->sent);
+  g_autofree char *json = build_request_json (id);
+  g_autoptr(ClarifyRequest) request = clarify_request_new_from_data (json, -1, &error);
+  Withdrawal *withdrawal = g_new0 (Withdrawal, 1);
+
+  g_assert_no_error (error);
+  if (!clarify_backend_add_request (paced->backend, request))
+    g_printerr ("request %s refused\n", id);
+  withdrawal->paced = paced;
+  withdrawal->id = g_steal_pointer (&id);
+  g_timeout_add (opt_withdraw_ms, withdraw_cb, withdrawal);
+  paced->max_dialogs = MAX (paced->max_dialogs, count_dialogs ());
+
+  return ++paced->sent < opt_requests ? G_SOURCE_CONTINUE : G_SOURCE_REMOVE;
+}
+
+static gboolean
+set_true (gpointer data)
+{
+  *(gboolean *) data = TRUE;
+  return G_SOURCE_REMOVE;
+}
+
+/* Runs the main loop for @seconds, as the app idles. */
+static void
+run_for (guint seconds)
+{
+  gboolean done = FALSE;
+
+  g_timeout_add_seconds (seconds, set_true, &done);
+  while (!done)
+    g_main_context_iteration (NULL, TRUE);
+}
+
+static int
+run_paced (void)
+{
+  Paced paced = { 0 };
+  StallSource *stall;
+  gint64 rss_start, rss_end, rss_settled;
+  double cpu_start;
+  guint interval_ms = MAX (1, opt_seconds * 1000 / MAX (1, opt_requests));
+
+  paced.backend = clarify_test_backend_new ("Agent");
+  clarify_application_add_backend (app, paced.backend);
+  if (opt_window)
+    {
+      g_application_activate (G_APPLICATION (app));
+      clarify_test_present_and_wait (clarify_test_find_app_window (GTK_APPLICATION (app), CLARIFY_TYPE_WINDOW, NULL));
+    }
+  settle ();
+  malloc_trim (0);
+  rss_start = bench_proc_status (FALSE, "VmRSS");
+  cpu_start = cpu_seconds ();
+
+  printf ("bench-flood --paced: %d requests of %d × %d over %d s (one every %u ms), each withdrawn after %d ms; "
+          "window %s; GSK_RENDERER=%s\n",
+          opt_requests, opt_questions, opt_options, opt_seconds, interval_ms, opt_withdraw_ms,
+          opt_window ? "open" : "closed",
+          g_getenv ("GSK_RENDERER") ? g_getenv ("GSK_RENDERER") : "(unset: GL off, as the app)");
+  printf ("RSS at start %.1f MiB\n", rss_start / 1024.0);
+
+  stall = (StallSource *) g_source_new (&stall_funcs, sizeof (StallSource));
+  g_source_set_priority ((GSource *) stall, G_PRIORITY_HIGH);
+  g_source_attach ((GSource *) stall, NULL);
+
+  g_timeout_add (interval_ms, ask_cb, &paced);
+  while (paced.withdrawn < opt_requests)
+    g_main_context_iteration (NULL, TRUE);
+  settle ();
+
+  g_source_destroy ((GSource *) stall);
+  rss_end = bench_proc_status (FALSE, "VmRSS");
+  printf ("%d asked, %d withdrawn, %u dialogs at most at once, %u now; CPU %.2f s (%.2f ms/request)\n",
+          paced.sent, paced.withdrawn, paced.max_dialogs, count_dialogs (),
+          cpu_seconds () - cpu_start, 1000.0 * (cpu_seconds () - cpu_start) / MAX (1, paced.sent));
+  printf ("main loop: %" G_GUINT64_FORMAT " iterations, longest stall %.1f ms, %" G_GUINT64_FORMAT " over 16 ms\n",
+          stall->iterations, stall->longest_us / 1000.0, stall->over_frame);
+  g_source_unref ((GSource *) stall);
+  printf ("RSS at the end %.1f MiB (+%.1f)\n", rss_end / 1024.0, (rss_end - rss_start) / 1024.0);
+
+  run_for (opt_settle_seconds);
+  rss_settled = bench_proc_status (FALSE, "VmRSS");
+  printf ("RSS %d s later %.1f MiB (+%.1f)", opt_settle_seconds, rss_settled / 1024.0,
+          (rss_settled - rss_start) / 1024.0);
+  malloc_trim (0);
+  printf (", after malloc_trim() %.1f MiB; peak (VmHWM) %.1f MiB; dialogs %u, pending %u\n",
+          bench_proc_status (FALSE, "VmRSS") / 1024.0, bench_proc_status (FALSE, "VmHWM") / 1024.0,
+          count_dialogs (), clarify_inbox_get_n_pending (clarify_application_get_inbox (app)));
+
+  clarify_application_remove_backend (app, paced.backend);
+  g_object_unref (paced.backend);
+  return 0;
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -143,6 +334,8 @@ main (int   argc,
     }
 
   home = clarify_test_private_config_home ("[mcp]\nenabled=false\n");
+  /* What the app draws with, so the figures are the app's. */
+  clarify_renderer_choose ();
   clarify_test_gtk_init (&argc, &argv);
   /* A notification server, as a desktop has (its cost is the app's too). */
   clarify_test_notifications_start (NULL);
@@ -155,8 +348,21 @@ main (int   argc,
     }
   inbox = clarify_application_get_inbox (app);
 
+  if (opt_questions < 0)
+    opt_questions = opt_paced ? 1 : 20;
+  if (opt_options < 0)
+    opt_options = opt_paced ? 4 : 200;
+  if (opt_paced)
+    {
+      int status = run_paced ();
+
+      g_clear_object (&app);
+      clarify_test_remove_tree (home);
+      return status;
+    }
+
   printf ("bench-flood: %d requests of %d questions × %d options; GSK_RENDERER=%s\n",
-          opt_requests, opt_questions, opt_options, g_getenv ("GSK_RENDERER") ? g_getenv ("GSK_RENDERER") : "(default)");
+          opt_requests, opt_questions, opt_options, g_getenv ("GSK_RENDERER") ? g_getenv ("GSK_RENDERER") : "(unset: GL off, as the app)");
 
   settle ();
   malloc_trim (0);

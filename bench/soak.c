@@ -75,7 +75,9 @@ typedef struct
   gboolean  answered;    /* the user answered it */
   guint     n_received;
   guint     n_dialogs;
-  ClarifyRequest *request;
+  gboolean  shown;       /* it reached the inbox */
+  gboolean  done;        /* it ended, and why: no request is kept alive here */
+  ClarifyEndReason reason;
 } Question;
 
 struct _Agent
@@ -98,7 +100,6 @@ question_free (gpointer data)
 {
   Question *question = data;
 
-  g_clear_object (&question->request);
   g_free (question->id);
   g_free (question->path);
   g_free (question);
@@ -323,6 +324,16 @@ question_of (Soak           *soak,
   return g_hash_table_lookup (soak->by_key, key);
 }
 
+/* Requests the inbox showed that are not finalized yet. */
+static int n_alive;
+
+static void
+request_finalized (gpointer  data,
+                   GObject  *where_the_object_was)
+{
+  n_alive--;
+}
+
 static void
 on_request_added (ClarifyInbox   *inbox,
                   ClarifyRequest *request,
@@ -336,7 +347,26 @@ on_request_added (ClarifyInbox   *inbox,
       return;
     }
   question->n_dialogs++;
-  g_set_object (&question->request, request);
+  if (!question->shown)
+    {
+      n_alive++;
+      g_object_weak_ref (G_OBJECT (request), request_finalized, NULL);
+    }
+  question->shown = TRUE;
+  question->done = FALSE;
+}
+
+static void
+on_request_ended (ClarifyInbox   *inbox,
+                  ClarifyRequest *request,
+                  Soak           *soak)
+{
+  Question *question = question_of (soak, request);
+
+  if (question == NULL)
+    return;
+  question->done = TRUE;
+  question->reason = clarify_request_get_end_reason (request);
 }
 
 static void
@@ -454,8 +484,7 @@ settled (Soak *soak)
       {
         Question *question = soak->agents[a].questions->pdata[i];
 
-        if (question->answered && question->request != NULL &&
-            clarify_request_get_state (question->request) != CLARIFY_REQUEST_DONE)
+        if (question->answered && !question->done)
           done = FALSE;
       }
   g_mutex_unlock (&lock);
@@ -495,6 +524,7 @@ main (int   argc,
   soak.by_key = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   soak.agents = g_new0 (Agent, opt_agents);
   g_signal_connect (soak.inbox, "request-added", G_CALLBACK (on_request_added), &soak);
+  g_signal_connect (soak.inbox, "request-ended", G_CALLBACK (on_request_ended), &soak);
 
   for (int a = 0; a < opt_agents; a++)
     {
@@ -518,7 +548,9 @@ main (int   argc,
     }
 
   g_print ("soak: %d agents (clarify and opencode), %d s of faults, outbox in %s\n", opt_agents, opt_duration, dir);
-  g_print ("minute\tRSS kB\tasked\tanswered\trestarts\n");
+  /* Clarify's own share of the memory, apart from the fakes' records:
+   * the requests still alive. */
+  g_print ("minute\tRSS kB\tasked\tanswered\trestarts\trequests alive\n");
   start = g_get_monotonic_time ();
   next_minute = start;
   while (g_get_monotonic_time () - start < (gint64) opt_duration * G_USEC_PER_SEC)
@@ -540,8 +572,8 @@ main (int   argc,
                 }
             }
           g_mutex_unlock (&lock);
-          g_print ("%u\t%" G_GINT64_FORMAT "\t%u\t%u\t%u\n", minute++, bench_proc_status (FALSE, "VmRSS"),
-                   n_asked, n_answered, n_restarts);
+          g_print ("%u\t%" G_GINT64_FORMAT "\t%u\t%u\t%u\t%d\n", minute++, bench_proc_status (FALSE, "VmRSS"),
+                   n_asked, n_answered, n_restarts, n_alive);
           next_minute += 60 * G_USEC_PER_SEC;
         }
     }
@@ -563,15 +595,14 @@ main (int   argc,
       for (guint i = 0; i < agent->questions->len; i++)
         {
           Question *question = agent->questions->pdata[i];
-          ClarifyRequest *request = question->request;
-          gboolean done = request != NULL && clarify_request_get_state (request) == CLARIFY_REQUEST_DONE;
-          ClarifyEndReason reason = request != NULL ? clarify_request_get_end_reason (request) : CLARIFY_END_REASON_NONE;
+          gboolean done = question->done;
+          ClarifyEndReason reason = done ? question->reason : CLARIFY_END_REASON_NONE;
           const char *problem = NULL;
 
           asked++;
           answered += question->answered;
           delivered += question->n_received > 0;
-          if (request == NULL)
+          if (!question->shown)
             never_shown++;
           if (question->n_received > 1 || question->n_dialogs > 1)
             duplicate++, problem = "duplicate";

@@ -8,9 +8,9 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
-#include <locale.h>
 
 #include "clarify-application.h"
+#include "clarify-cli.h"
 #include "clarify-renderer.h"
 
 int
@@ -18,14 +18,8 @@ main (int   argc,
       char *argv[])
 {
   g_autoptr(ClarifyApplication) app = NULL;
-  const char *localedir = g_getenv ("CLARIFY_LOCALEDIR");
 
-  setlocale (LC_ALL, "");
-  /* Run from the build tree (tools/run-demo), the catalog is not installed yet. */
-  bindtextdomain (GETTEXT_PACKAGE, localedir != NULL ? localedir : LOCALEDIR);
-  bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
-  textdomain (GETTEXT_PACKAGE);
-
+  clarify_cli_init_locale ();
   clarify_renderer_choose ();
   g_set_application_name (_("Clarify"));
   app = clarify_application_new ();

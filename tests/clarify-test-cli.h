@@ -9,6 +9,7 @@
 
 #include <gio/gio.h>
 #include <glib/gstdio.h>
+#include <string.h>
 
 #include "clarify-dbus-backend.h"
 #include "clarify-test-server.h"
@@ -125,6 +126,18 @@ clarify_test_read_line (GDataInputStream *stream,
   g_assert_true (clarify_test_loop_until (clarify_test_line_done, &wait, timeout_ms));
 
   return wait.line;
+}
+
+/* Writes @line and a newline to a process's stdin (@in). */
+static inline void
+clarify_test_send_line (GOutputStream *in,
+                        const char    *line)
+{
+  g_autoptr(GError) error = NULL;
+
+  g_output_stream_write_all (in, line, strlen (line), NULL, NULL, &error);
+  g_output_stream_write_all (in, "\n", 1, NULL, NULL, &error);
+  g_assert_no_error (error);
 }
 
 /* A private session bus (GTestDBus) on which D-Bus activation of Clarify's

@@ -120,3 +120,58 @@ clarify_test_notifications_start (GDBusConnection *connection)
   clarify_test_dbus_serve (bus, "org.gtk.Notifications", "/org/gtk/Notifications",
                            clarify_test_notifications_xml, clarify_test_notifications_method_call, NULL);
 }
+
+/* Whether the notification @id (a const char *) is shown now. */
+static inline gboolean
+clarify_test_notification_shown (gpointer id)
+{
+  return g_hash_table_contains (clarify_test_notifications_shown, id);
+}
+
+/* Whether the notification @id (a const char *) was ever withdrawn. */
+static inline gboolean
+clarify_test_notification_removed (gpointer id)
+{
+  for (guint i = 0; i < clarify_test_notifications_removed->len; i++)
+    {
+      if (g_str_equal (g_ptr_array_index (clarify_test_notifications_removed, i), id))
+        return TRUE;
+    }
+
+  return FALSE;
+}
+
+/* Puts this test program on a session bus of its own, where nothing is
+ * activated: on a desktop with xdg-desktop-portal or gnome-keyring
+ * installed, a first call on a shared bus starts the real service, and a
+ * fake one could not own its name. Call before GTK is initialised. The
+ * bus stays up until the program ends (taking it down would wait for the
+ * application's connection). */
+static inline void
+clarify_test_dbus_private_session (void)
+{
+  static GTestDBus *bus;
+  g_autofree char *display = g_strdup (g_getenv ("DISPLAY"));
+
+  g_assert_null (bus);
+  bus = g_test_dbus_new (G_TEST_DBUS_NONE);
+  g_test_dbus_up (bus);
+  /* GTestDBus unsets it (against X11 autolaunch). */
+  if (display != NULL)
+    g_setenv ("DISPLAY", display, TRUE);
+}
+
+/* Whether @app has sent the notification @id by now: a marker it sends
+ * after it arrives after it, on the same bus connection. */
+static inline gboolean
+clarify_test_notification_sent_by_now (GApplication *app,
+                                       const char   *id)
+{
+  g_autoptr(GNotification) marker = g_notification_new ("marker");
+
+  g_application_send_notification (app, "marker", marker);
+  g_assert_true (clarify_test_wait_until (clarify_test_notification_shown, "marker", CLARIFY_TEST_DBUS_WAIT_MS));
+  g_hash_table_remove (clarify_test_notifications_shown, "marker");
+
+  return clarify_test_notification_shown ((gpointer) id);
+}

@@ -8,9 +8,54 @@
 #include <glib/gi18n.h>
 #include <glib/gstdio.h>
 #include <locale.h>
+#include <stdlib.h>
 
 #include "clarify-test-gtk-utils.h"
 #include "clarify-test-server.h"
+
+static char *private_home;
+
+static void
+remove_private_home (void)
+{
+  clarify_test_remove_tree (private_home);
+  g_clear_pointer (&private_home, g_free);
+}
+
+/* Before main(): every UI test starts in a home of its own, so that what
+ * this machine's user has (a ~/.claude, a Clarify config, an opencode.json)
+ * changes nothing a test sees or writes. A test that wants other dirs sets
+ * them in main(), before anything reads them. */
+__attribute__((constructor)) static void
+use_private_home (void)
+{
+  static const struct { const char *variable; const char *path; } dirs[] = {
+    { "XDG_CONFIG_HOME", ".config" },
+    { "XDG_DATA_HOME", ".local/share" },
+    { "XDG_STATE_HOME", ".local/state" },
+    { "XDG_CACHE_HOME", ".cache" },
+  };
+
+  /* A test's own subprocess (g_test_trap_subprocess) keeps its dirs. */
+  if (g_getenv ("CLARIFY_TEST_HOME") != NULL)
+    return;
+
+  private_home = g_dir_make_tmp ("clarify-test-user-XXXXXX", NULL);
+  if (private_home == NULL)
+    g_error ("Cannot make a private home for the test");
+  g_setenv ("CLARIFY_TEST_HOME", private_home, TRUE);
+  g_setenv ("HOME", private_home, TRUE);
+  for (guint i = 0; i < G_N_ELEMENTS (dirs); i++)
+    {
+      g_autofree char *dir = g_build_filename (private_home, dirs[i].path, NULL);
+
+      g_mkdir_with_parents (dir, 0700);
+      g_setenv (dirs[i].variable, dir, TRUE);
+    }
+  /* Claude Code's own override of ~/.claude. */
+  g_unsetenv ("CLAUDE_CONFIG_DIR");
+  atexit (remove_private_home);
+}
 
 /* What ClarifyApplication (an AdwApplication) loads for every window; tests
  * that build windows without it need the same look. */
@@ -94,6 +139,33 @@ clarify_test_present_and_wait (GtkWindow *window)
   clarify_test_wait_until (is_mapped_and_drawn, window, 5000);
   gtk_test_widget_wait_for_draw (GTK_WIDGET (window));
   gdk_display_sync (gtk_widget_get_display (GTK_WIDGET (window)));
+}
+
+static gboolean
+is_active (gpointer data)
+{
+  return gtk_window_is_active (data);
+}
+
+void
+clarify_test_present_and_focus (GtkWindow *window)
+{
+  clarify_test_present_and_wait (window);
+  g_assert_true (clarify_test_wait_until (is_active, window, 5000));
+}
+
+void
+clarify_test_focus_elsewhere (void)
+{
+  static GtkWindow *elsewhere;
+
+  if (elsewhere == NULL)
+    {
+      elsewhere = GTK_WINDOW (gtk_window_new ());
+      gtk_window_set_title (elsewhere, "Another program");
+      gtk_window_set_default_size (elsewhere, 120, 80);
+    }
+  clarify_test_present_and_focus (elsewhere);
 }
 
 char *

@@ -23,6 +23,11 @@ GtkWindow *clarify_test_find_app_window (GtkApplication *application,
                                          guint          *n_found);
 /* Presents @window and waits until it has drawn. */
 void     clarify_test_present_and_wait  (GtkWindow   *window);
+/* Presents @window and waits until it has the focus, as a user clicking it. */
+void     clarify_test_present_and_focus (GtkWindow   *window);
+/* Gives the focus to a window of no application, as a user switching to
+ * another program: no Clarify window has it afterwards. */
+void     clarify_test_focus_elsewhere   (void);
 /* Renders @widget's window in-process and writes $CLARIFY_SCREENSHOT_DIR/@name.png.
  * Returns the path written (free it). */
 char    *clarify_test_save_screenshot   (GtkWidget   *widget,

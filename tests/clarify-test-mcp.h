@@ -65,4 +65,19 @@ clarify_test_mcp_teardown (ClarifyTestMcp *fixture,
   g_clear_pointer (&fixture->token, g_free);
 }
 
+/* The person answers @request's first question with @text. */
+static inline void
+clarify_test_mcp_answer_text (ClarifyTestMcp *fixture,
+                              ClarifyRequest *request,
+                              const char     *text)
+{
+  g_autoptr(ClarifyResponse) response = clarify_response_new (clarify_request_get_id (request),
+                                                              CLARIFY_OUTCOME_ANSWERED);
+  const char *values[] = { text, NULL };
+
+  clarify_response_add_answer (response, clarify_question_get_id (clarify_request_get_question (request, 0)),
+                               values, NULL, FALSE);
+  clarify_test_watch_answer (&fixture->watch, request, response);
+}
+
 G_END_DECLS

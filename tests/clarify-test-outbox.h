@@ -7,6 +7,7 @@
 #pragma once
 
 #include "clarify-backend-registry.h"
+#include "clarify-inbox.h"
 #include "clarify-json.h"
 #include "clarify-outbox-store.h"
 
@@ -52,6 +53,64 @@ clarify_test_outbox_count (const char *dir,
     n += g_str_has_suffix (name, suffix);
 
   return n;
+}
+
+/* What an inbox showed and which kept answers it settled. */
+typedef struct
+{
+  GPtrArray *added;      /* ids of the requests shown */
+  GPtrArray *replayed;   /* "id=delivered" or "id=not needed" */
+} ClarifyTestSeen;
+
+static inline void
+clarify_test_seen_on_added (ClarifyInbox    *inbox,
+                            ClarifyRequest  *request,
+                            ClarifyTestSeen *seen)
+{
+  g_ptr_array_add (seen->added, g_strdup (clarify_request_get_id (request)));
+}
+
+static inline void
+clarify_test_seen_on_replay_ended (ClarifyInbox    *inbox,
+                                   ClarifyRequest  *request,
+                                   gboolean         delivered,
+                                   ClarifyTestSeen *seen)
+{
+  /* The answer kept since before the restart is the one given. */
+  g_assert_nonnull (clarify_inbox_get_answer (request));
+  g_assert_cmpstr (clarify_response_get_request_id (clarify_inbox_get_answer (request)), ==,
+                   clarify_request_get_id (request));
+  g_ptr_array_add (seen->replayed, g_strdup_printf ("%s=%s", clarify_request_get_id (request),
+                                                    delivered ? "delivered" : "not needed"));
+}
+
+static inline void
+clarify_test_seen_init (ClarifyTestSeen *seen,
+                        ClarifyInbox    *inbox)
+{
+  seen->added = g_ptr_array_new_with_free_func (g_free);
+  seen->replayed = g_ptr_array_new_with_free_func (g_free);
+  g_signal_connect (inbox, "request-added", G_CALLBACK (clarify_test_seen_on_added), seen);
+  g_signal_connect (inbox, "replay-ended", G_CALLBACK (clarify_test_seen_on_replay_ended), seen);
+}
+
+static inline void
+clarify_test_seen_clear (ClarifyTestSeen *seen)
+{
+  g_clear_pointer (&seen->added, g_ptr_array_unref);
+  g_clear_pointer (&seen->replayed, g_ptr_array_unref);
+}
+
+static inline gboolean
+clarify_test_seen_has_replayed (gpointer data)
+{
+  return ((ClarifyTestSeen *) data)->replayed->len > 0;
+}
+
+static inline gboolean
+clarify_test_seen_has_added (gpointer data)
+{
+  return ((ClarifyTestSeen *) data)->added->len > 0;
 }
 
 G_END_DECLS

@@ -64,6 +64,7 @@ struct _ClarifyTestServer
   GMainLoop    *loop;
   SoupServer   *server;
   guint         port;
+  GTlsCertificate *certificate; /* HTTPS with it, or NULL: plain HTTP */
 
   /* Guards everything below and the streams arrays; the server thread
    * writes, the test thread reads and configures. */
@@ -73,6 +74,7 @@ struct _ClarifyTestServer
   GHashTable   *routes;   /* "METHOD path" → Route */
   GHashTable   *sse;      /* path → SseEndpoint */
   GHashTable   *raw;      /* path → RawEndpoint */
+  GHashTable   *stalls;   /* path → ms the next request waits */
   GPtrArray    *log;      /* LogEntry */
   GPtrArray    *waiters;  /* GMainContext to wake when something happens */
 };
@@ -419,6 +421,15 @@ handle_request (SoupServer        *server,
   SseEndpoint *endpoint;
   RawEndpoint *raw;
   Route *route;
+  guint stall_ms;
+
+  /* A hung server: this thread, and so every request, waits. */
+  g_mutex_lock (&self->mutex);
+  stall_ms = GPOINTER_TO_UINT (g_hash_table_lookup (self->stalls, path));
+  g_hash_table_remove (self->stalls, path);
+  g_mutex_unlock (&self->mutex);
+  if (stall_ms > 0)
+    g_usleep ((gulong) stall_ms * 1000);
 
   g_mutex_lock (&self->mutex);
 
@@ -487,9 +498,12 @@ server_thread_func (gpointer data)
 
   g_main_context_push_thread_default (self->context);
 
-  self->server = soup_server_new ("server-header", "clarify-test-server ", NULL);
+  self->server = soup_server_new ("server-header", "clarify-test-server ",
+                                  "tls-certificate", self->certificate, NULL);
   soup_server_add_handler (self->server, NULL, handle_request, self, NULL);
-  if (!soup_server_listen_local (self->server, self->port, SOUP_SERVER_LISTEN_IPV4_ONLY, &error))
+  if (!soup_server_listen_local (self->server, self->port,
+                                 SOUP_SERVER_LISTEN_IPV4_ONLY | (self->certificate ? SOUP_SERVER_LISTEN_HTTPS : 0),
+                                 &error))
     g_error ("test server cannot listen: %s", error->message);
 
   uris = soup_server_get_uris (self->server);
@@ -510,18 +524,15 @@ server_thread_func (gpointer data)
   return NULL;
 }
 
-ClarifyTestServer *
-clarify_test_server_new (void)
-{
-  return clarify_test_server_new_on_port (0);
-}
 
-ClarifyTestServer *
-clarify_test_server_new_on_port (guint port)
+static ClarifyTestServer *
+server_new (guint            port,
+            GTlsCertificate *certificate)
 {
   ClarifyTestServer *self = g_new0 (ClarifyTestServer, 1);
 
   self->port = port;
+  self->certificate = certificate;
 
   g_mutex_init (&self->mutex);
   g_cond_init (&self->cond);
@@ -530,6 +541,7 @@ clarify_test_server_new_on_port (guint port)
   self->routes = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, route_free);
   self->sse = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, sse_endpoint_free);
   self->raw = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, raw_endpoint_free);
+  self->stalls = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->log = g_ptr_array_new_with_free_func (log_entry_free);
   self->waiters = g_ptr_array_new ();
 
@@ -541,6 +553,29 @@ clarify_test_server_new_on_port (guint port)
   g_mutex_unlock (&self->mutex);
 
   return self;
+}
+
+ClarifyTestServer *
+clarify_test_server_new (void)
+{
+  return server_new (0, NULL);
+}
+
+ClarifyTestServer *
+clarify_test_server_new_on_port (guint port)
+{
+  return server_new (port, NULL);
+}
+
+ClarifyTestServer *
+clarify_test_server_new_https (void)
+{
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "fixtures", "tls", "self-signed.pem", NULL);
+  g_autoptr(GError) error = NULL;
+  GTlsCertificate *certificate = g_tls_certificate_new_from_file (path, &error);
+
+  g_assert_no_error (error);
+  return server_new (0, certificate);
 }
 
 static gboolean
@@ -579,12 +614,14 @@ clarify_test_server_free (ClarifyTestServer *self)
   g_hash_table_unref (self->routes);
   g_hash_table_unref (self->sse);
   g_hash_table_unref (self->raw);
+  g_hash_table_unref (self->stalls);
   g_ptr_array_unref (self->log);
   g_ptr_array_unref (self->waiters);
   g_main_loop_unref (self->loop);
   g_main_context_unref (self->context);
   g_mutex_clear (&self->mutex);
   g_cond_clear (&self->cond);
+  g_clear_object (&self->certificate);
   g_free (self);
 }
 
@@ -592,7 +629,7 @@ char *
 clarify_test_server_get_url (ClarifyTestServer *self,
                              const char        *path)
 {
-  return g_strdup_printf ("http://127.0.0.1:%u%s", self->port, path ? path : "/");
+  return g_strdup_printf ("%s://127.0.0.1:%u%s", self->certificate ? "https" : "http", self->port, path ? path : "/");
 }
 
 guint
@@ -682,6 +719,16 @@ clarify_test_server_add_json (ClarifyTestServer *self,
                               const char        *body)
 {
   clarify_test_server_add_reply (self, method, path, status, content_type, body, NULL);
+}
+
+void
+clarify_test_server_stall_next (ClarifyTestServer *self,
+                                const char        *path,
+                                guint              ms)
+{
+  g_mutex_lock (&self->mutex);
+  g_hash_table_insert (self->stalls, g_strdup (path), GUINT_TO_POINTER (ms));
+  g_mutex_unlock (&self->mutex);
 }
 
 void
@@ -959,15 +1006,22 @@ timeout_reached_cb (gpointer data)
   return G_SOURCE_REMOVE;
 }
 
+guint
+clarify_test_scaled_ms (guint ms)
+{
+  /* Sanitized builds run several times slower (tests/meson.build's asan setup). */
+  const char *scale = g_getenv ("CLARIFY_TEST_TIMEOUT_SCALE");
+
+  return ms * (scale != NULL ? MAX (1, atoi (scale)) : 1);
+}
+
 static gboolean
 iterate_until (GMainContext *context,
                gboolean    (*condition) (gpointer data),
                gpointer      data,
                guint         timeout_ms)
 {
-  /* Sanitized builds run several times slower (tests/meson.build's asan setup). */
-  const char *scale = g_getenv ("CLARIFY_TEST_TIMEOUT_SCALE");
-  GSource *timeout = g_timeout_source_new (timeout_ms * (scale != NULL ? MAX (1, atoi (scale)) : 1));
+  GSource *timeout = g_timeout_source_new (clarify_test_scaled_ms (timeout_ms));
   gboolean timed_out = FALSE;
   gboolean reached;
 

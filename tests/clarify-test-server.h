@@ -39,8 +39,10 @@ typedef void (*ClarifyTestHandlerFunc) (const ClarifyTestRequest *request,
 ClarifyTestServer  *clarify_test_server_new             (void);
 /* On @port (0: any free one): an agent that comes back where it was. */
 ClarifyTestServer  *clarify_test_server_new_on_port     (guint               port);
+/* Over HTTPS, with a self-signed certificate for 127.0.0.1 (fixtures/tls). */
+ClarifyTestServer  *clarify_test_server_new_https       (void);
 void                clarify_test_server_free            (ClarifyTestServer  *self);
-/* "http://127.0.0.1:PORT" + @path (which should start with '/'; may carry a query). */
+/* "http(s)://127.0.0.1:PORT" + @path (which should start with '/'; may carry a query). */
 char               *clarify_test_server_get_url         (ClarifyTestServer  *self,
                                                          const char         *path);
 guint               clarify_test_server_get_port        (ClarifyTestServer  *self);
@@ -76,6 +78,13 @@ void                clarify_test_server_add_handler     (ClarifyTestServer  *sel
                                                          const char         *path,
                                                          ClarifyTestHandlerFunc func,
                                                          gpointer            user_data);
+
+/* The next request for @path (any method; query ignored) is handled only
+ * after @ms, and while it waits the server answers nothing else: a server
+ * that hangs. Logged once it is handled. */
+void                clarify_test_server_stall_next      (ClarifyTestServer  *self,
+                                                         const char         *path,
+                                                         guint               ms);
 
 /* GET @path answers 200 text/event-stream and stays open. */
 void                clarify_test_server_add_sse         (ClarifyTestServer  *self,
@@ -160,6 +169,8 @@ const char         *clarify_test_request_get_header     (const ClarifyTestReques
 
 /* Iterates the thread-default main context until @condition (@data) holds or
  * @timeout_ms passes; returns the condition's last value. Needs no GTK. */
+/* @ms times CLARIFY_TEST_TIMEOUT_SCALE: what sanitized builds wait for. */
+guint               clarify_test_scaled_ms              (guint             ms);
 gboolean            clarify_test_loop_until             (gboolean          (*condition) (gpointer data),
                                                          gpointer            data,
                                                          guint               timeout_ms);

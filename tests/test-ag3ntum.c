@@ -459,6 +459,29 @@ test_sessions_come_and_go (Fixture       *fixture,
   g_assert_cmpuint (clarify_test_server_get_n_streams (fixture->server, EVENTS), ==, 0);
 }
 
+/* A session id becomes a path segment of every call about the session: one
+ * that cannot stay one is not watched, and nothing is fetched for it. */
+static void
+test_dot_session (Fixture       *fixture,
+                  gconstpointer  data)
+{
+  g_autofree char *sessions = session_list ();
+  g_autofree char *dotted = NULL;
+  g_auto(GStrv) parts = g_strsplit (sessions, SID, -1);
+
+  dotted = g_strjoinv ("..", parts);
+  clarify_test_server_set_json (fixture->server, "GET", "/api/v1/sessions", 200, "application/json", dotted);
+  fixture_start (fixture);
+  g_assert_true (clarify_test_server_wait_for_n_streams (fixture->server, USER_EVENTS, 1, WAIT_MS));
+  g_assert_true (clarify_test_server_wait_for_n_requests (fixture->server, "GET", "/api/v1/sessions", 1, WAIT_MS));
+  clarify_test_loop_for (100);
+
+  g_assert_cmpuint (clarify_ag3ntum_backend_get_n_sessions (CLARIFY_AG3NTUM_BACKEND (fixture->backend)), ==, 0);
+  g_assert_cmpuint (clarify_test_server_get_n_requests (fixture->server, "GET", "/api/v1/events/history"), ==, 0);
+  g_assert_cmpuint (clarify_test_server_get_n_requests (fixture->server, "GET", "/api/v1/sessions/../events/history"), ==, 0);
+  g_assert_cmpint (clarify_backend_get_state (fixture->backend), ==, CLARIFY_CONNECTION_STATE_CONNECTED);
+}
+
 /* Without a password there is nothing to log in with: failed, and said so. */
 static void
 test_no_password (Fixture       *fixture,
@@ -595,6 +618,7 @@ main (int   argc,
   ADD ("answered-elsewhere", test_answered_elsewhere, NULL);
   ADD ("relogin", test_relogin, "own listing");
   ADD ("sessions-come-and-go", test_sessions_come_and_go, NULL);
+  ADD ("dot-session", test_dot_session, "own listing");
   ADD ("no-password", test_no_password, NULL);
   ADD ("restart/lost", test_restart_lost, NULL);
   ADD ("restart/session-gone", test_restart_session_gone, NULL);

@@ -15,10 +15,12 @@
 #include <libsoup/soup.h>
 #include <signal.h>
 
+#include "clarify-test-app.h"
 #include "clarify-test-dbus.h"
 #include "clarify-test-inbox.h"
 #include "clarify-test-gtk-utils.h"
 #include "clarify-test-log.h"
+#include "clarify-test-window.h"
 
 #include "clarify-backend-registry.h"
 #include "clarify-json.h"
@@ -62,14 +64,7 @@ find_main_window (void)
 static ClarifyRequestDialog *
 find_dialog (const char *request_id)
 {
-  for (GList *l = gtk_application_get_windows (GTK_APPLICATION (app)); l != NULL; l = l->next)
-    {
-      if (CLARIFY_IS_REQUEST_DIALOG (l->data) &&
-          g_strcmp0 (clarify_request_get_id (clarify_request_dialog_get_request (l->data)), request_id) == 0)
-        return l->data;
-    }
-
-  return NULL;
+  return clarify_test_find_request_dialog (GTK_APPLICATION (app), request_id);
 }
 
 static gboolean
@@ -399,21 +394,13 @@ test_empty_window (void)
 static ClarifyConnectionRow *
 find_connection_row (const char *name)
 {
-  ClarifyWindow *window = find_main_window ();
-  GtkWidget *list;
+  return clarify_test_find_connection_row (GTK_APPLICATION (app), name);
+}
 
-  if (window == NULL)
-    return NULL;
-
-  list = clarify_test_find_widget (GTK_WIDGET (window), "connections_list");
-  for (GtkWidget *row = gtk_widget_get_first_child (list); row != NULL; row = gtk_widget_get_next_sibling (row))
-    {
-      if (CLARIFY_IS_CONNECTION_ROW (row) &&
-          g_strcmp0 (adw_preferences_row_get_title (ADW_PREFERENCES_ROW (row)), name) == 0)
-        return CLARIFY_CONNECTION_ROW (row);
-    }
-
-  return NULL;
+static gboolean
+connection_row_shown (gpointer data)
+{
+  return find_connection_row (data) != NULL;
 }
 
 static gboolean
@@ -519,7 +506,7 @@ test_mcp_endpoint (void)
   g_assert_nonnull (url);
   g_assert_true (g_str_has_prefix (url, "http://127.0.0.1:"));
 
-  token = clarify_mcp_server_ensure_token (&error);
+  token = clarify_mcp_token_ensure (&error);
   g_assert_no_error (error);
   authorization = g_strdup_printf ("Bearer %s", token);
 
@@ -552,24 +539,6 @@ new_test_request (const char *id)
 }
 
 static gboolean
-notification_shown (gpointer data)
-{
-  return g_hash_table_contains (clarify_test_notifications_shown, data);
-}
-
-static gboolean
-notification_removed (gpointer data)
-{
-  for (guint i = 0; i < clarify_test_notifications_removed->len; i++)
-    {
-      if (g_str_equal (g_ptr_array_index (clarify_test_notifications_removed, i), data))
-        return TRUE;
-    }
-
-  return FALSE;
-}
-
-static gboolean
 test_backend_answered (gpointer data)
 {
   return clarify_test_backend_get_response (CLARIFY_TEST_BACKEND (data)) != NULL;
@@ -578,16 +547,7 @@ test_backend_answered (gpointer data)
 static ClarifyRequestRow *
 find_request_row (const char *request_id)
 {
-  GtkWidget *list = clarify_test_find_widget (GTK_WIDGET (find_main_window ()), "requests_list");
-
-  for (GtkWidget *row = gtk_widget_get_first_child (list); row != NULL; row = gtk_widget_get_next_sibling (row))
-    {
-      if (CLARIFY_IS_REQUEST_ROW (row) &&
-          g_strcmp0 (clarify_request_get_id (clarify_request_row_get_request (CLARIFY_REQUEST_ROW (row))), request_id) == 0)
-        return CLARIFY_REQUEST_ROW (row);
-    }
-
-  return NULL;
+  return clarify_test_find_request_row (GTK_WIDGET (find_main_window ()), request_id);
 }
 
 static void
@@ -622,7 +582,7 @@ test_second_request_waits (void)
   g_autofree char *answer = NULL;
   ClarifyRequestDialog *database, *queued;
   GVariant *notification;
-  const char *title = NULL, *action = NULL;
+  const char *title = NULL, *body = NULL, *action = NULL;
   g_autoptr(GVariant) target = NULL;
 
   ensure_app ();
@@ -643,11 +603,18 @@ test_second_request_waits (void)
   g_assert_cmpuint (clarify_application_get_n_queued (app), ==, 1);
   g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (clarify_application_get_inbox (app))), ==, 2);
 
-  /* … and a notification says who asks, and opens it when clicked. */
-  g_assert_true (clarify_test_wait_until (notification_shown, key, WAIT_MS));
+  /* … the dialog on screen says one more waits … */
+  g_assert_cmpstr (clarify_request_dialog_get_waiting_text (database), ==, "1 more question is waiting");
+
+  /* … and once the user is in another program, a notification says who
+   * asks and what, and opens it when clicked. */
+  clarify_test_focus_elsewhere ();
+  g_assert_true (clarify_test_wait_until (clarify_test_notification_shown, key, WAIT_MS));
   notification = g_hash_table_lookup (clarify_test_notifications_shown, key);
   g_assert_true (g_variant_lookup (notification, "title", "&s", &title));
-  g_assert_cmpstr (title, ==, "Tests asks: Which branch should I merge into?");
+  g_assert_cmpstr (title, ==, "Tests asks");
+  g_assert_true (g_variant_lookup (notification, "body", "&s", &body));
+  g_assert_cmpstr (body, ==, "Which branch should I merge into?");
   g_assert_true (g_variant_lookup (notification, "default-action", "&s", &action));
   g_assert_cmpstr (action, ==, "app.open-request");
   target = g_variant_lookup_value (notification, "default-action-target", NULL);
@@ -657,7 +624,8 @@ test_second_request_waits (void)
   /* German first: the rest of the test reads the English window's rows. */
   take_main_window_screenshot ("de");
   /* No main loop turn since the German window was drawn: its texts stand. */
-  heading = clarify_test_find_descendant (GTK_WIDGET (find_main_window ()), ADW_TYPE_PREFERENCES_GROUP);
+  heading = clarify_test_find_widget (GTK_WIDGET (find_main_window ()), "requests_list");
+  heading = gtk_widget_get_ancestor (heading, ADW_TYPE_PREFERENCES_GROUP);
   g_assert_cmpstr (adw_preferences_group_get_title (ADW_PREFERENCES_GROUP (heading)), ==, "Offene Fragen");
   g_assert_true (g_regex_match (time_left_de, clarify_request_row_get_time_left (find_request_row ("t-1")), 0, NULL));
   take_main_window_screenshot ("en");
@@ -667,7 +635,7 @@ test_second_request_waits (void)
   g_assert_null (clarify_request_row_get_time_left (find_request_row ("demo-database")));
   row = find_request_row ("t-1");
   g_assert_nonnull (row);
-  g_assert_cmpstr (adw_preferences_row_get_title (ADW_PREFERENCES_ROW (row)), ==, "Which branch should I merge into?");
+  g_assert_cmpstr (clarify_request_row_get_title (row), ==, "Which branch should I merge into?");
   g_assert_true (g_regex_match (time_left, clarify_request_row_get_time_left (row), 0, NULL));
   database = find_dialog ("demo-database");
 
@@ -701,7 +669,7 @@ test_second_request_waits (void)
                    "\"answers\":[{\"question_id\":\"branch\",\"values\":[\"main\"]}]}");
 
   /* Answered: its notification goes away. */
-  g_assert_true (clarify_test_wait_until (notification_removed, key, WAIT_MS));
+  g_assert_true (clarify_test_wait_until (clarify_test_notification_removed, key, WAIT_MS));
   g_assert_false (g_hash_table_contains (clarify_test_notifications_shown, key));
 
   clarify_application_remove_backend (app, backend);
@@ -725,13 +693,13 @@ test_withdrawn_while_queued (void)
   g_assert_true (clarify_backend_add_request (backend, request));
   key = clarify_inbox_dup_key (request);
   g_assert_cmpuint (clarify_application_get_n_queued (app), ==, 1);
-  g_assert_true (clarify_test_wait_until (notification_shown, key, WAIT_MS));
+  g_assert_true (clarify_test_wait_until (clarify_test_notification_shown, key, WAIT_MS));
 
   /* The agent takes it back before the user got to it. */
   clarify_backend_withdraw_request (backend, "t-2", CLARIFY_END_REASON_AGENT_WITHDREW, NULL);
   g_assert_cmpuint (clarify_application_get_n_queued (app), ==, 0);
   g_assert_null (find_dialog ("t-2"));
-  g_assert_true (clarify_test_wait_until (notification_removed, key, WAIT_MS));
+  g_assert_true (clarify_test_wait_until (clarify_test_notification_removed, key, WAIT_MS));
   g_assert_null (clarify_test_backend_get_response (CLARIFY_TEST_BACKEND (backend)));
 
   clarify_application_remove_backend (app, backend);
@@ -905,16 +873,22 @@ test_timeout_while_queued (void)
     test_demo ();
   current = g_strdup (clarify_demo_agent_get_current_id (clarify_application_get_demo_agent (app)));
   g_assert_true (clarify_test_wait_until (dialog_is_shown, (gpointer) current, WAIT_MS));
+  clarify_test_present_and_focus (GTK_WINDOW (find_dialog (current)));
 
   clarify_application_add_backend (app, backend);
-  clarify_request_set_timeout_ms (request, 1500);
+  clarify_request_set_timeout_ms (request, 4000);
   g_assert_true (clarify_backend_add_request (backend, request));
   key = clarify_inbox_dup_key (request);
   g_assert_cmpuint (clarify_application_get_n_queued (app), ==, 1);
+  /* The user at the dialog sees it wait there; once in another program,
+   * a notification says it came. */
+  g_assert_false (clarify_test_notification_sent_by_now (G_APPLICATION (app), key));
+  clarify_test_focus_elsewhere ();
+  g_assert_true (clarify_test_wait_until (clarify_test_notification_shown, key, WAIT_MS));
 
   assert_timed_out (backend, "t-3");
   g_assert_cmpuint (clarify_application_get_n_queued (app), ==, 0);
-  g_assert_true (clarify_test_wait_until (notification_removed, key, WAIT_MS));
+  g_assert_true (clarify_test_wait_until (clarify_test_notification_removed, key, WAIT_MS));
 
   /* The dialog being answered stays where it was. */
   g_assert_true (dialog_is_shown ((gpointer) current));
@@ -966,18 +940,25 @@ test_ask_over_dbus (void)
   g_auto(RunResult) run = { 0, };
   ClarifyRequestDialog *dialog;
   g_autofree char *key = NULL;
+  g_autofree char *current = NULL;
 
   ensure_app ();
   if (clarify_application_get_demo_agent (app) == NULL)
     test_demo ();
+  /* The user answers the demo's dialog. */
+  current = g_strdup (clarify_demo_agent_get_current_id (clarify_application_get_demo_agent (app)));
+  g_assert_true (clarify_test_wait_until (dialog_is_shown, (gpointer) current, WAIT_MS));
+  clarify_test_present_and_focus (GTK_WINDOW (find_dialog (current)));
 
   run_clarify_start (&run, (const char *[]) { "ask", "--title", "Deploy", "--question", "Deploy to staging now?",
                                               "--type", "confirm", NULL });
   g_assert_true (clarify_test_wait_until (dbus_request_pending, NULL, WAIT_MS));
   key = clarify_inbox_dup_key (find_request_of_kind ("dbus"));
-  /* In line behind the demo's dialog: no dialog yet, a notification instead. */
+  /* In line behind the demo's dialog: no dialog yet; a notification once
+   * the user is in another program. */
   g_assert_null (find_dialog_of_kind ("dbus"));
-  g_assert_true (clarify_test_wait_until (notification_shown, key, WAIT_MS));
+  clarify_test_focus_elsewhere ();
+  g_assert_true (clarify_test_wait_until (clarify_test_notification_shown, key, WAIT_MS));
 
   g_action_group_activate_action (G_ACTION_GROUP (app), "open-request", g_variant_new_string (key));
   dialog = find_dialog_of_kind ("dbus");
@@ -991,7 +972,7 @@ test_ask_over_dbus (void)
   run_clarify_finish (&run);
   g_assert_cmpint (run.status, ==, 0);
   g_assert_cmpstr (run.out, ==, "yes\n");
-  g_assert_true (clarify_test_wait_until (notification_removed, key, WAIT_MS));
+  g_assert_true (clarify_test_wait_until (clarify_test_notification_removed, key, WAIT_MS));
 }
 
 static gboolean
@@ -1062,7 +1043,7 @@ test_claude_code_hook (void)
   run_clarify_finish (&run);
   g_assert_cmpint (run.status, ==, 0);
   g_assert_cmpstr (run.out, ==, "");
-  g_assert_true (clarify_test_wait_until (notification_shown, (gpointer) key, WAIT_MS));
+  g_assert_true (clarify_test_wait_until (clarify_test_notification_shown, (gpointer) key, WAIT_MS));
   notification = g_hash_table_lookup (clarify_test_notifications_shown, key);
   g_assert_true (g_variant_lookup (notification, "title", "&s", &title));
   g_assert_cmpstr (title, ==, "Claude is waiting for your input in “proj”");
@@ -1111,8 +1092,26 @@ test_command_line_second_instance (void)
 
   run_clarify (&run, (const char *[]) { "--connect", "extra=clarify:http://127.0.0.1:9/events", "--background", NULL });
   g_assert_cmpint (run.status, ==, 0);
+  /* It starts once the keyring has said whether it holds a token. */
+  g_assert_true (clarify_test_wait_until (connection_row_shown, (gpointer) "extra", WAIT_MS));
   g_assert_nonnull (clarify_application_lookup_backend (app, "extra"));
-  g_assert_nonnull (find_connection_row ("extra"));
+  run_result_clear (&run);
+
+  /* Without --background too, --connect leaves a closed window closed; the
+   * connection is in its list at once. */
+  gtk_widget_set_visible (GTK_WIDGET (find_main_window ()), FALSE);
+  run_clarify (&run, (const char *[]) { "--connect", "other=clarify:http://127.0.0.1:9/events", NULL });
+  g_assert_cmpint (run.status, ==, 0);
+  g_assert_true (clarify_test_wait_until (connection_row_shown, (gpointer) "other", WAIT_MS));
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (find_main_window ())));
+  run_result_clear (&run);
+  run_clarify (&run, (const char *[]) { "--disconnect", "other", NULL });
+  g_assert_cmpint (run.status, ==, 0);
+  run_result_clear (&run);
+  /* Anything else still brings the window up, as a launcher would. */
+  run_clarify (&run, (const char *[]) { "--list", "--demo", NULL });
+  g_assert_cmpint (run.status, ==, 0);
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (find_main_window ())));
   run_result_clear (&run);
 
   run_clarify (&run, (const char *[]) { "--disconnect", "extra", NULL });
@@ -1125,36 +1124,77 @@ test_command_line_second_instance (void)
   g_assert_cmpint (g_atomic_int_get (&private_calls), ==, 0);
 }
 
+/* `clarify set-password` while Clarify runs: the running instance stores
+ * the password and the connection starts again with it at once, with no
+ * restart (the real binary as the later process). */
+static void
+test_set_password_running (void)
+{
+  g_autoptr(ClarifyTestServer) server = clarify_test_server_new ();
+  g_autoptr(ClarifyTestRequest) before = NULL;
+  g_autoptr(ClarifyTestRequest) after = NULL;
+  g_auto(RunResult) run = { 0, };
+  g_autofree char *url = NULL;
+  g_autofree char *spec = NULL;
+
+  ensure_app ();
+  clarify_test_server_add_sse (server, "/events");
+  url = clarify_test_server_get_url (server, "/events");
+  spec = g_strconcat ("locked=clarify:", url, NULL);
+  run_clarify (&run, (const char *[]) { "--connect", spec, "--background", NULL });
+  g_assert_cmpint (run.status, ==, 0);
+  run_result_clear (&run);
+  before = clarify_test_server_wait_for_request (server, "GET", "/events", WAIT_MS);
+  g_assert_nonnull (before);
+  g_assert_null (clarify_test_request_get_header (before, "Authorization"));
+
+  run_clarify_start_with_input (&run, (const char *[]) { "set-password", "locked", NULL }, "n3w\n");
+  run_clarify_finish (&run);
+  g_assert_cmpint (run.status, ==, 0);
+  g_assert_cmpstr (run.out, ==, "Stored the password of “locked”; Clarify reconnects with it now.\n");
+  after = clarify_test_server_wait_for_request (server, "GET", "/events", WAIT_MS);
+  g_assert_nonnull (after);
+  g_assert_cmpstr (clarify_test_request_get_header (after, "Authorization"), ==, "Bearer n3w");
+  run_result_clear (&run);
+
+  run_clarify (&run, (const char *[]) { "--disconnect", "locked", NULL });
+  g_assert_cmpint (run.status, ==, 0);
+}
+
 static void
 test_start_at_login (void)
 {
   g_autofree char *desktop = clarify_autostart_get_desktop_path ();
-  g_autofree char *ini = g_build_filename (g_get_user_config_dir (), "clarify", "clarify.ini", NULL);
+  GSettings *settings;
   g_autofree char *contents = NULL;
   g_autoptr(GVariant) state = NULL;
 
   ensure_app ();
   if (clarify_application_get_demo_agent (app) == NULL)
     test_demo ();
+  settings = clarify_application_get_settings (app);
 
-  /* Running and holding its connections did not start it at login. */
+  /* Running and holding its connections did not start it at login, but
+   * asked once: a notification with both answers. */
   state = g_action_group_get_action_state (G_ACTION_GROUP (app), "start-at-login");
   g_assert_false (g_variant_get_boolean (state));
   g_assert_false (g_file_test (desktop, G_FILE_TEST_EXISTS));
+  g_assert_true (g_settings_get_boolean (settings, "start-at-login-asked"));
+  g_assert_true (clarify_test_wait_until (clarify_test_notification_shown, (gpointer) "start-at-login", WAIT_MS));
 
-  /* The user's choice (the main menu's toggle) writes it, and takes it back. */
-  g_action_group_change_action_state (G_ACTION_GROUP (app), "start-at-login", g_variant_new_boolean (TRUE));
+  /* The question's "Start at Login" button writes it … */
+  g_action_group_activate_action (G_ACTION_GROUP (app), "start-at-login", g_variant_new_boolean (TRUE));
+  g_assert_true (g_settings_get_boolean (settings, "start-at-login"));
   g_assert_true (g_file_get_contents (desktop, &contents, NULL, NULL));
   g_assert_nonnull (strstr (contents, "Exec=clarify --background\n"));
-  g_clear_pointer (&contents, g_free);
-  g_assert_true (g_file_get_contents (ini, &contents, NULL, NULL));
-  g_assert_nonnull (strstr (contents, "[autostart]\nenabled=true\n"));
-  g_clear_pointer (&contents, g_free);
+  g_clear_pointer (&state, g_variant_unref);
+  state = g_action_group_get_action_state (G_ACTION_GROUP (app), "start-at-login");
+  g_assert_true (g_variant_get_boolean (state));
 
+  /* … and turning it off takes it back. */
   g_action_group_change_action_state (G_ACTION_GROUP (app), "start-at-login", g_variant_new_boolean (FALSE));
+  g_assert_false (g_settings_get_boolean (settings, "start-at-login"));
   g_assert_false (g_file_test (desktop, G_FILE_TEST_EXISTS));
-  g_assert_true (g_file_get_contents (ini, &contents, NULL, NULL));
-  g_assert_nonnull (strstr (contents, "[autostart]\nenabled=false\n"));
 }
 
 static void
@@ -1329,6 +1369,7 @@ main (int   argc,
   g_test_add_func ("/application/ask-over-dbus", test_ask_over_dbus);
   g_test_add_func ("/application/claude-code-hook", test_claude_code_hook);
   g_test_add_func ("/application/second-instance-command-line", test_command_line_second_instance);
+  g_test_add_func ("/application/set-password-running", test_set_password_running);
   g_test_add_func ("/application/start-at-login", test_start_at_login);
   g_test_add_func ("/application/about-and-accels", test_about_and_accels);
   g_test_add_func ("/application/close-hides", test_close_hides);

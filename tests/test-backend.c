@@ -906,6 +906,36 @@ test_json_inbox_resent (JsonFixture   *fixture,
   assert_posted (fixture, 0, ANSWER_BODY);
 }
 
+/* The agent took the answer, then lists the request again (its list was
+ * behind, or it lost the answer): it gets the same answer, not a second
+ * dialog. The same id with other questions is a new request. */
+static void
+test_json_inbox_resent_after_answer (JsonFixture   *fixture,
+                                     gconstpointer  data)
+{
+  ClarifyRequest *request = json_inbox_add (fixture, REQUEST_R1, 1);
+  ClarifyRequest *reused;
+
+  clarify_test_server_add_json (fixture->server, "POST", RESPONSE_PATH, 200, "application/json", "{}");
+  json_inbox_answer (fixture, request);
+  clarify_test_inbox_wait_state (request, CLARIFY_REQUEST_DONE, WAIT_MS);
+
+  clarify_test_server_add_json (fixture->server, "POST", RESPONSE_PATH, 200, "application/json", "{}");
+  send_event (fixture, "request", REQUEST_R1);
+  /* Events are handled in order: once r2 is there, r1 was seen again. */
+  g_assert_cmpstr (clarify_request_get_id (json_inbox_add (fixture, REQUEST_R2, 2)), ==, "r2");
+  g_assert_true (clarify_test_server_wait_for_n_requests (fixture->server, "POST", RESPONSE_PATH, 2, WAIT_MS));
+  assert_posted (fixture, 0, ANSWER_BODY);
+  assert_posted (fixture, 1, ANSWER_BODY);
+  g_assert_cmpuint (fixture->life.added->len, ==, 2);
+
+  reused = json_inbox_add (fixture, "{\"id\":\"r1\",\"questions\":"
+                                    "[{\"id\":\"q1\",\"kind\":\"confirm\",\"text\":\"Deploy?\"}]}", 3);
+  g_assert_true (reused != request);
+  g_assert_cmpstr (clarify_question_get_text (clarify_request_get_question (reused, 0)), ==, "Deploy?");
+  g_assert_cmpuint (clarify_test_server_get_n_requests (fixture->server, "POST", RESPONSE_PATH), ==, 2);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -936,6 +966,7 @@ main (int   argc,
   ADD ("withdrawn", NULL, test_json_inbox_withdrawn);
   ADD ("timed-out", NULL, test_json_inbox_timed_out);
   ADD ("resent-after-reconnect", NULL, test_json_inbox_resent);
+  ADD ("resent-after-answer", NULL, test_json_inbox_resent_after_answer);
 #undef ADD
   g_test_add_func ("/backend/json/unreachable-is-transient", test_json_unreachable_is_transient);
   g_test_add_func ("/backend/json/stream-has-no-io-timeout", test_json_stream_has_no_io_timeout);

@@ -20,7 +20,7 @@
 #include "clarify-claude-code-backend.h"
 #include "clarify-cli.h"
 #include "clarify-dbus-backend.h"
-#include "clarify-inbox.h"
+#include "clarify-inbox-private.h"
 #include "clarify-test-claude-code.h"
 #include "clarify-test-cli.h"
 #include "clarify-test-log.h"
@@ -56,12 +56,15 @@ serve_request_added_cb (ClarifyInbox   *inbox,
 {
   g_autoptr(ClarifyResponse) response = NULL;
 
-  g_print ("asked\n");
-  fflush (stdout);
-  if (serve->release)
-    g_clear_handle_id (&serve->owner_id, g_bus_unown_name);
   if (serve->hold || serve->release)
-    return;
+    {
+      /* Only then is a test reading; else stdout may be the test's TAP. */
+      g_print ("asked\n");
+      fflush (stdout);
+      if (serve->release)
+        g_clear_handle_id (&serve->owner_id, g_bus_unown_name);
+      return;
+    }
 
   response = clarify_response_new (clarify_request_get_id (request), CLARIFY_OUTCOME_ANSWERED);
   clarify_test_add_answer (response, "permission", NULL, CLARIFY_PERMISSION_ONCE, NULL);
@@ -334,6 +337,41 @@ test_cli_hook_killed (AppFixture    *f,
   g_assert_true (clarify_test_loop_until (clarify_test_run_is_done, run, WAIT_MS));
 }
 
+/* Past the inbox's caps: the hook lets the terminal ask, `clarify ask`
+ * says why with its own exit status; neither waits. */
+static void
+test_cli_refused_when_full (AppFixture    *f,
+                            gconstpointer  data)
+{
+  g_autofree char *input = clarify_test_load_fixture ("claude-code/permission-bash.json");
+  g_autoptr(ClarifyTestRun) held = NULL;
+  g_autoptr(ClarifyTestRun) hook = NULL;
+  g_autoptr(ClarifyTestRun) ask = NULL;
+  g_autoptr(ClarifyResponse) response = NULL;
+  const char *ask_argv[] = { test_binary, "ask", "--question", "Deploy now?", NULL };
+  ClarifyRequest *request;
+
+  clarify_inbox_set_limits (f->inbox, 1, 1);
+  held = start_hook_cli (input, TRUE);
+  g_assert_true (clarify_test_loop_until (app_has_request, f, WAIT_MS));
+  request = f->added->pdata[0];
+
+  hook = start_hook_cli (input, TRUE);
+  g_assert_cmpint (clarify_test_run_finish (hook, WAIT_MS), ==, 0);
+  g_assert_cmpstr (hook->out, ==, "");
+  g_assert_true (g_str_has_prefix (hook->err, "clarify hook: Too many questions"));
+
+  ask = clarify_test_run_spawn (NULL, "", ask_argv);
+  g_assert_cmpint (clarify_test_run_finish (ask, WAIT_MS), ==, CLARIFY_CLI_EXIT_BUSY);
+  g_assert_cmpstr (ask->out, ==, "");
+  g_assert_true (g_str_has_prefix (ask->err, "clarify ask: Clarify did not ask: Too many questions"));
+  g_assert_cmpuint (f->added->len, ==, 1);
+
+  response = clarify_response_new (clarify_request_get_id (request), CLARIFY_OUTCOME_SKIPPED);
+  clarify_inbox_answer (f->inbox, request, response);
+  g_assert_cmpint (clarify_test_run_finish (held, WAIT_MS), ==, 0);
+}
+
 /* Bad input: a clear message, nothing printed, exit 0, Clarify untouched. */
 static void
 test_cli_bad_input (void)
@@ -532,6 +570,7 @@ main (int   argc,
   ADD ("answered", test_cli_answered);
   ADD ("terminal", test_cli_terminal);
   ADD ("hook-killed", test_cli_hook_killed);
+  ADD ("refused-when-full", test_cli_refused_when_full);
 #undef ADD
   g_test_add_func ("/claude-code/cli/bad-input", test_cli_bad_input);
   g_test_add_func ("/claude-code/cli/bad-arguments", test_cli_bad_arguments);

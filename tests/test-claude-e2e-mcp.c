@@ -60,7 +60,7 @@ server_config (void)
   g_autofree char *token = NULL;
   g_autoptr(GError) error = NULL;
 
-  token = clarify_mcp_server_ensure_token (&error);
+  token = clarify_mcp_token_ensure (&error);
   g_assert_no_error (error);
   return g_strdup_printf ("{\"type\":\"http\",\"url\":\"%s\",\"headers\":{\"Authorization\":\"Bearer %s\"}}", url, token);
 }

@@ -452,17 +452,6 @@ read_reply (GDataInputStream *out)
   return line;
 }
 
-static void
-send_line (GOutputStream *in,
-           const char    *line)
-{
-  g_autoptr(GError) error = NULL;
-
-  g_output_stream_write_all (in, line, strlen (line), NULL, NULL, &error);
-  g_output_stream_write_all (in, "\n", 1, NULL, NULL, &error);
-  g_assert_no_error (error);
-}
-
 static gboolean
 is_true (gpointer data)
 {
@@ -499,30 +488,30 @@ test_mcp_stdio (Fixture       *fixture,
   in = g_subprocess_get_stdin_pipe (process);
   out = g_data_input_stream_new (g_subprocess_get_stdout_pipe (process));
 
-  send_line (in, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"2025-06-18\"}}");
+  clarify_test_send_line (in, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"2025-06-18\"}}");
   reply = read_reply (out);
   g_assert_true (g_str_has_prefix (reply, "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"protocolVersion\":\"2025-06-18\""));
   g_free (reply);
 
   /* A notification gets no line; the next reply is the ping's. */
-  send_line (in, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}");
-  send_line (in, "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"ping\"}");
+  clarify_test_send_line (in, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}");
+  clarify_test_send_line (in, "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"ping\"}");
   reply = read_reply (out);
   g_assert_cmpstr (reply, ==, "{\"jsonrpc\":\"2.0\",\"id\":2,\"result\":{}}");
   g_free (reply);
 
-  send_line (in, "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"tools/list\"}");
+  clarify_test_send_line (in, "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"tools/list\"}");
   reply = read_reply (out);
   g_assert_nonnull (strstr (reply, "\"name\":\"ask_user\""));
   g_assert_nonnull (strstr (reply, "\"maxItems\":10"));
   g_free (reply);
 
-  send_line (in, "not json");
+  clarify_test_send_line (in, "not json");
   reply = read_reply (out);
   g_assert_cmpstr (reply, ==, "{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":-32700,\"message\":\"Parse error\"}}");
   g_free (reply);
 
-  send_line (in, "{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"tools/call\",\"params\":{\"name\":\"ask_user\","
+  clarify_test_send_line (in, "{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"tools/call\",\"params\":{\"name\":\"ask_user\","
                  "\"arguments\":{\"title\":\"Via stdio\",\"questions\":[{\"question\":\"Which DB?\",\"type\":\"select\","
                  "\"options\":[\"PostgreSQL\",\"SQLite\"]}]}}}");
   request = clarify_test_watch_wait_request_for (&fixture->watch, 1, WAIT_MS);
@@ -544,7 +533,7 @@ test_mcp_stdio (Fixture       *fixture,
 
   /* A second call, then the host closes stdin: the process leaves and the
    * dialog is withdrawn. */
-  send_line (in, "{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"tools/call\",\"params\":{\"name\":\"ask_user\","
+  clarify_test_send_line (in, "{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"tools/call\",\"params\":{\"name\":\"ask_user\","
                  "\"arguments\":{\"questions\":[{\"question\":\"Never answered\"}]}}}");
   request = clarify_test_watch_wait_request_for (&fixture->watch, 2, WAIT_MS);
   g_output_stream_close (in, NULL, &error);
@@ -595,7 +584,7 @@ test_mcp_stdio_progress (Fixture       *fixture,
   out = g_data_input_stream_new (g_subprocess_get_stdout_pipe (process));
 
   /* A call with a progressToken: a line every interval while it waits. */
-  send_line (in, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"ask_user\","
+  clarify_test_send_line (in, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"ask_user\","
                  "\"arguments\":{\"questions\":[{\"id\":\"q\",\"question\":\"Long one?\"}]},"
                  "\"_meta\":{\"progressToken\":5}}}");
   request = clarify_test_watch_wait_request_for (&fixture->watch, 1, WAIT_MS);
@@ -626,11 +615,11 @@ test_mcp_stdio_progress (Fixture       *fixture,
 
   /* Without a token the call is silent until its result, and the finished
    * call above sends nothing more: the next line is the ping's. */
-  send_line (in, "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/call\",\"params\":{\"name\":\"ask_user\","
+  clarify_test_send_line (in, "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/call\",\"params\":{\"name\":\"ask_user\","
                  "\"arguments\":{\"questions\":[{\"id\":\"q\",\"question\":\"Quiet one?\"}]}}}");
   request = clarify_test_watch_wait_request_for (&fixture->watch, 2, WAIT_MS);
   clarify_test_loop_for (400);
-  send_line (in, "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"ping\"}");
+  clarify_test_send_line (in, "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"ping\"}");
   reply = read_reply (out);
   g_assert_cmpstr (reply, ==, "{\"jsonrpc\":\"2.0\",\"id\":3,\"result\":{}}");
   g_free (reply);
@@ -646,14 +635,14 @@ test_mcp_stdio_progress (Fixture       *fixture,
 
   /* A client that gives up on a call (its timeout, its user's Esc) cancels
    * it: the dialog goes, though the process stays. */
-  send_line (in, "{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"tools/call\",\"params\":{\"name\":\"ask_user\","
+  clarify_test_send_line (in, "{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"tools/call\",\"params\":{\"name\":\"ask_user\","
                  "\"arguments\":{\"questions\":[{\"id\":\"q\",\"question\":\"Given up?\"}]},"
                  "\"_meta\":{\"progressToken\":6}}}");
   request = clarify_test_watch_wait_request_for (&fixture->watch, 3, WAIT_MS);
   reply = read_reply (out);
   assert_progress_line (reply, "6", 1);
   g_free (reply);
-  send_line (in, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\",\"params\":{\"requestId\":4}}");
+  clarify_test_send_line (in, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\",\"params\":{\"requestId\":4}}");
   clarify_test_watch_wait_withdrawn (&fixture->watch, 1, WAIT_MS);
   g_assert_true (clarify_request_is_withdrawn (request));
   while (g_str_has_prefix ((reply = read_reply (out)), "{\"jsonrpc\":\"2.0\",\"method\""))
@@ -829,6 +818,9 @@ test_set_password (void)
   g_autofree char *stored = NULL;
   g_autofree char *out_cleared = NULL;
   g_autofree char *out_bad = NULL;
+  g_autofree char *out_kept = NULL;
+  g_autofree char *out_help = NULL;
+  g_autofree char *out_option = NULL;
   g_autoptr(GError) error = NULL;
 
   g_setenv ("CLARIFY_SECRET_STORE", "file", TRUE);
@@ -847,6 +839,96 @@ test_set_password (void)
   g_assert_null (stored);
 
   g_assert_cmpint (run_set_password ("bad name", "x\n", &out_bad), ==, CLARIFY_CLI_EXIT_BAD_ARGS);
+
+  /* Options are not names: asking for help stores and removes nothing. */
+  g_assert_cmpint (run_set_password ("work", "kept\n", &out_kept), ==, 0);
+  g_assert_cmpint (run_set_password ("--help", "\n", &out_help), ==, 0);
+  g_assert_true (g_str_has_prefix (out_help, "Usage: clarify set-password NAME"));
+  g_assert_cmpint (run_set_password ("-x", "\n", &out_option), ==, CLARIFY_CLI_EXIT_BAD_ARGS);
+  g_clear_pointer (&stored, g_free);
+  stored = clarify_secret_lookup ("connection:work", &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (stored, ==, "kept");
+}
+
+static gboolean
+password_changed_cb (ClarifyDbusBackend *backend,
+                     const char         *name,
+                     GPtrArray          *changed)
+{
+  g_ptr_array_add (changed, g_strdup (name));
+
+  /* As the application: "work" is a connection it runs. */
+  return g_str_equal (name, "work");
+}
+
+/* `clarify set-password NAME` with the password on stdin, its own config
+ * dir @config_home. */
+static ClarifyTestRun *
+start_set_password (const char *name,
+                    const char *input,
+                    const char *config_home)
+{
+  g_autoptr(GSubprocessLauncher) launcher =
+    g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDIN_PIPE | G_SUBPROCESS_FLAGS_STDOUT_PIPE |
+                               G_SUBPROCESS_FLAGS_STDERR_PIPE);
+  const char *argv[] = { test_binary, "set-password", name, NULL };
+
+  g_subprocess_launcher_setenv (launcher, "CLARIFY_SECRET_STORE", "file", TRUE);
+  g_subprocess_launcher_setenv (launcher, "XDG_CONFIG_HOME", config_home, TRUE);
+
+  return clarify_test_run_spawn (launcher, input, argv);
+}
+
+/* While Clarify runs, set-password hands the password to it: the running
+ * process stores it (here this one, whose config dir is not the CLI's) and
+ * reconnects that connection; nothing is logged, nothing stored by the CLI. */
+static void
+test_set_password_running (Fixture       *fixture,
+                           gconstpointer  data)
+{
+  g_autoptr(GPtrArray) changed = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *elsewhere = g_dir_make_tmp ("clarify-cli-config-XXXXXX", &error);
+  g_autofree char *cli_file = NULL;
+  g_autofree char *stored = NULL;
+  g_autoptr(ClarifyTestRun) set = NULL;
+  g_autoptr(ClarifyTestRun) other = NULL;
+  g_autoptr(ClarifyTestRun) removed = NULL;
+
+  g_assert_no_error (error);
+  g_setenv ("CLARIFY_SECRET_STORE", "file", TRUE);
+  g_signal_connect (fixture->backend, "password-changed", G_CALLBACK (password_changed_cb), changed);
+
+  set = start_set_password ("work", "n3w pass\n", elsewhere);
+  g_assert_cmpint (finish_cli (set), ==, 0);
+  g_assert_cmpstr (set->out, ==, "Stored the password of “work”; Clarify reconnects with it now.\n");
+  g_assert_cmpuint (changed->len, ==, 1);
+  g_assert_cmpstr (g_ptr_array_index (changed, 0), ==, "work");
+  stored = clarify_secret_lookup ("connection:work", &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (stored, ==, "n3w pass");
+  cli_file = g_build_filename (elsewhere, "clarify", "secrets", NULL);
+  g_assert_false (g_file_test (cli_file, G_FILE_TEST_EXISTS));
+  g_assert_false (clarify_test_log_seen ("*n3w pass*"));
+
+  /* No such connection runs: stored, used once there is one. */
+  other = start_set_password ("later", "x\n", elsewhere);
+  g_assert_cmpint (finish_cli (other), ==, 0);
+  g_assert_cmpstr (other->out, ==, "Stored the password of “later”.\n");
+
+  removed = start_set_password ("work", "\n", elsewhere);
+  g_assert_cmpint (finish_cli (removed), ==, 0);
+  g_assert_cmpstr (removed->out, ==, "Removed the password of “work”.\n");
+  g_assert_cmpuint (changed->len, ==, 3);
+  g_clear_pointer (&stored, g_free);
+  stored = clarify_secret_lookup ("connection:work", &error);
+  g_assert_no_error (error);
+  g_assert_null (stored);
+  g_assert_false (g_file_test (cli_file, G_FILE_TEST_EXISTS));
+
+  g_signal_handlers_disconnect_by_func (fixture->backend, password_changed_cb, changed);
+  clarify_test_remove_tree (elsewhere);
 }
 
 /* clarify --mcp-info: where to connect, and for each client what keeps a
@@ -1180,9 +1262,18 @@ test_chat_bad_arguments (void)
   g_autoptr(ClarifyTestRun) no_app = start_cli (NULL, "chat", "corp=ihub:http://127.0.0.1:1", "hello", NULL);
   g_autoptr(ClarifyTestRun) wrong_kind = start_cli (NULL, "chat", "corp=opencode:http://127.0.0.1:1", "--app", "x", "hi", NULL);
 
+  /* The ids go into URLs as path segments. */
+  g_autoptr(ClarifyTestRun) dot_app = start_cli (NULL, "chat", "corp=ihub:http://127.0.0.1:1", "--app", "..", "hi", NULL);
+  g_autoptr(ClarifyTestRun) dot_chat = start_cli (NULL, "chat", "corp=ihub:http://127.0.0.1:1", "--app", "x",
+                                                  "--chat", ".", "hi", NULL);
+
   g_assert_cmpint (finish_cli (no_message), ==, CLARIFY_CLI_EXIT_BAD_ARGS);
   g_assert_cmpint (finish_cli (no_app), ==, CLARIFY_CLI_EXIT_BAD_ARGS);
   g_assert_cmpint (finish_cli (wrong_kind), ==, CLARIFY_CLI_EXIT_BAD_ARGS);
+  g_assert_cmpint (finish_cli (dot_app), ==, CLARIFY_CLI_EXIT_BAD_ARGS);
+  g_assert_cmpint (finish_cli (dot_chat), ==, CLARIFY_CLI_EXIT_BAD_ARGS);
+  g_assert_nonnull (strstr (dot_app->err, "cannot be empty, “.” or “..”"));
+  g_assert_nonnull (strstr (dot_chat->err, "cannot be empty, “.” or “..”"));
 }
 
 int
@@ -1242,6 +1333,7 @@ main (int   argc,
   ADD ("chat/server-down", test_chat_server_down);
   ADD ("chat/interrupted", test_chat_interrupted);
   ADD ("chat/interrupted-asking", test_chat_interrupted_asking);
+  ADD ("set-password/running", test_set_password_running);
 #undef ADD
   g_test_add_func ("/cli/ask/bad-arguments", test_bad_arguments);
   g_test_add_func ("/cli/ask/bad-json", test_bad_json);

@@ -49,17 +49,33 @@ add_routes (Fixture       *fixture,
 }
 
 static void
-fixture_set_up (Fixture       *fixture,
-                gconstpointer  data)
+set_up_with (Fixture           *fixture,
+             ClarifyTestServer *server,
+             gconstpointer      data)
 {
   g_autofree char *url = NULL;
 
-  fixture->server = clarify_test_server_new ();
+  fixture->server = server;
   add_routes (fixture, data);
   url = clarify_test_server_get_url (fixture->server, "");
   fixture->connection = clarify_connection_new ("nomad", "codenomad", url);
   clarify_connection_set_option (fixture->connection, "client-id", CLIENT_ID);
   clarify_connection_set_option (fixture->connection, "connection-id", CONNECTION_ID);
+}
+
+static void
+fixture_set_up (Fixture       *fixture,
+                gconstpointer  data)
+{
+  set_up_with (fixture, clarify_test_server_new (), data);
+}
+
+/* CodeNomad's HTTPS port, with the certificate it made itself. */
+static void
+fixture_set_up_https (Fixture       *fixture,
+                      gconstpointer  data)
+{
+  set_up_with (fixture, clarify_test_server_new_https (), data);
 }
 
 static void
@@ -425,12 +441,47 @@ test_wrong_types (Fixture       *fixture,
   g_assert_cmpstr (clarify_request_get_id (clarify_test_watch_wait_request (&fixture->watch, 1)), ==, QUESTION_ID);
 }
 
+/* A workspace id becomes a path segment of every call to the workspace: one
+ * that cannot stay one is skipped, and the other workspaces are listed. */
+static void
+test_dot_workspace (Fixture       *fixture,
+                    gconstpointer  data)
+{
+  clarify_test_server_set_json (fixture->server, "GET", "/api/workspaces", 200, "application/json",
+                                "[{\"id\":\"..\",\"path\":\"/home/dev/elsewhere\",\"status\":\"ready\"},"
+                                "{\"id\":\"" WORKSPACE "\",\"path\":\"/home/dev/project\",\"status\":\"ready\"}]");
+  connect_and_resync (fixture);
+
+  g_assert_cmpuint (clarify_test_server_get_n_requests (fixture->server, "GET", INSTANCE "/question"), ==, 1);
+  g_assert_cmpuint (clarify_test_server_get_n_requests (fixture->server, "GET", "/worktrees/root/instance/question"), ==, 0);
+  g_assert_cmpuint (clarify_test_server_get_n_requests (fixture->server, "GET", "/workspaces/../worktrees/root/instance/question"), ==, 0);
+  g_assert_cmpint (clarify_backend_get_state (fixture->backend), ==, CLARIFY_CONNECTION_STATE_CONNECTED);
+}
+
 /* B1a, line by line: the shutdown frame (0), the proxy's answer for a
  * workspace that is gone (1), the stream's answer before a new login (2). */
 static char *
 restart_line (guint n)
 {
   return fixture_line ("b1a-restart.txt", n);
+}
+
+/* The server after a restart: another workspace, nothing pending, and
+ * the proxy's answer for the workspace that is gone. */
+static void
+serve_new_instance (Fixture *fixture)
+{
+  g_autofree char *gone = restart_line (1);
+
+  clarify_test_server_set_json (fixture->server, "GET", "/api/workspaces", 200, "application/json",
+                                "[{\"id\":\"mkkd9new\",\"path\":\"/home/dev/project\",\"status\":\"ready\"}]");
+  clarify_test_server_add_json (fixture->server, "GET", "/workspaces/mkkd9new/worktrees/root/instance/question",
+                                200, "application/json", "[]");
+  clarify_test_server_add_json (fixture->server, "GET", "/workspaces/mkkd9new/worktrees/root/instance/permission",
+                                200, "application/json", "[]");
+  g_assert_true (g_str_has_prefix (gone, "404 "));
+  clarify_test_server_add_json (fixture->server, "POST", INSTANCE "/question/" QUESTION_ID "/reply",
+                                404, "application/json", gone + 4);
 }
 
 /* CodeNomad restarts while a question is open: the workspace's instance
@@ -444,7 +495,6 @@ test_restart_forgets (Fixture       *fixture,
   g_autofree char *frame = question_frame ();
   g_autofree char *shutdown = restart_line (0);
   g_autofree char *shutdown_frame = g_strconcat (shutdown, "\n\n", NULL);
-  g_autofree char *gone = restart_line (1);
   g_autoptr(ClarifyResponse) response = clarify_response_new (QUESTION_ID, CLARIFY_OUTCOME_ANSWERED);
   const char *styling[] = { "CSS Modules", NULL };
   g_autoptr(GError) error = NULL;
@@ -454,16 +504,7 @@ test_restart_forgets (Fixture       *fixture,
   clarify_test_server_sse_send (fixture->server, "/api/events", frame, -1);
   request = clarify_test_watch_wait_request (&fixture->watch, 1);
 
-  /* The new server: another workspace, nothing pending. */
-  clarify_test_server_set_json (fixture->server, "GET", "/api/workspaces", 200, "application/json",
-                                "[{\"id\":\"mkkd9new\",\"path\":\"/home/dev/project\",\"status\":\"ready\"}]");
-  clarify_test_server_add_json (fixture->server, "GET", "/workspaces/mkkd9new/worktrees/root/instance/question",
-                                200, "application/json", "[]");
-  clarify_test_server_add_json (fixture->server, "GET", "/workspaces/mkkd9new/worktrees/root/instance/permission",
-                                200, "application/json", "[]");
-  g_assert_true (g_str_has_prefix (gone, "404 "));
-  clarify_test_server_add_json (fixture->server, "POST", INSTANCE "/question/" QUESTION_ID "/reply",
-                                404, "application/json", gone + 4);
+  serve_new_instance (fixture);
 
   clarify_test_server_sse_send (fixture->server, "/api/events", shutdown_frame, -1);
   clarify_test_server_sse_close (fixture->server, "/api/events");
@@ -554,6 +595,45 @@ stream_refused (gpointer data)
   return reason != NULL && strstr (reason, "refused") != NULL;
 }
 
+/* CodeNomad is killed while a question is open: no shutdown frame, the
+ * stream just breaks and the port refuses. What comes back is a new
+ * instance, without the workspace (B1a): the question is withdrawn as
+ * gone with the restart, and the answer sent anyway is told the same. */
+static void
+test_killed_forgets (Fixture       *fixture,
+                     gconstpointer  data)
+{
+  g_autofree char *frame = question_frame ();
+  g_autoptr(ClarifyResponse) response = clarify_response_new (QUESTION_ID, CLARIFY_OUTCOME_ANSWERED);
+  const char *styling[] = { "CSS Modules", NULL };
+  g_autoptr(GError) error = NULL;
+  ClarifyRequest *request;
+  guint port;
+
+  connect_and_resync (fixture);
+  clarify_test_server_sse_send (fixture->server, "/api/events", frame, -1);
+  request = clarify_test_watch_wait_request (&fixture->watch, 1);
+
+  port = clarify_test_server_get_port (fixture->server);
+  g_clear_pointer (&fixture->server, clarify_test_server_free);
+  g_assert_true (clarify_test_loop_until (stream_refused, fixture, WAIT_MS));
+  /* Down, not yet back: the question stays open. */
+  g_assert_false (clarify_request_is_withdrawn (request));
+
+  fixture->server = clarify_test_server_new_on_port (port);
+  add_routes (fixture, "own workspaces");
+  serve_new_instance (fixture);
+
+  g_assert_true (clarify_test_loop_until (clarify_test_request_withdrawn, request, WAIT_MS));
+  g_assert_cmpint (clarify_request_get_end_reason (request), ==, CLARIFY_END_REASON_AGENT_RESTARTED);
+  g_assert_cmpuint (g_list_model_get_n_items (clarify_backend_get_requests (fixture->backend)), ==, 0);
+  g_assert_cmpuint (fixture->watch.added->len, ==, 1);
+
+  clarify_response_add_answer (response, "q1", styling, NULL, FALSE);
+  g_assert_false (clarify_test_watch_respond (&fixture->watch, request, response, &error));
+  g_assert_error (error, CLARIFY_ERROR, CLARIFY_ERROR_AGENT_RESTARTED);
+}
+
 /* CodeNomad restarts: while it shuts down, the dropped stream's login is
  * still taken (by a server about to forget it); the server that comes
  * back refuses the stream (401) until Clarify logs in again, which it does
@@ -605,6 +685,8 @@ main (int   argc,
   g_test_add ("/codenomad/" name, Fixture, NULL, fixture_set_up, func, fixture_tear_down)
 
   ADD ("question-and-reply", test_question_and_reply);
+  g_test_add ("/codenomad/https/question-and-reply", Fixture, NULL, fixture_set_up_https, test_question_and_reply,
+              fixture_tear_down);
   ADD ("reject-and-answered-elsewhere", test_reject_and_answered_elsewhere);
   ADD ("ping-pong", test_ping_pong);
   ADD ("server-closes", test_server_closes);
@@ -612,9 +694,11 @@ main (int   argc,
   ADD ("stop-while-logging-in", test_stop_while_logging_in);
   g_test_add ("/codenomad/relogin", Fixture, "own workspaces", fixture_set_up, test_relogin, fixture_tear_down);
   ADD ("resync", test_resync);
+  g_test_add ("/codenomad/dot-workspace", Fixture, "own workspaces", fixture_set_up, test_dot_workspace, fixture_tear_down);
   ADD ("instance-status", test_instance_status);
   ADD ("wrong-types", test_wrong_types);
   ADD ("restart-forgets", test_restart_forgets);
+  ADD ("killed-forgets", test_killed_forgets);
   ADD ("relogin-after-restart", test_relogin_after_restart);
   ADD ("resync-cycles", test_resync_cycles);
   g_test_add_func ("/codenomad/stable-ids", test_stable_ids);

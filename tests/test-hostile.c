@@ -90,17 +90,12 @@ typedef struct
   GPtrArray *lines;
 } Wire;
 
-static gboolean
-wire_run (GThreadedSocketService *service,
-          GSocketConnection      *connection,
-          GObject                *source,
-          gpointer                user_data)
+/* Reads one request off @connection; returns its request line. */
+static char *
+wire_read_request (GSocketConnection *connection)
 {
-  static const char reply[] = "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n"
-                              "Content-Length: 2\r\nConnection: close\r\n\r\n{}";
-  Wire *wire = user_data;
   g_autoptr(GDataInputStream) in = g_data_input_stream_new (g_io_stream_get_input_stream (G_IO_STREAM (connection)));
-  g_autofree char *first = NULL;
+  char *first;
   gsize length = 0;
   char *line;
 
@@ -115,6 +110,20 @@ wire_run (GThreadedSocketService *service,
     }
   g_free (line);
   g_input_stream_skip (G_INPUT_STREAM (in), length, NULL, NULL);
+
+  return first;
+}
+
+static gboolean
+wire_run (GThreadedSocketService *service,
+          GSocketConnection      *connection,
+          GObject                *source,
+          gpointer                user_data)
+{
+  static const char reply[] = "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n"
+                              "Content-Length: 2\r\nConnection: close\r\n\r\n{}";
+  Wire *wire = user_data;
+  g_autofree char *first = wire_read_request (connection);
 
   g_mutex_lock (&wire->mutex);
   g_ptr_array_add (wire->lines, g_strdup (first != NULL ? first : ""));
@@ -139,34 +148,45 @@ wire_has (gpointer data)
   return has;
 }
 
+/* Serves @service on 127.0.0.1 with @run, and a "clarify" backend in
+ * @fixture whose answers go there; the stream itself is not needed. */
+static void
+wire_listen (GSocketService *service,
+             GCallback       run,
+             gpointer        data,
+             Fixture        *fixture)
+{
+  g_autoptr(GInetAddress) loopback = g_inet_address_new_loopback (G_SOCKET_FAMILY_IPV4);
+  g_autoptr(GSocketAddress) any = g_inet_socket_address_new (loopback, 0);
+  g_autoptr(GSocketAddress) bound = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *url = NULL;
+
+  g_socket_listener_add_address (G_SOCKET_LISTENER (service), any, G_SOCKET_TYPE_STREAM,
+                                 G_SOCKET_PROTOCOL_TCP, NULL, &bound, &error);
+  g_assert_no_error (error);
+  g_signal_connect (service, "run", run, data);
+  g_socket_service_start (service);
+
+  url = g_strdup_printf ("http://127.0.0.1:%u" EVENTS_PATH,
+                         g_inet_socket_address_get_port (G_INET_SOCKET_ADDRESS (bound)));
+  fixture->connection = clarify_connection_new ("fake-agent", "clarify", url);
+  fixture->backend = clarify_backend_registry_create (fixture->connection, &error);
+  g_assert_no_error (error);
+  clarify_test_watch_init (&fixture->watch, fixture->backend);
+}
+
 static void
 test_json_ids (void)
 {
   g_autoptr(GSocketService) service = g_threaded_socket_service_new (2);
-  g_autoptr(GInetAddress) loopback = g_inet_address_new_loopback (G_SOCKET_FAMILY_IPV4);
-  g_autoptr(GSocketAddress) any = g_inet_socket_address_new (loopback, 0);
-  g_autoptr(GSocketAddress) bound = NULL;
-  g_autoptr(ClarifyConnection) connection = NULL;
   g_autoptr(GError) error = NULL;
-  g_autofree char *url = NULL;
   Fixture fixture = { 0 };
   Wire wire;
 
   g_mutex_init (&wire.mutex);
   wire.lines = g_ptr_array_new_with_free_func (g_free);
-  g_socket_listener_add_address (G_SOCKET_LISTENER (service), any, G_SOCKET_TYPE_STREAM,
-                                 G_SOCKET_PROTOCOL_TCP, NULL, &bound, &error);
-  g_assert_no_error (error);
-  g_signal_connect (service, "run", G_CALLBACK (wire_run), &wire);
-  g_socket_service_start (service);
-
-  /* The answer goes next to the stream's URL; the stream itself is not needed. */
-  url = g_strdup_printf ("http://127.0.0.1:%u" EVENTS_PATH,
-                         g_inet_socket_address_get_port (G_INET_SOCKET_ADDRESS (bound)));
-  connection = clarify_connection_new ("fake-agent", "clarify", url);
-  fixture.backend = clarify_backend_registry_create (connection, &error);
-  g_assert_no_error (error);
-  clarify_test_watch_init (&fixture.watch, fixture.backend);
+  wire_listen (service, G_CALLBACK (wire_run), &wire, &fixture);
 
   for (guint i = 0; i < G_N_ELEMENTS (plain_ids); i++)
     {
@@ -198,10 +218,89 @@ test_json_ids (void)
   g_mutex_unlock (&wire.mutex);
 
   clarify_test_watch_clear (&fixture.watch);
+  g_clear_object (&fixture.backend);
+  g_clear_object (&fixture.connection);
   g_socket_service_stop (service);
   g_socket_listener_close (G_SOCKET_LISTENER (service));
   g_ptr_array_unref (wire.lines);
   g_mutex_clear (&wire.mutex);
+}
+
+/* How much an agent that never ends its reply got to send. */
+#define ENDLESS_GIVE_UP (256 * 1024 * 1024)
+
+typedef struct
+{
+  gint64    sent;  /* written before done is set */
+  gint      done;  /* atomic */
+} Endless;
+
+/* A 200 whose chunked body of JSON never ends: no size to refuse it by. */
+static gboolean
+endless_run (GThreadedSocketService *service,
+             GSocketConnection      *connection,
+             GObject                *source,
+             gpointer                user_data)
+{
+  static const char head[] = "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n"
+                             "Transfer-Encoding: chunked\r\n\r\n"
+                             "7\r\n{\"x\":\"a\r\n";
+  Endless *endless = user_data;
+  GOutputStream *out = g_io_stream_get_output_stream (G_IO_STREAM (connection));
+  g_autofree char *chunk = NULL;
+  g_autofree char *first = wire_read_request (connection);
+  gsize chunk_size = 64 * 1024;
+  gint64 sent = 0;
+  gsize header;
+
+  chunk = g_malloc (chunk_size + 32);
+  header = g_snprintf (chunk, 32, "%zx\r\n", chunk_size);
+  memset (chunk + header, 'a', chunk_size);
+  memcpy (chunk + header + chunk_size, "\r\n", 2);
+
+  if (g_output_stream_write_all (out, head, strlen (head), NULL, NULL, NULL))
+    while (sent < ENDLESS_GIVE_UP &&
+           g_output_stream_write_all (out, chunk, header + chunk_size + 2, NULL, NULL, NULL))
+      sent += chunk_size;
+
+  endless->sent = sent;
+  g_atomic_int_set (&endless->done, TRUE);
+  return TRUE;
+}
+
+static gboolean
+endless_done (gpointer data)
+{
+  return g_atomic_int_get (&((Endless *) data)->done);
+}
+
+/* A reply with no Content-Length is read up to the cap, and the connection
+ * dropped there: the agent cannot make Clarify hold what it sends. */
+static void
+test_json_endless_reply (void)
+{
+  g_autoptr(GSocketService) service = g_threaded_socket_service_new (1);
+  g_autoptr(GError) error = NULL;
+  Fixture fixture = { 0 };
+  Endless endless = { 0 };
+
+  wire_listen (service, G_CALLBACK (endless_run), &endless, &fixture);
+
+  g_assert_false (answer (&fixture, "r1", &error));
+  g_assert_error (error, CLARIFY_ERROR, CLARIFY_ERROR_PROTOCOL);
+  g_assert_nonnull (strstr (error->message, "larger than 4 MiB"));
+
+  /* The agent's writes failed soon after the cap: the socket was closed,
+   * not drained. */
+  g_assert_true (clarify_test_loop_until (endless_done, &endless, 10000));
+  g_test_message ("the agent got to send %" G_GINT64_FORMAT " bytes", endless.sent);
+  g_assert_cmpint (endless.sent, <, 4 * CLARIFY_HTTP_MAX_BODY);
+
+  clarify_test_watch_clear (&fixture.watch);
+  g_clear_object (&fixture.backend);
+  g_clear_object (&fixture.connection);
+  g_socket_service_stop (service);
+  g_socket_listener_close (G_SOCKET_LISTENER (service));
 }
 
 /* A JSON reply of exactly @size bytes. */
@@ -465,6 +564,7 @@ main (int   argc,
   g_test_add_func ("/hostile/text/invisible-and-duplicates", test_invisible_and_duplicates);
   g_test_add ("/hostile/nul/json-backend", Fixture, NULL, fixture_setup, test_nul_json_backend, fixture_teardown);
   g_test_add ("/hostile/json/large-reply", Fixture, NULL, fixture_setup, test_json_large_reply, fixture_teardown);
+  g_test_add_func ("/hostile/json/endless-reply", test_json_endless_reply);
 
   return g_test_run ();
 }

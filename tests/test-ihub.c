@@ -25,6 +25,10 @@
 #define CAPTURED IHUB_CAPTURED
 #define APP IHUB_APP
 #define WAIT_MS IHUB_WAIT_MS
+/* A server that answers only after 30 s. */
+#define SLOW_MS 31000
+/* How long the port refuses in /ihub/outage. */
+#define OUTAGE_MS 6000
 
 typedef struct
 {
@@ -588,6 +592,114 @@ test_disconnected (Fixture       *fixture,
   g_assert_cmpint (clarify_request_get_end (request), ==, CLARIFY_REQUEST_END_ANSWERED);
 }
 
+/* The port refuses for OUTAGE_MS while the person answers, with the
+ * outbox's real back-off (1 s, doubling): every try fails at the door,
+ * none ends the question or asks it again, and the server that comes back
+ * gets the answer once, at the next try. Shorter than a minute: nothing
+ * watches an iHub server between turns, so after a minute the next try
+ * could be up to 72 s away (the back-off's cap and jitter); the outcome
+ * does not depend on the length, only when it comes. */
+static void
+test_outage (Fixture       *fixture,
+             gconstpointer  data)
+{
+  g_autofree char *path = clarify_test_ihub_path ("chat-selftest-select");
+  ClarifyRequest *request;
+  guint port;
+
+  fixture_start (fixture, "chat-selftest-select");
+  request = ask (fixture, "chat-selftest-select", "select.1", "Please help ask:select");
+
+  port = clarify_test_server_get_port (fixture->server);
+  g_clear_pointer (&fixture->server, clarify_test_server_free);
+  answer (fixture, request, CLARIFY_OUTCOME_ANSWERED, (const char *[]) { "fr", NULL }, NULL);
+  clarify_test_loop_for (OUTAGE_MS);
+  g_test_message ("%u turns ended while the port refused", fixture->n_ended - 1);
+  g_assert_cmpuint (fixture->n_ended, >=, 3);
+  g_assert_cmpint (fixture->end, ==, CLARIFY_IHUB_END_CONNECTION_LOST);
+  g_assert_cmpint (clarify_request_get_state (request), ==, CLARIFY_REQUEST_SENDING);
+  g_assert_cmpuint (fixture->requests->len, ==, 1);
+
+  fixture->server = clarify_test_server_new_on_port (port);
+  clarify_test_server_add_json (fixture->server, "GET", "/api/apps", 200, "application/json", IHUB_APPS);
+  /* The next try comes within the back-off reached (4 s, +20 %). */
+  {
+    g_autofree char *stream = clarify_test_load_fixture (CAPTURED "select.2.sse");
+    g_autofree char *post = clarify_test_load_fixture (CAPTURED "select.2.sse.post");
+    gsize greeting = clarify_test_ihub_greeting_length (stream);
+    g_autofree char *connected = g_strndup (stream, greeting);
+
+    clarify_test_server_add_sse (fixture->server, path);
+    clarify_test_server_set_sse_greeting (fixture->server, path, connected);
+    clarify_test_server_set_json (fixture->server, "POST", path, 200, "application/json", post);
+    g_assert_true (clarify_test_server_wait_for_n_requests (fixture->server, "POST", path, 1, 2 * OUTAGE_MS));
+    g_assert_true (clarify_test_server_wait_for_n_streams (fixture->server, path, 1, WAIT_MS));
+    clarify_test_server_sse_send (fixture->server, path, stream + greeting, -1);
+  }
+  g_assert_true (clarify_test_loop_until (is_delivered, request, WAIT_MS));
+  g_assert_cmpint (clarify_request_get_end (request), ==, CLARIFY_REQUEST_END_ANSWERED);
+  clarify_test_loop_for (300);
+  g_assert_cmpuint (clarify_test_server_get_n_requests (fixture->server, "POST", path), ==, 1);
+  g_assert_cmpuint (fixture->requests->len, ==, 1);
+}
+
+/* The server answers the answer's POST only after 31 s, and nothing else
+ * meanwhile (its stream open, but silent): the answer is waited for, not
+ * posted a second time, and the turn goes on once the server does. (The
+ * fault tests' table has no iHub row: its questions come from a chat
+ * Clarify drives.) */
+static void
+test_slow_answer (Fixture       *fixture,
+                  gconstpointer  data)
+{
+  g_autofree char *path = clarify_test_ihub_path ("chat-selftest-select");
+  g_autofree char *stream = clarify_test_load_fixture (CAPTURED "select.2.sse");
+  g_autofree char *post = clarify_test_load_fixture (CAPTURED "select.2.sse.post");
+  gsize greeting = clarify_test_ihub_greeting_length (stream);
+  ClarifyRequest *request;
+
+  fixture_start (fixture, "chat-selftest-select");
+  request = ask (fixture, "chat-selftest-select", "select.1", "Please help ask:select");
+
+  /* The answer's stream opens, and says `connected` once the server hangs. */
+  clarify_test_server_set_sse_greeting (fixture->server, path, NULL);
+  clarify_test_server_set_json (fixture->server, "POST", path, 200, "application/json", post);
+  answer (fixture, request, CLARIFY_OUTCOME_ANSWERED, (const char *[]) { "fr", NULL }, NULL);
+  g_assert_true (clarify_test_server_wait_for_n_requests (fixture->server, "GET", path, 2, WAIT_MS));
+  g_assert_true (clarify_test_server_wait_for_n_streams (fixture->server, path, 1, WAIT_MS));
+  clarify_test_server_stall_next (fixture->server, path, SLOW_MS);
+  clarify_test_server_sse_send (fixture->server, path, stream, greeting);
+
+  g_assert_true (clarify_test_server_wait_for_n_requests (fixture->server, "POST", path, 2, SLOW_MS + 4 * WAIT_MS));
+  g_assert_cmpint (clarify_request_get_state (request), ==, CLARIFY_REQUEST_SENDING);
+  clarify_test_server_sse_send (fixture->server, path, stream + greeting, -1);
+  g_assert_true (clarify_test_loop_until (is_delivered, request, WAIT_MS));
+  wait_turn (fixture, 2);
+  g_assert_cmpint (fixture->end, ==, CLARIFY_IHUB_END_COMPLETE);
+  g_assert_cmpint (clarify_request_get_end (request), ==, CLARIFY_REQUEST_END_ANSWERED);
+  clarify_test_loop_for (300);
+  g_assert_cmpuint (clarify_test_server_get_n_requests (fixture->server, "POST", path), ==, 2);
+  g_assert_cmpuint (fixture->requests->len, ==, 1);
+}
+
+/* App and conversation ids go into URLs as path segments: ones that would
+ * change the path are refused before any request. */
+static void
+test_dot_ids (Fixture       *fixture,
+              gconstpointer  data)
+{
+  ClarifyIhubBackend *backend;
+
+  fixture->backend = clarify_ihub_backend_new (fixture->connection);
+  backend = CLARIFY_IHUB_BACKEND (fixture->backend);
+
+  g_assert_null (clarify_ihub_backend_open_chat (backend, "..", NULL));
+  g_assert_null (clarify_ihub_backend_open_chat (backend, ".", "chat-1"));
+  g_assert_null (clarify_ihub_backend_open_chat (backend, APP, ".."));
+  g_assert_null (clarify_ihub_backend_open_chat (backend, APP, ""));
+  g_assert_nonnull (clarify_ihub_backend_open_chat (backend, APP, "chat-1"));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -612,6 +724,9 @@ main (int   argc,
   ADD ("kept", test_kept);
   ADD ("restart", test_restart);
   ADD ("disconnected", test_disconnected);
+  ADD ("slow-answer", test_slow_answer);
+  ADD ("outage", test_outage);
+  ADD ("dot-ids", test_dot_ids);
 #undef ADD
   g_test_add ("/ihub/refused/bad25", Fixture, "bad25", fixture_set_up, test_refused, fixture_tear_down);
   g_test_add ("/ihub/refused/badregex", Fixture, "badregex", fixture_set_up, test_refused, fixture_tear_down);

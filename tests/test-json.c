@@ -485,6 +485,35 @@ test_documented_examples (void)
   assert_canonical_response (g_ptr_array_index (readme, 1));
 }
 
+/* Found by fuzz-json-form: json-glib writes the double 1e40 as "1e+40.0",
+ * so such a bound made a request the outbox could not read back. */
+static void
+test_request_huge_numbers (void)
+{
+  static const char *data =
+    "{\"id\":\"n\",\"questions\":[{\"id\":\"q\",\"kind\":\"number\",\"text\":\"How many?\","
+    "\"validation\":{\"min\":-1e20,\"max\":1e40,\"step\":1e300}}]}";
+  g_autoptr(GError) error = NULL;
+  g_autoptr(ClarifyRequest) request = clarify_request_new_from_data (data, -1, &error);
+  g_autoptr(ClarifyRequest) again = NULL;
+  g_autoptr(JsonNode) node = NULL;
+  g_autofree char *text = NULL;
+  const ClarifyValidation *validation;
+
+  g_assert_no_error (error);
+  validation = clarify_question_get_validation (clarify_request_get_question (request, 0));
+  g_assert_cmpfloat (validation->min, ==, -1e15);
+  g_assert_cmpfloat (validation->max, ==, 1e15);
+  g_assert_cmpfloat (validation->step, ==, 1e15);
+
+  node = clarify_request_to_json (request);
+  text = clarify_json_to_string (node);
+  again = clarify_request_new_from_data (text, -1, &error);
+  g_assert_no_error (error);
+  validation = clarify_question_get_validation (clarify_request_get_question (again, 0));
+  g_assert_cmpfloat (validation->max, ==, 1e15);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -497,6 +526,7 @@ main (int   argc,
   g_test_add_func ("/json/request/aliases", test_request_aliases);
   g_test_add_func ("/json/request/errors", test_request_errors);
   g_test_add_func ("/json/request/bad-timeout", test_request_bad_timeout);
+  g_test_add_func ("/json/request/huge-numbers", test_request_huge_numbers);
   g_test_add_func ("/json/nesting-limit", test_nesting_limit);
   g_test_add_func ("/json/bad-escapes", test_bad_escapes);
   g_test_add_func ("/json/response/encode", test_response_encode);

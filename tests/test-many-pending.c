@@ -21,6 +21,7 @@
 #include "clarify-test-dbus.h"
 #include "clarify-test-gtk-utils.h"
 #include "clarify-test-log.h"
+#include "clarify-test-window.h"
 #include "clarify-window.h"
 
 #define WAIT_MS          15000
@@ -28,6 +29,11 @@
 #define PER_CONNECTION   200
 #define REFUSED_ID       "requests-refused"
 #define REFUSED_TEXT     "1000 questions wait; new ones are turned away"
+/* The window's list builds rows around what is in view, never all 1,000:
+ * GTK 4.8's GtkListView keeps up to 200 rows alive around its anchor (its
+ * GTK_LIST_VIEW_MAX_LIST_ITEMS), plus two on each side of what it tracks. */
+#define MAX_ROWS         210
+#define FAR_POSITION     700
 
 static ClarifyApplication *app;
 
@@ -43,7 +49,7 @@ count_dialogs (void)
 #define find_dialog() \
   CLARIFY_REQUEST_DIALOG (clarify_test_find_app_window (GTK_APPLICATION (app), CLARIFY_TYPE_REQUEST_DIALOG, NULL))
 #define find_main_window() \
-  clarify_test_find_app_window (GTK_APPLICATION (app), CLARIFY_TYPE_WINDOW, NULL)
+  GTK_WINDOW (clarify_test_find_app_window (GTK_APPLICATION (app), CLARIFY_TYPE_WINDOW, NULL))
 
 static ClarifyRequest *
 new_request (const char *id)
@@ -59,6 +65,16 @@ new_request (const char *id)
   return request;
 }
 
+static ClarifyRequestDialog *
+find_dialog_of (ClarifyRequest *request)
+{
+  for (GList *l = gtk_application_get_windows (GTK_APPLICATION (app)); l != NULL; l = l->next)
+    if (CLARIFY_IS_REQUEST_DIALOG (l->data) && clarify_request_dialog_get_request (l->data) == request)
+      return l->data;
+
+  return NULL;
+}
+
 static gboolean
 is_null (gpointer data)
 {
@@ -72,23 +88,21 @@ notified (gpointer data)
 }
 
 static gboolean
+no_request_rows (gpointer data)
+{
+  return clarify_test_count_request_rows (GTK_WIDGET (find_main_window ())) == 0;
+}
+
+static gboolean
 no_dialogs (gpointer data)
 {
   return count_dialogs () == 0;
 }
 
-/* Whether the app has sent notification @id by now: a marker sent after
- * it arrives after it, on the same bus connection. */
 static gboolean
 was_notified (const char *id)
 {
-  g_autoptr(GNotification) marker = g_notification_new ("marker");
-
-  g_application_send_notification (G_APPLICATION (app), "marker", marker);
-  g_assert_true (clarify_test_wait_until (notified, "marker", WAIT_MS));
-  g_hash_table_remove (clarify_test_notifications_shown, "marker");
-
-  return notified ((gpointer) id);
+  return clarify_test_notification_sent_by_now (G_APPLICATION (app), id);
 }
 
 /* Closes @dialog with Esc and waits until it is finalized, not just hidden. */
@@ -114,6 +128,10 @@ test_data_not_widgets (void)
   const char *title = NULL;
   GVariant *notification;
   g_autofree char *picked_key = NULL;
+  g_autoptr(ClarifyRequest) far = NULL;
+  GtkWindow *window;
+  GtkWidget *list;
+  guint n_built, n_dialogs;
 
   for (guint c = 0; c < N_CONNECTIONS; c++)
     {
@@ -166,19 +184,42 @@ test_data_not_widgets (void)
   picked_key = clarify_inbox_dup_key (picked);
   g_action_group_activate_action (G_ACTION_GROUP (app), "open-request", g_variant_new_string (picked_key));
   g_assert_cmpuint (count_dialogs (), ==, 2);
-  for (GList *l = gtk_application_get_windows (GTK_APPLICATION (app)); l != NULL; l = l->next)
-    {
-      if (CLARIFY_IS_REQUEST_DIALOG (l->data) && clarify_request_dialog_get_request (l->data) == picked)
-        {
-          clarify_test_present_and_wait (GTK_WINDOW (l->data));
-          close_dialog (l->data);
-          break;
-        }
-    }
+  clarify_test_present_and_wait (GTK_WINDOW (find_dialog_of (picked)));
+  close_dialog (find_dialog_of (picked));
   g_assert_cmpint (clarify_request_get_state (picked), ==, CLARIFY_REQUEST_PENDING);
   /* Xvfb has no window manager to focus the other dialog: the queue may
    * show the next in line beside it, but never more than that. */
   g_assert_cmpuint (count_dialogs (), <=, 2);
+
+  /* The window lists all 1,000, building rows only for those in view; a
+   * row far down, scrolled to and activated, opens its own request. */
+  g_application_activate (G_APPLICATION (app));
+  window = find_main_window ();
+  n_built = clarify_request_row_get_n_built ();
+  clarify_test_present_and_wait (window);
+  gtk_test_widget_wait_for_draw (GTK_WIDGET (window));
+  g_assert_cmpuint (clarify_test_count_request_rows (GTK_WIDGET (window)), >, 0);
+  g_assert_cmpuint (clarify_test_count_request_rows (GTK_WIDGET (window)), <, MAX_ROWS);
+  g_assert_cmpuint (clarify_request_row_get_n_built () - n_built, <, MAX_ROWS);
+  g_free (clarify_test_save_screenshot (GTK_WIDGET (window), "many-pending-list-en"));
+
+  list = clarify_test_find_widget (GTK_WIDGET (window), "requests_list");
+  far = g_list_model_get_item (G_LIST_MODEL (inbox), FAR_POSITION);
+  g_assert_null (clarify_test_find_request_row_full (GTK_WIDGET (window), far, NULL));
+  g_assert_true (gtk_widget_activate_action (list, "list.scroll-to-item", "u", FAR_POSITION));
+  gtk_test_widget_wait_for_draw (GTK_WIDGET (window));
+  g_assert_nonnull (clarify_test_find_request_row_full (GTK_WIDGET (window), far, NULL));
+  g_assert_cmpuint (clarify_test_count_request_rows (GTK_WIDGET (window)), <, MAX_ROWS);
+  g_assert_cmpuint (clarify_request_row_get_n_built () - n_built, <, MAX_ROWS);
+
+  n_dialogs = count_dialogs ();
+  g_assert_null (find_dialog_of (far));
+  g_assert_true (gtk_widget_activate_action (list, "list.activate-item", "u", FAR_POSITION));
+  g_assert_nonnull (find_dialog_of (far));
+  g_assert_cmpuint (count_dialogs (), ==, n_dialogs + 1);
+  clarify_test_present_and_wait (GTK_WINDOW (find_dialog_of (far)));
+  close_dialog (find_dialog_of (far));
+  gtk_window_close (window);
 
   /* The user works the list down to half: the episode is over. With the
    * window open, the next overflow is a toast. */
@@ -203,6 +244,12 @@ test_data_not_widgets (void)
     clarify_application_remove_backend (app, g_ptr_array_index (backends, c));
   g_assert_cmpuint (clarify_inbox_get_n_pending (inbox), ==, 0);
   g_assert_true (clarify_test_wait_until (no_dialogs, NULL, WAIT_MS));
+
+  /* None left: the list's card says so. */
+  g_assert_true (clarify_test_wait_until (no_request_rows, NULL, WAIT_MS));
+  gtk_test_widget_wait_for_draw (GTK_WIDGET (find_main_window ()));
+  g_assert_nonnull (clarify_test_find_label (GTK_WIDGET (find_main_window ()), "No questions right now"));
+  g_free (clarify_test_save_screenshot (GTK_WIDGET (find_main_window ()), "many-pending-none-en"));
 }
 
 int

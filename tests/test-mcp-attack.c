@@ -26,6 +26,8 @@
 #define BLOCK (64 * 1024)
 /* As many ask_user calls at once as the burst. */
 #define N_CALLS 1000
+/* The idle limit in /mcp-attack/slow-reader. */
+#define SLOW_READER_LIMIT_MS 4000
 
 typedef ClarifyTestMcp Fixture;
 
@@ -48,14 +50,19 @@ typedef struct
   GMainContext *context;
 } Raw;
 
+/* @rcvbuf: the receive buffer's size (0: the system's), set before the
+ * connection so that the window is small from the start. */
 static int
-raw_connect (guint port)
+raw_connect_with_buffer (guint port,
+                         int   rcvbuf)
 {
   struct sockaddr_in address = { 0 };
-  struct timeval timeout = { WAIT_MS / 1000, 0 };
+  struct timeval timeout = { clarify_test_scaled_ms (WAIT_MS) / 1000, 0 };
   int fd = socket (AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
 
   g_assert_cmpint (fd, >=, 0);
+  if (rcvbuf > 0)
+    g_assert_cmpint (setsockopt (fd, SOL_SOCKET, SO_RCVBUF, &rcvbuf, sizeof rcvbuf), ==, 0);
   address.sin_family = AF_INET;
   address.sin_port = htons (port);
   address.sin_addr.s_addr = htonl (INADDR_LOOPBACK);
@@ -64,6 +71,12 @@ raw_connect (guint port)
   setsockopt (fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, sizeof timeout);
 
   return fd;
+}
+
+static int
+raw_connect (guint port)
+{
+  return raw_connect_with_buffer (port, 0);
 }
 
 static void
@@ -573,6 +586,157 @@ test_keep_alive (Fixture       *fixture,
   g_free (keep.second);
 }
 
+/* A reply read by a thread of its own, so that the loop the server runs
+ * in goes on meanwhile: until it is whole (a Content-Length body or the
+ * last chunk) or the server closes. */
+typedef struct
+{
+  int           fd;
+  GString      *text;
+  gboolean      closed;
+  gint          done;
+  GMainContext *context;
+} Reading;
+
+static gboolean
+reply_is_whole (GString *text)
+{
+  const char *end = strstr (text->str, "\r\n\r\n");
+  const char *length = strstr (text->str, "Content-Length: ");
+
+  if (g_str_has_suffix (text->str, "\r\n0\r\n\r\n"))
+    return TRUE;
+  return end != NULL && length != NULL && length < end &&
+         text->len >= (gsize) (end + 4 - text->str) + g_ascii_strtoull (length + 16, NULL, 10);
+}
+
+static gpointer
+reading_thread (gpointer data)
+{
+  Reading *reading = data;
+  char buffer[65536];
+  gssize n;
+
+  while (!reply_is_whole (reading->text) && (n = recv (reading->fd, buffer, sizeof buffer, 0)) > 0)
+    g_string_append_len (reading->text, buffer, n);
+  reading->closed = !reply_is_whole (reading->text);
+  g_atomic_int_set (&reading->done, 1);
+  g_main_context_wakeup (reading->context);
+  return NULL;
+}
+
+static gboolean
+reading_done (gpointer data)
+{
+  return g_atomic_int_get (&((Reading *) data)->done);
+}
+
+/* Reads @fd's reply to the end, the server's loop running meanwhile. */
+static char *
+read_reply_serving (int fd)
+{
+  Reading reading = { fd, g_string_new (NULL), FALSE, 0, g_main_context_ref_thread_default () };
+  GThread *thread = g_thread_new ("reader", reading_thread, &reading);
+
+  g_assert_true (clarify_test_loop_until (reading_done, &reading, 4 * WAIT_MS));
+  g_thread_join (thread);
+  g_main_context_unref (reading.context);
+  g_test_message ("read %zu bytes%s", reading.text->len, reading.closed ? ", then the server closed" : "");
+  return g_string_free (reading.text, FALSE);
+}
+
+/* Sends an ask_user call asking @question on a new connection (kept
+ * alive), whose receive buffer is @rcvbuf (0: the system's), and waits
+ * for it to be shown as the @n-th request. */
+static int
+send_call (Fixture         *fixture,
+           const char      *question,
+           int              rcvbuf,
+           guint            n,
+           ClarifyRequest **request)
+{
+  g_autofree char *call = g_strdup_printf ("{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"tools/call\",\"params\":"
+                                           "{\"name\":\"ask_user\",\"arguments\":{\"questions\":"
+                                           "[{\"id\":\"q\",\"question\":\"%s\"}]}}}", question);
+  g_autofree char *head = g_strdup_printf ("POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:%u\r\n"
+                                           "Authorization: Bearer %s\r\n"
+                                           "Content-Type: application/json\r\n"
+                                           "Accept: application/json, text/event-stream\r\n"
+                                           "Content-Length: %zu\r\n\r\n%s",
+                                           port_of (fixture), fixture->token, strlen (call), call);
+  int fd = raw_connect_with_buffer (port_of (fixture), rcvbuf);
+
+  g_assert_cmpint (send (fd, head, strlen (head), MSG_NOSIGNAL), ==, (gssize) strlen (head));
+  *request = clarify_test_watch_wait_request_for (&fixture->watch, n, WAIT_MS);
+  return fd;
+}
+
+static void
+set_flag (gpointer data)
+{
+  *(gboolean *) data = TRUE;
+}
+
+static gboolean
+flag_is_set (gpointer data)
+{
+  return *(gboolean *) data;
+}
+
+static gboolean
+no_connection_left (gpointer data)
+{
+  return clarify_mcp_listener_get_n_connections (data) == 0;
+}
+
+/* Clients slow to read their reply (the idle limit shortened to 4 s),
+ * with an answer of 8 MiB, more than the sockets hold, so that the server
+ * has to wait for them to read: a client that starts reading 2 s after the
+ * answer (half the limit: the kernel's probes of a shut window back off,
+ * so the limit is not kept to the millisecond) gets the whole answer; one
+ * that never reads is let go; and while both hold their replies, another
+ * client is asked, answered and reads its reply. Before the kernel's limit
+ * (TCP_USER_TIMEOUT) the one that never read held its connection for
+ * good: not idle, as its reply was never written out. */
+static void
+test_slow_reader (Fixture       *fixture,
+                  gconstpointer  data)
+{
+  g_autofree char *big = g_strnfill (8 * 1024 * 1024, 'x');
+  g_autofree char *quick_reply = NULL;
+  g_autofree char *slow_reply = NULL;
+  ClarifyRequest *request;
+  gboolean slept = FALSE;
+  int slow, never, quick;
+
+  clarify_mcp_listener_set_limits (listener_of (fixture), SLOW_READER_LIMIT_MS, CLARIFY_MCP_MAX_CONNECTIONS);
+
+  slow = send_call (fixture, "Slow?", 4096, 1, &request);
+  clarify_test_mcp_answer_text (fixture, request, big);
+  /* It does not read for half the limit from now. Real time, as the
+   * kernel's limit is: not stretched under CLARIFY_TEST_TIMEOUT_SCALE. */
+  g_timeout_add_once (SLOW_READER_LIMIT_MS / 2, set_flag, &slept);
+  never = send_call (fixture, "Never?", 4096, 2, &request);
+  clarify_test_mcp_answer_text (fixture, request, big);
+
+  quick = send_call (fixture, "Quick?", 0, 3, &request);
+  clarify_test_mcp_answer_text (fixture, request, "quick answer");
+  quick_reply = read_reply_serving (quick);
+  assert_status (quick_reply, "200");
+  g_assert_nonnull (strstr (quick_reply, "quick answer"));
+  close (quick);
+
+  g_assert_true (clarify_test_loop_until (flag_is_set, &slept, 2 * SLOW_READER_LIMIT_MS));
+  slow_reply = read_reply_serving (slow);
+  assert_status (slow_reply, "200");
+  g_assert_nonnull (strstr (slow_reply, big));
+  close (slow);
+
+  /* The one that never reads is let go. */
+  g_assert_true (clarify_test_loop_until (no_connection_left, listener_of (fixture), WAIT_MS));
+  close (never);
+}
+
 static gboolean
 is_listening (gpointer data)
 {
@@ -816,6 +980,7 @@ main (int   argc,
   ADD ("idle-sockets", test_idle_sockets);
   ADD ("idle-timeout", test_idle_timeout);
   ADD ("keep-alive", test_keep_alive);
+  ADD ("slow-reader", test_slow_reader);
   ADD ("listener-lost", test_listener_lost);
   ADD ("out-of-descriptors", test_out_of_descriptors);
   ADD ("concurrent-calls", test_concurrent_calls);

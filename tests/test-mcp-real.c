@@ -147,7 +147,7 @@ test_ask_user_through_opencode (void)
   g_signal_connect (backend, "request-added", G_CALLBACK (request_added_cb), &asked);
   clarify_backend_start (backend);
   g_assert_cmpuint (clarify_backend_get_state (backend), ==, CLARIFY_CONNECTION_STATE_CONNECTED);
-  token = clarify_mcp_server_ensure_token (&error);
+  token = clarify_mcp_token_ensure (&error);
   g_assert_no_error (error);
   extra_config = mcp_config (CLARIFY_MCP_SERVER (backend), token);
 

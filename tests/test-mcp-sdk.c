@@ -293,7 +293,7 @@ test_http (void)
 
   clarify_backend_start (backend);
   g_assert_cmpuint (clarify_backend_get_state (backend), ==, CLARIFY_CONNECTION_STATE_CONNECTED);
-  token = clarify_mcp_server_ensure_token (&error);
+  token = clarify_mcp_token_ensure (&error);
   g_assert_no_error (error);
   url = clarify_mcp_server_get_url (CLARIFY_MCP_SERVER (backend));
 

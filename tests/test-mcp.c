@@ -1193,7 +1193,7 @@ static void
 test_token (void)
 {
   g_autoptr(GError) error = NULL;
-  g_autofree char *first = clarify_mcp_server_ensure_token (&error);
+  g_autofree char *first = clarify_mcp_token_ensure (&error);
   g_autofree char *second = NULL;
   g_autofree char *other = NULL;
 
@@ -1204,11 +1204,11 @@ test_token (void)
   for (const char *p = first; *p; p++)
     g_assert_true (g_ascii_isalnum (*p) || *p == '-' || *p == '_');
 
-  second = clarify_mcp_server_ensure_token (&error);
+  second = clarify_mcp_token_ensure (&error);
   g_assert_cmpstr (first, ==, second);
 
   g_assert_true (clarify_secret_clear (CLARIFY_MCP_TOKEN_KEY, &error));
-  other = clarify_mcp_server_ensure_token (&error);
+  other = clarify_mcp_token_ensure (&error);
   g_assert_cmpstr (other, !=, first);
 }
 
@@ -1219,11 +1219,11 @@ test_configured_port (void)
   g_autofree char *path = g_build_filename (dir, "mcp.ini", NULL);
   g_autoptr(ClarifyBackend) backend = NULL;
 
-  g_assert_cmpuint (clarify_mcp_server_get_configured_port (), ==, CLARIFY_MCP_DEFAULT_PORT);
+  g_assert_cmpuint (clarify_mcp_config_get_port (), ==, CLARIFY_MCP_DEFAULT_PORT);
 
   g_assert_cmpint (g_mkdir_with_parents (dir, 0700), ==, 0);
   g_assert_true (g_file_set_contents (path, "[mcp]\nport=7345\n", -1, NULL));
-  g_assert_cmpuint (clarify_mcp_server_get_configured_port (), ==, 7345);
+  g_assert_cmpuint (clarify_mcp_config_get_port (), ==, 7345);
 
   backend = clarify_mcp_server_new_default (0);
   g_assert_cmpstr (clarify_connection_get_url (clarify_backend_get_connection (backend)), ==,
@@ -1236,9 +1236,9 @@ test_configured_port (void)
   g_assert_cmpstr (clarify_connection_get_kind (clarify_backend_get_connection (backend)), ==, "mcp");
 
   g_assert_true (g_file_set_contents (path, "[mcp]\nport=70000\n", -1, NULL));
-  g_assert_cmpuint (clarify_mcp_server_get_configured_port (), ==, CLARIFY_MCP_DEFAULT_PORT);
+  g_assert_cmpuint (clarify_mcp_config_get_port (), ==, CLARIFY_MCP_DEFAULT_PORT);
   g_assert_true (g_file_set_contents (path, "[mcp]\nport=0\n", -1, NULL));
-  g_assert_cmpuint (clarify_mcp_server_get_configured_port (), ==, CLARIFY_MCP_DEFAULT_PORT);
+  g_assert_cmpuint (clarify_mcp_config_get_port (), ==, CLARIFY_MCP_DEFAULT_PORT);
 }
 
 static void

@@ -484,7 +484,9 @@ test_reply_refused (Fixture       *fixture,
 
 /* Kill the stream while a question is pending: the reconnect lists it again,
  * it is shown once, and the answer reaches the server once. A request that
- * vanished from the listing meanwhile is withdrawn. */
+ * vanished from the listing meanwhile is withdrawn as gone with a restart:
+ * OpenCode ends its streams only when it stops, and the restart may have
+ * been faster than the reconnect (the soak's "untrue endings"). */
 static void
 test_resync (Fixture       *fixture,
              gconstpointer  data)
@@ -513,7 +515,8 @@ test_resync (Fixture       *fixture,
   list = clarify_test_server_wait_for_request (fixture->server, "GET", "/question", WAIT_MS);
   g_assert_cmpstr (list->query, ==, DIR_QUERY);
 
-  /* A permission arrives by event; the server forgets it while we are away. */
+  /* A permission arrives by event; the server forgets it while we are away,
+   * and no port ever refused. */
   send_global (fixture, permission);
   gone = clarify_test_watch_wait_request (&fixture->watch, 2);
 
@@ -524,7 +527,7 @@ test_resync (Fixture       *fixture,
   g_assert_cmpuint (fixture->watch.added->len, ==, 2);
   g_assert_false (clarify_request_is_withdrawn (request));
   g_assert_true (clarify_request_is_withdrawn (gone));
-  g_assert_cmpint (clarify_request_get_end_reason (gone), ==, CLARIFY_END_REASON_ANSWERED_ELSEWHERE);
+  g_assert_cmpint (clarify_request_get_end_reason (gone), ==, CLARIFY_END_REASON_AGENT_RESTARTED);
 
   clarify_response_add_answer (response, "q1", database, NULL, FALSE);
   clarify_response_add_answer (response, "q2", extras, NULL, FALSE);
@@ -792,6 +795,20 @@ test_session_title (Fixture       *fixture,
   }
   clarify_test_loop_for (100);
   g_assert_null (clarify_request_get_session_title (unknown));
+
+  /* A session id that cannot stay one path segment gets no title, and no
+   * GET elsewhere on the server; ses_dot (after it) gets its GET. */
+  send_global (fixture, "{\"id\":\"evt_4\",\"type\":\"permission.updated\",\"properties\":{\"id\":\"per_dots\",\"type\":\"bash\",\"sessionID\":\"..\",\"messageID\":\"msg_3\",\"title\":\"Run ls\",\"metadata\":{},\"time\":{\"created\":4}}}");
+  send_global (fixture, "{\"id\":\"evt_5\",\"type\":\"permission.updated\",\"properties\":{\"id\":\"per_dot\",\"type\":\"bash\",\"sessionID\":\"ses_dot\",\"messageID\":\"msg_4\",\"title\":\"Run ls\",\"metadata\":{},\"time\":{\"created\":5}}}");
+  clarify_test_watch_wait_request (&fixture->watch, 5);
+  {
+    g_autoptr(ClarifyTestRequest) get = clarify_test_server_wait_for_request (fixture->server, "GET", "/session/ses_dot",
+                                                                             WAIT_MS);
+
+    g_assert_nonnull (get);
+  }
+  g_assert_cmpuint (clarify_test_server_get_n_requests (fixture->server, "GET", "/session/.."), ==, 0);
+  g_assert_cmpuint (clarify_test_server_get_n_requests (fixture->server, "GET", "/"), ==, 0);
 }
 
 static gboolean
@@ -896,6 +913,43 @@ test_fast_restart (Fixture       *fixture,
   g_assert_cmpuint (clarify_outbox_get_n_pending (clarify_inbox_get_outbox (inbox)), ==, 0);
 }
 
+/* OpenCode restarts while the user's answer is on its way: the restarted
+ * server says 404 for the question, and the old stream's end may be read
+ * before or after that 404. Either way the question ends as gone with the
+ * restart, never "answered elsewhere". Without the restart (data NULL: the
+ * stream stays) the same 404 means someone else answered. */
+static void
+test_gone_verdict (Fixture       *fixture,
+                   gconstpointer  data)
+{
+  g_autofree char *payload = question_payload ();
+  g_autoptr(ClarifyResponse) response = clarify_response_new (QUESTION_ID, CLARIFY_OUTCOME_ANSWERED);
+  const char *database[] = { "SQLite", NULL };
+  const char *reply = "/question/" QUESTION_ID "/reply";
+  gboolean restart = data != NULL;
+  ClarifyInbox *inbox;
+  ClarifyRequest *request;
+
+  clarify_test_server_add_json (fixture->server, "POST", reply, 404, "application/json",
+                                "{\"_tag\":\"QuestionNotFoundError\"}");
+  connect_and_resync (fixture);
+  send_global (fixture, payload);
+  inbox = clarify_backend_get_inbox (fixture->backend);
+  request = clarify_test_watch_wait_request (&fixture->watch, 1);
+  clarify_response_add_answer (response, "q1", database, NULL, FALSE);
+
+  clarify_inbox_answer (inbox, request, response);
+  g_assert_true (clarify_test_server_wait_for_n_requests (fixture->server, "POST", reply, 1, WAIT_MS));
+  if (restart)
+    clarify_test_server_sse_close (fixture->server, "/global/event");
+  clarify_test_inbox_wait_state (request, CLARIFY_REQUEST_DONE, WAIT_MS);
+  g_assert_cmpint (clarify_request_get_end_reason (request), ==,
+                   restart ? CLARIFY_END_REASON_AGENT_RESTARTED : CLARIFY_END_REASON_ANSWERED_ELSEWHERE);
+  g_assert_cmpint (clarify_request_get_end (request), !=, CLARIFY_REQUEST_END_ANSWERED);
+  g_assert_cmpuint (clarify_test_server_get_n_requests (fixture->server, "POST", reply), ==, 1);
+  g_assert_cmpuint (clarify_outbox_get_n_pending (clarify_inbox_get_outbox (inbox)), ==, 0);
+}
+
 /* The server thread: takes the answer after 31 s, as a slow agent would. */
 static void
 slow_reply (const ClarifyTestRequest  *request,
@@ -962,6 +1016,8 @@ main (int   argc,
   ADD ("restart", test_restart, NULL);
   ADD ("restart/fast-retry", test_fast_restart, NULL);
   ADD ("restart/fast-resync", test_fast_restart, "resync");
+  ADD ("restart/gone-while-answering", test_gone_verdict, "restart");
+  ADD ("reply/gone-elsewhere", test_gone_verdict, NULL);
   ADD ("directories", test_directories, NULL);
   ADD ("stream/heartbeats", test_heartbeats, NULL);
   ADD ("stream/fallback-404", test_fallback, GUINT_TO_POINTER (404));

@@ -120,59 +120,6 @@ run_child (const char *url,
   return 0;
 }
 
-typedef struct
-{
-  GPtrArray *added;
-  GPtrArray *replayed;   /* "id=delivered" or "id=not needed" */
-} Seen;
-
-static void
-on_added (ClarifyInbox   *inbox,
-          ClarifyRequest *request,
-          Seen           *seen)
-{
-  g_ptr_array_add (seen->added, g_strdup (clarify_request_get_id (request)));
-}
-
-static void
-on_replay_ended (ClarifyInbox   *inbox,
-                 ClarifyRequest *request,
-                 gboolean        delivered,
-                 Seen           *seen)
-{
-  g_ptr_array_add (seen->replayed, g_strdup_printf ("%s=%s", clarify_request_get_id (request),
-                                                    delivered ? "delivered" : "not needed"));
-}
-
-static void
-seen_init (Seen         *seen,
-           ClarifyInbox *inbox)
-{
-  seen->added = g_ptr_array_new_with_free_func (g_free);
-  seen->replayed = g_ptr_array_new_with_free_func (g_free);
-  g_signal_connect (inbox, "request-added", G_CALLBACK (on_added), seen);
-  g_signal_connect (inbox, "replay-ended", G_CALLBACK (on_replay_ended), seen);
-}
-
-static void
-seen_clear (Seen *seen)
-{
-  g_clear_pointer (&seen->added, g_ptr_array_unref);
-  g_clear_pointer (&seen->replayed, g_ptr_array_unref);
-}
-
-static gboolean
-has_replayed (gpointer data)
-{
-  return ((Seen *) data)->replayed->len > 0;
-}
-
-static gboolean
-has_added (gpointer data)
-{
-  return ((Seen *) data)->added->len > 0;
-}
-
 static gboolean
 has_pending (gpointer data)
 {
@@ -232,7 +179,7 @@ test_killed_while_agent_down (void)
   g_autoptr(GError) error = NULL;
   FileWait one_file = { outbox, 1 };
   FileWait no_file = { outbox, 0 };
-  Seen seen;
+  ClarifyTestSeen seen;
   GStatBuf st;
 
   /* The agent asks, but cannot take answers: it is going down. */
@@ -279,14 +226,14 @@ test_killed_while_agent_down (void)
 
   /* Clarify starts again. */
   inbox = make_inbox (outbox, url, &backend);
-  seen_init (&seen, inbox);
+  clarify_test_seen_init (&seen, inbox);
   clarify_inbox_add_backend (inbox, backend);
   clarify_backend_start (backend);
 
-  g_assert_true (clarify_test_loop_until (has_replayed, &seen, WAIT_MS));
+  g_assert_true (clarify_test_loop_until (clarify_test_seen_has_replayed, &seen, WAIT_MS));
   g_assert_cmpstr (seen.replayed->pdata[0], ==, "r1=delivered");
   /* r2 comes after r1 on the stream: once it is here, r1's resync was seen. */
-  g_assert_true (clarify_test_loop_until (has_added, &seen, WAIT_MS));
+  g_assert_true (clarify_test_loop_until (clarify_test_seen_has_added, &seen, WAIT_MS));
   g_assert_cmpuint (seen.added->len, ==, 1);
   g_assert_cmpstr (seen.added->pdata[0], ==, "r2");
 
@@ -298,7 +245,7 @@ test_killed_while_agent_down (void)
   g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (inbox)), ==, 1);
 
   clarify_backend_stop (backend);
-  seen_clear (&seen);
+  clarify_test_seen_clear (&seen);
   g_clear_object (&inbox);
   clarify_test_remove_tree (dir);
 }
@@ -312,7 +259,7 @@ test_replay_not_needed (void)
   g_autoptr(ClarifyBackend) backend = NULL;
   g_autoptr(ClarifyInbox) inbox = NULL;
   g_autoptr(ClarifyRequest) request = NULL;
-  Seen seen;
+  ClarifyTestSeen seen;
 
   clarify_test_server_add_sse (server, EVENTS_PATH);
   clarify_test_server_add_json (server, "POST", ANSWER_PATH, 404, "application/json", "{\"error\":\"no such request\"}");
@@ -320,7 +267,7 @@ test_replay_not_needed (void)
   clarify_test_outbox_keep_answer (dir, url, REQUEST_R1);
 
   inbox = make_inbox (dir, url, &backend);
-  seen_init (&seen, inbox);
+  clarify_test_seen_init (&seen, inbox);
   clarify_inbox_add_backend (inbox, backend);
 
   /* While it is on its way, the window lists it as waiting. */
@@ -330,7 +277,7 @@ test_replay_not_needed (void)
   g_assert_cmpint (clarify_request_get_end_reason (request), ==, CLARIFY_END_REASON_WAITING_FOR_AGENT);
   g_assert_cmpstr (clarify_request_get_connection_name (request), ==, "work");
 
-  g_assert_true (clarify_test_loop_until (has_replayed, &seen, WAIT_MS));
+  g_assert_true (clarify_test_loop_until (clarify_test_seen_has_replayed, &seen, WAIT_MS));
   g_assert_cmpstr (seen.replayed->pdata[0], ==, "r1=not needed");
   g_assert_cmpint (clarify_request_get_state (request), ==, CLARIFY_REQUEST_DONE);
   g_assert_cmpint (clarify_request_get_end_reason (request), ==, CLARIFY_END_REASON_NOT_NEEDED);
@@ -338,7 +285,7 @@ test_replay_not_needed (void)
   g_assert_cmpuint (clarify_test_outbox_count (dir, ".json"), ==, 0);
   g_assert_cmpuint (seen.added->len, ==, 0);
 
-  seen_clear (&seen);
+  clarify_test_seen_clear (&seen);
   g_clear_object (&inbox);
   clarify_test_remove_tree (dir);
 }
@@ -353,7 +300,7 @@ test_replay_waits_for_login (void)
   g_autofree char *url = NULL;
   g_autoptr(ClarifyBackend) backend = NULL;
   g_autoptr(ClarifyInbox) inbox = NULL;
-  Seen seen;
+  ClarifyTestSeen seen;
 
   clarify_test_server_add_sse (server, EVENTS_PATH);
   clarify_test_server_add_json (server, "POST", ANSWER_PATH, 401, "application/json", "{\"error\":\"log in\"}");
@@ -362,17 +309,17 @@ test_replay_waits_for_login (void)
   clarify_test_outbox_keep_answer (dir, url, REQUEST_R1);
 
   inbox = make_inbox (dir, url, &backend);
-  seen_init (&seen, inbox);
+  clarify_test_seen_init (&seen, inbox);
   clarify_inbox_add_backend (inbox, backend);
 
-  g_assert_true (clarify_test_loop_until (has_replayed, &seen, WAIT_MS));
+  g_assert_true (clarify_test_loop_until (clarify_test_seen_has_replayed, &seen, WAIT_MS));
   g_assert_cmpstr (seen.replayed->pdata[0], ==, "r1=delivered");
   g_assert_cmpuint (clarify_test_server_get_n_requests (server, "POST", ANSWER_PATH), ==, 2);
   g_assert_cmpuint (seen.added->len, ==, 0);
   g_assert_cmpuint (clarify_inbox_get_n_pending (inbox), ==, 0);
   g_assert_cmpuint (clarify_test_outbox_count (dir, ".json"), ==, 0);
 
-  seen_clear (&seen);
+  clarify_test_seen_clear (&seen);
   g_clear_object (&inbox);
   clarify_test_remove_tree (dir);
 }
@@ -390,7 +337,7 @@ test_connection_replaced (void)
   g_autoptr(ClarifyBackend) moved = NULL;
   g_autoptr(ClarifyInbox) inbox = NULL;
   g_autoptr(ClarifyOutboxStore) store = clarify_outbox_store_new (dir);
-  Seen seen;
+  ClarifyTestSeen seen;
 
   clarify_test_server_add_sse (server, EVENTS_PATH);
   clarify_test_server_add_json (server, "POST", ANSWER_PATH, 200, "application/json", "{}");
@@ -398,13 +345,13 @@ test_connection_replaced (void)
   clarify_test_outbox_keep_answer (dir, "http://127.0.0.1:1/agent/events", REQUEST_R1);
 
   inbox = make_inbox (dir, "http://127.0.0.1:1/agent/events", &old);
-  seen_init (&seen, inbox);
+  clarify_test_seen_init (&seen, inbox);
   clarify_inbox_add_backend (inbox, old);
   g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (inbox)), ==, 1);
 
   moved = make_backend (url);
   clarify_inbox_add_backend (inbox, moved);
-  g_assert_true (clarify_test_loop_until (has_replayed, &seen, WAIT_MS));
+  g_assert_true (clarify_test_loop_until (clarify_test_seen_has_replayed, &seen, WAIT_MS));
   g_assert_cmpstr (seen.replayed->pdata[0], ==, "r1=delivered");
   g_assert_cmpuint (clarify_test_server_get_n_requests (server, "POST", ANSWER_PATH), ==, 1);
   g_assert_cmpuint (clarify_test_outbox_count (dir, ".json"), ==, 0);
@@ -416,7 +363,7 @@ test_connection_replaced (void)
   clarify_outbox_store_forget_connection (store, "work");
   g_assert_cmpuint (clarify_test_outbox_count (dir, ".json"), ==, 0);
 
-  seen_clear (&seen);
+  clarify_test_seen_clear (&seen);
   g_clear_object (&inbox);
   clarify_test_remove_tree (dir);
 }
@@ -532,7 +479,15 @@ test_unwritable_dir (void)
   g_assert_cmpuint (not_saved.n, ==, 1);
   g_assert_error (not_saved.error, G_IO_ERROR, G_IO_ERROR_NOT_DIRECTORY);
 
+  g_clear_pointer (&lines, g_strfreev);
+
+  /* Taken, it cannot be kept for a request sent again after a restart
+   * either (test-outbox-taken): the log says so, nothing else changes. */
+  clarify_test_log_start ();
   g_assert_true (clarify_test_loop_until (has_no_request, inbox, WAIT_MS));
+  lines = clarify_test_log_stop ();
+  g_assert_cmpuint (g_strv_length (lines), ==, 1);
+  g_assert_true (g_str_has_prefix (lines[0], "WARNING: Connection “work”: cannot keep the answers the agent took"));
   g_assert_cmpint (clarify_request_get_end (request), ==, CLARIFY_REQUEST_END_ANSWERED);
   g_assert_cmpuint (clarify_test_server_get_n_requests (server, "POST", ANSWER_PATH), ==, 1);
 
@@ -598,7 +553,9 @@ test_disk_full (void)
   g_assert_true (clarify_test_loop_until (has_no_request, inbox, WAIT_MS));
   g_assert_cmpint (clarify_request_get_end (request), ==, CLARIFY_REQUEST_END_ANSWERED);
   g_assert_cmpuint (clarify_test_server_get_n_requests (server, "POST", ANSWER_PATH), ==, 2);
-  g_assert_cmpuint (clarify_test_outbox_count (outbox, ""), ==, 0);
+  /* Nothing left but the folder of answers taken (test-outbox-taken). */
+  g_assert_cmpuint (clarify_test_outbox_count (outbox, ""), ==, 1);
+  g_assert_cmpuint (clarify_test_outbox_count (outbox, "taken"), ==, 1);
 
   clarify_backend_stop (backend);
   g_object_unref (request);

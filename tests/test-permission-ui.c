@@ -311,8 +311,7 @@ test_key_guard_while_typing (void)
   g_autoptr(ClarifyRequest) request = new_bash_permission ();
   /* Keys must come within the guard's period; a sanitized build sends them
    * several times slower (tests/meson.build's asan setup). */
-  const char *scale = g_getenv ("CLARIFY_TEST_TIMEOUT_SCALE");
-  const guint guard_ms = 2000 * (scale != NULL ? MAX (1, atoi (scale)) : 1);
+  const guint guard_ms = clarify_test_scaled_ms (2000);
   Run run = { 0 };
   Typing typing = { &run, 0 };
   gint64 shown_at, last_key_at;

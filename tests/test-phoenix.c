@@ -350,6 +350,23 @@ test_listing (Fixture       *fixture,
   g_assert_cmpuint (clarify_test_server_get_n_requests (fixture->server, "GET", "/api/conversations"), ==, n_listed);
 }
 
+/* A conversation id becomes a path segment of its stream: one that cannot
+ * stay one is not watched, and nothing is fetched for it. */
+static void
+test_listing_dot_id (Fixture       *fixture,
+                     gconstpointer  data)
+{
+  set_listing (fixture, LISTING ("..", "{\"type\":\"awaiting_user_response\"}", "awaiting_approval"));
+  serve_stream (fixture, TRUE, 0, 0);
+  fixture_start (fixture);
+
+  g_assert_true (clarify_test_server_wait_for_n_requests (fixture->server, "GET", "/api/conversations", 2, WAIT_MS));
+  g_assert_cmpuint (clarify_phoenix_backend_get_n_watched (CLARIFY_PHOENIX_BACKEND (fixture->backend)), ==, 0);
+  g_assert_cmpuint (clarify_test_server_get_n_requests (fixture->server, "GET", "/api/stream"), ==, 0);
+  g_assert_cmpuint (clarify_test_server_get_n_requests (fixture->server, "GET", "/api/conversations/stream"), ==, 0);
+  g_assert_cmpint (clarify_backend_get_state (fixture->backend), ==, CLARIFY_CONNECTION_STATE_CONNECTED);
+}
+
 static gboolean
 is_failed (gpointer data)
 {
@@ -542,6 +559,7 @@ main (int   argc,
   ADD ("init-and-reconnect", test_init_and_reconnect, "sse_init_while_pending.raw");
   ADD ("answered-elsewhere", test_answered_elsewhere, "sse_init_while_pending.raw");
   ADD ("listing", test_listing, "sse_init_while_pending.raw");
+  ADD ("listing-dot-id", test_listing_dot_id, "sse_init_while_pending.raw");
   ADD ("restart/lost", test_restart_lost, "sse_init_while_pending.raw");
   ADD ("restart/forgotten", test_restart_forgotten, "sse_init_while_pending.raw");
   ADD ("restart/kept", test_restart_kept, "sse_init_while_pending.raw");

@@ -12,6 +12,7 @@
 #include <json-glib/json-glib.h>
 
 #include "clarify-ag3ntum-backend.h"
+#include "clarify-recent.h"
 
 G_BEGIN_DECLS
 
@@ -23,8 +24,8 @@ struct _ClarifyAg3ntumBackend
   SoupSession          *stream_session;
   ClarifySseClient     *user_stream;     /* owned by the parent */
   GHashTable           *watches;         /* session id → Watch */
-  GHashTable           *finished;        /* question ids answered or withdrawn */
-  GHashTable           *vanished;        /* question ids lost in a restart */
+  ClarifyRecent        *finished;        /* question ids answered or withdrawn */
+  ClarifyRecent        *vanished;        /* question ids lost in a restart */
   GPtrArray            *login_waiters;   /* GTasks */
   GCancellable         *cancellable;     /* what start() began; stop() cancels it */
 

@@ -25,6 +25,20 @@
 /* The web client counts a stream stale after 45 s; heartbeats come every 30 s. */
 #define DEFAULT_STALL_LIMIT_S 45
 
+/* Test: the login the backend sends first. */
+static char *
+probe_login_body (ClarifyConnection *connection,
+                  const char        *secret)
+{
+  const char *email = clarify_connection_get_option (connection, "email");
+
+  return clarify_ag3ntum_login_body (email != NULL ? email : "", secret);
+}
+
+const ClarifyProbeSpec clarify_ag3ntum_probe = {
+  "/api/v1/auth/login", CLARIFY_PROBE_AUTH_LOGIN, NULL, "application/json", probe_login_body, NULL,
+};
+
 G_DEFINE_FINAL_TYPE (ClarifyAg3ntumBackend, clarify_ag3ntum_backend, CLARIFY_TYPE_STREAM_BACKEND)
 
 const char *
@@ -176,7 +190,7 @@ answered_cb (GObject      *object,
   /* 404 for a question (or session) the restarted server lost: nobody
    * answered it. */
   if (g_error_matches (error, CLARIFY_ERROR, CLARIFY_ERROR_GONE) &&
-      g_hash_table_contains (self->vanished, delivery->request_id))
+      clarify_recent_contains (self->vanished, delivery->request_id))
     {
       g_task_return_new_error (task, CLARIFY_ERROR, CLARIFY_ERROR_AGENT_RESTARTED,
                                "the agent restarted: %s", error->message);
@@ -274,7 +288,6 @@ clarify_ag3ntum_backend_constructed (GObject *object)
   g_autoptr(GUri) uri = NULL;
   g_autoptr(GUri) bare = NULL;
   g_autoptr(GError) error = NULL;
-  g_autofree char *key = NULL;
   g_autofree char *url = NULL;
   const char *option;
 
@@ -317,8 +330,7 @@ clarify_ag3ntum_backend_constructed (GObject *object)
   self->model = g_strdup (clarify_connection_get_option (connection, "model"));
   self->stall_ms = clarify_opencode_stall_limit_ms (connection, DEFAULT_STALL_LIMIT_S);
 
-  key = g_strconcat ("connection:", clarify_connection_get_name (connection), NULL);
-  self->password = clarify_secret_lookup (key, &error);
+  self->password = clarify_backend_dup_secret (CLARIFY_BACKEND (self), &error);
   if (error != NULL)
     g_message ("Connection “%s”: cannot read its password: %s", clarify_ag3ntum_connection_name (self), error->message);
 
@@ -355,8 +367,8 @@ clarify_ag3ntum_backend_finalize (GObject *object)
   ClarifyAg3ntumBackend *self = CLARIFY_AG3NTUM_BACKEND (object);
 
   g_clear_pointer (&self->watches, g_hash_table_unref);
-  g_clear_pointer (&self->finished, g_hash_table_unref);
-  g_clear_pointer (&self->vanished, g_hash_table_unref);
+  g_clear_pointer (&self->finished, clarify_recent_free);
+  g_clear_pointer (&self->vanished, clarify_recent_free);
   g_clear_pointer (&self->login_waiters, g_ptr_array_unref);
   g_clear_pointer (&self->base_url, g_free);
   g_clear_pointer (&self->host, g_free);
@@ -396,8 +408,8 @@ static void
 clarify_ag3ntum_backend_init (ClarifyAg3ntumBackend *self)
 {
   self->watches = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, (GDestroyNotify) clarify_ag3ntum_watch_free);
-  self->finished = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-  self->vanished = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  self->finished = clarify_recent_new (CLARIFY_RECENT_FINISHED_IDS, NULL);
+  self->vanished = clarify_recent_new (CLARIFY_RECENT_FINISHED_IDS, NULL);
   self->login_waiters = g_ptr_array_new_with_free_func (g_object_unref);
 }
 
@@ -463,3 +475,21 @@ clarify_ag3ntum_backend_set_backoff (ClarifyAg3ntumBackend *self,
     if (watch->client != NULL)
       clarify_sse_client_set_backoff (watch->client, initial_ms, max_ms);
 }
+
+/* ---------------------------------------------------------------------- */
+/* Discovery: the Ag3ntum API listens on 40080, and GET /api/v1/health
+ * answers {"status":"ok","version":…,"timestamp":…} without a login. */
+
+static gboolean
+recognise_ag3ntum (guint       status,
+                   JsonObject *body)
+{
+  return status == 200 && body != NULL &&
+         g_strcmp0 (json_object_get_string_member_with_default (body, "status", NULL), "ok") == 0 &&
+         json_object_has_member (body, "version") &&
+         json_object_has_member (body, "timestamp");
+}
+
+const ClarifyBackendProbe clarify_ag3ntum_backend_probe = {
+  "http", { 40080 }, "/api/v1/health", recognise_ag3ntum,
+};

@@ -31,8 +31,11 @@
 #pragma once
 
 #include "clarify-stream-backend.h"
+#include "clarify-backend-probe.h"
 
 G_BEGIN_DECLS
+
+extern const ClarifyProbeSpec clarify_ag3ntum_probe;
 
 #define CLARIFY_TYPE_AG3NTUM_BACKEND (clarify_ag3ntum_backend_get_type ())
 G_DECLARE_FINAL_TYPE (ClarifyAg3ntumBackend, clarify_ag3ntum_backend, CLARIFY, AG3NTUM_BACKEND, ClarifyStreamBackend)
@@ -50,5 +53,8 @@ gboolean          clarify_ag3ntum_backend_has_timer          (ClarifyAg3ntumBack
 void              clarify_ag3ntum_backend_set_backoff        (ClarifyAg3ntumBackend *self,
                                                               guint                  initial_ms,
                                                               guint                  max_ms);
+
+/* How discovery recognises one on this machine. */
+extern const ClarifyBackendProbe clarify_ag3ntum_backend_probe;
 
 G_END_DECLS

@@ -7,6 +7,7 @@
 #include "clarify-ag3ntum-api.h"
 #include "clarify-ag3ntum-codec.h"
 #include "clarify-ag3ntum-sessions.h"
+#include "clarify-http.h"
 #include "clarify-error.h"
 #include "clarify-json.h"
 
@@ -20,9 +21,9 @@ withdraw_question (ClarifyAg3ntumBackend *self,
                    const char            *question_id,
                    gboolean               restarted)
 {
-  g_hash_table_add (self->finished, g_strdup (question_id));
+  clarify_recent_add (self->finished, question_id, NULL);
   if (restarted)
-    g_hash_table_add (self->vanished, g_strdup (question_id));
+    clarify_recent_add (self->vanished, question_id, NULL);
   clarify_backend_withdraw_request (CLARIFY_BACKEND (self), question_id,
                                     restarted ? CLARIFY_END_REASON_AGENT_RESTARTED
                                               : CLARIFY_END_REASON_ANSWERED_ELSEWHERE, NULL);
@@ -37,7 +38,7 @@ show_question (ClarifyAg3ntumBackend *self,
   g_autoptr(ClarifyRequest) request = NULL;
   g_autoptr(GError) error = NULL;
 
-  if (question_id == NULL || g_hash_table_contains (self->finished, question_id))
+  if (question_id == NULL || clarify_recent_contains (self->finished, question_id))
     return;
 
   request = clarify_ag3ntum_decode_question (session_id, question_id,
@@ -179,7 +180,7 @@ pending_cb (GObject      *object,
       if (clarify_request_get_state (request) == CLARIFY_REQUEST_PENDING)
         g_ptr_array_add (stale, g_strdup (id));
       else if (call->restarted)
-        g_hash_table_add (self->vanished, g_strdup (id));
+        clarify_recent_add (self->vanished, id, NULL);
     }
   for (guint i = 0; i < stale->len; i++)
     withdraw_question (self, stale->pdata[i], call->restarted);
@@ -400,6 +401,14 @@ watch_session (ClarifyAg3ntumBackend *self,
                const char            *model)
 {
   Watch *watch = g_hash_table_lookup (self->watches, session_id);
+
+  /* Its id goes into every path of the session's calls. */
+  if (watch == NULL && !clarify_http_can_be_segment (session_id))
+    {
+      g_message ("Connection “%s”: not watching session “%s”: its id cannot be part of a URL",
+                 clarify_ag3ntum_connection_name (self), session_id);
+      return;
+    }
 
   if (watch == NULL)
     {

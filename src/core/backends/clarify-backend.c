@@ -6,6 +6,7 @@
 
 #include "clarify-backend-private.h"
 #include "clarify-inbox.h"
+#include "clarify-secret.h"
 
 typedef struct
 {
@@ -17,6 +18,7 @@ typedef struct
   gint64                  retry_at;
   ClarifyInbox           *inbox;     /* weak: the inbox we were added to */
   ClarifyInbox           *own_inbox; /* a backend used alone gets its own */
+  char                   *secret;    /* read before it was made; "" for none */
 } ClarifyBackendPrivate;
 
 G_DEFINE_ABSTRACT_TYPE_WITH_PRIVATE (ClarifyBackend, clarify_backend, G_TYPE_OBJECT)
@@ -24,6 +26,7 @@ G_DEFINE_ABSTRACT_TYPE_WITH_PRIVATE (ClarifyBackend, clarify_backend, G_TYPE_OBJ
 enum {
   PROP_0,
   PROP_CONNECTION,
+  PROP_SECRET,
   PROP_STATE,
   PROP_NOTE,
   N_PROPS
@@ -65,6 +68,7 @@ clarify_backend_finalize (GObject *object)
   ClarifyBackendPrivate *priv = clarify_backend_get_instance_private (self);
 
   g_clear_object (&priv->connection);
+  g_clear_pointer (&priv->secret, clarify_secret_free);
   g_clear_pointer (&priv->note_subject, g_free);
   g_clear_pointer (&priv->error_text, g_free);
 
@@ -114,6 +118,10 @@ clarify_backend_set_property (GObject      *object,
       priv->connection = g_value_dup_object (value);
       break;
 
+    case PROP_SECRET:
+      priv->secret = g_value_dup_string (value);
+      break;
+
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -135,6 +143,12 @@ clarify_backend_class_init (ClarifyBackendClass *klass)
     g_param_spec_object ("connection", NULL, NULL,
                          CLARIFY_TYPE_CONNECTION,
                          (G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS));
+
+  /* The connection's password or token, read from the keyring without
+   * blocking before the backend was made ("" for none); write-only. */
+  properties[PROP_SECRET] =
+    g_param_spec_string ("secret", NULL, NULL, NULL,
+                         (G_PARAM_WRITABLE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS));
 
   properties[PROP_STATE] =
     g_param_spec_enum ("state", NULL, NULL,
@@ -487,4 +501,22 @@ clarify_backend_forget_request (ClarifyBackend *self,
 
   clarify_inbox_withdraw (clarify_backend_get_inbox (self), self, request_id,
                           CLARIFY_REQUEST_END_ANSWERED, CLARIFY_END_REASON_NONE, NULL);
+}
+
+char *
+clarify_backend_dup_secret (ClarifyBackend  *self,
+                            GError         **error)
+{
+  ClarifyBackendPrivate *priv = clarify_backend_get_instance_private (self);
+  g_autofree char *key = NULL;
+
+  g_return_val_if_fail (CLARIFY_IS_BACKEND (self), NULL);
+
+  if (priv->secret != NULL)
+    return *priv->secret != '\0' ? g_strdup (priv->secret) : NULL;
+
+  /* Made without it (as in tests): ask, blocking. */
+  key = g_strconcat ("connection:", clarify_connection_get_name (priv->connection), NULL);
+
+  return clarify_secret_lookup (key, error);
 }

@@ -39,6 +39,23 @@ typedef enum
   CLARIFY_BACKEND_NOTE_ACCESS_DENIED,          /* logged in, but not let in */
 } ClarifyBackendNote;
 
+/* How agent discovery recognises a kind's server on this machine: one
+ * loopback GET of @path on each default port. A backend that can be found
+ * defines one of these in its own file and names it in its registry line. */
+typedef struct
+{
+  const char *scheme;     /* "http", or "https" (a self-signed loopback certificate is fine) */
+  guint16     ports[4];   /* default ports, 0 after the last */
+  const char *path;       /* answered without a login */
+  /* Whether the answer (@status, @body parsed when it was a JSON object,
+   * else NULL) is this kind's server. */
+  gboolean  (*recognise) (guint       status,
+                          JsonObject *body);
+  /* default ports served over HTTPS (the server's own, self-signed
+   * certificate is accepted, on loopback only), 0 after the last */
+  guint16     https_ports[2];
+} ClarifyBackendProbe;
+
 #define CLARIFY_TYPE_BACKEND (clarify_backend_get_type ())
 G_DECLARE_DERIVABLE_TYPE (ClarifyBackend, clarify_backend, CLARIFY, BACKEND, GObject)
 
@@ -135,6 +152,11 @@ ClarifyRequest         *clarify_backend_lookup_request    (ClarifyBackend      *
                                                            const char          *request_id);
 
 /* For subclasses. */
+/* The connection's password or token ("connection:NAME" in clarify-secret.h),
+ * or NULL: what the registry read without blocking before it made the
+ * backend (clarify_backend_registry_create_async()), else a blocking lookup. */
+char                   *clarify_backend_dup_secret        (ClarifyBackend      *self,
+                                                           GError             **error);
 void                    clarify_backend_set_state         (ClarifyBackend      *self,
                                                            ClarifyConnectionState state,
                                                            ClarifyBackendNote  note,

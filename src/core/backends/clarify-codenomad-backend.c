@@ -55,6 +55,28 @@ struct _ClarifyCodenomadBackend
   guint                   was_connected : 1;
 };
 
+/* Test: the login the backend sends first (password login). */
+static char *
+probe_login_body (ClarifyConnection *connection,
+                  const char        *secret)
+{
+  const char *username = clarify_connection_get_option (connection, "username");
+  g_autoptr(JsonBuilder) builder = json_builder_new ();
+
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "username");
+  json_builder_add_string_value (builder, username != NULL && *username != '\0' ? username : "codenomad");
+  json_builder_set_member_name (builder, "password");
+  json_builder_add_string_value (builder, secret);
+  json_builder_end_object (builder);
+
+  return clarify_json_builder_to_string (builder);
+}
+
+const ClarifyProbeSpec clarify_codenomad_probe = {
+  "/api/auth/login", CLARIFY_PROBE_AUTH_LOGIN, NULL, "application/json", probe_login_body, NULL, TRUE,
+};
+
 G_DEFINE_FINAL_TYPE (ClarifyCodenomadBackend, clarify_codenomad_backend, CLARIFY_TYPE_STREAM_BACKEND)
 
 enum {
@@ -292,6 +314,13 @@ list_workspace (ClarifyCodenomadBackend *self,
 
   if (self->round.cancellable == NULL || workspace_id == NULL)
     return;
+  /* Its id goes into the path of every call to the workspace. */
+  if (!clarify_http_can_be_segment (workspace_id))
+    {
+      g_message ("Connection “%s”: skipped workspace “%s”: its id cannot be part of a URL",
+                 connection_name (self), workspace_id);
+      return;
+    }
 
   for (guint i = 0; i < G_N_ELEMENTS (kinds); i++)
     {
@@ -684,7 +713,6 @@ clarify_codenomad_backend_constructed (GObject *object)
   ClarifyCodenomadBackend *self = CLARIFY_CODENOMAD_BACKEND (object);
   ClarifyConnection *connection;
   g_autoptr(GError) error = NULL;
-  g_autofree char *key = NULL;
   g_autofree char *url = NULL;
   g_autofree char *client = NULL;
   g_autofree char *conn = NULL;
@@ -710,8 +738,7 @@ clarify_codenomad_backend_constructed (GObject *object)
                                                  : AUTH_PASSWORD;
   if (self->auth != AUTH_NONE)
     {
-      key = g_strconcat ("connection:", clarify_connection_get_name (connection), NULL);
-      self->secret = clarify_secret_lookup (key, &error);
+      self->secret = clarify_backend_dup_secret (CLARIFY_BACKEND (self), &error);
       if (error != NULL)
         g_message ("Connection “%s”: cannot read its secret: %s", connection_name (self), error->message);
     }
@@ -722,6 +749,9 @@ clarify_codenomad_backend_constructed (GObject *object)
   self->api_session = clarify_opencode_session_new (API_TIMEOUT_S);
   soup_session_add_feature (self->stream_session, SOUP_SESSION_FEATURE (self->cookies));
   soup_session_add_feature (self->api_session, SOUP_SESSION_FEATURE (self->cookies));
+  /* Its HTTPS port (9898) serves a certificate CodeNomad made itself. */
+  clarify_http_accept_loopback_certificates (self->stream_session);
+  clarify_http_accept_loopback_certificates (self->api_session);
 
   client = g_uri_escape_string (self->client_id, NULL, FALSE);
   conn = g_uri_escape_string (self->connection_id, NULL, FALSE);
@@ -832,3 +862,24 @@ clarify_codenomad_backend_get_connection_id (ClarifyCodenomadBackend *self)
 
   return self->connection_id;
 }
+
+/* ---------------------------------------------------------------------- */
+/* Discovery: the CodeNomad server listens on 9899 in plain HTTP and on
+ * 9898 in HTTPS with a certificate of its own. GET /api/meta describes the server
+ * ({"localUrl":…}), or answers 401 {"error":"Unauthorized"} until logged in. */
+
+static gboolean
+recognise_codenomad (guint       status,
+                     JsonObject *body)
+{
+  if (body == NULL)
+    return FALSE;
+  if (status == 200)
+    return json_object_has_member (body, "localUrl");
+  return status == 401 &&
+         g_strcmp0 (json_object_get_string_member_with_default (body, "error", NULL), "Unauthorized") == 0;
+}
+
+const ClarifyBackendProbe clarify_codenomad_backend_probe = {
+  "http", { 9899 }, "/api/meta", recognise_codenomad, { 9898 },
+};

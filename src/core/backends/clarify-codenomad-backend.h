@@ -18,8 +18,11 @@
 #pragma once
 
 #include "clarify-stream-backend.h"
+#include "clarify-backend-probe.h"
 
 G_BEGIN_DECLS
+
+extern const ClarifyProbeSpec clarify_codenomad_probe;
 
 #define CLARIFY_TYPE_CODENOMAD_BACKEND (clarify_codenomad_backend_get_type ())
 G_DECLARE_FINAL_TYPE (ClarifyCodenomadBackend, clarify_codenomad_backend, CLARIFY, CODENOMAD_BACKEND, ClarifyStreamBackend)
@@ -32,5 +35,8 @@ const char       *clarify_codenomad_backend_get_connection_id (ClarifyCodenomadB
 /* Signals:
  *   ::resynced ()  after the listings of one (re)connect were all applied
  */
+
+/* How discovery recognises one on this machine. */
+extern const ClarifyBackendProbe clarify_codenomad_backend_probe;
 
 G_END_DECLS

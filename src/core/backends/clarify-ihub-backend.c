@@ -50,6 +50,11 @@ struct _ClarifyIhubBackend
   gboolean        loaded;
 };
 
+/* Test: the list of apps, as the backend reads it first. */
+const ClarifyProbeSpec clarify_ihub_probe = {
+  "/api/apps", CLARIFY_PROBE_AUTH_BEARER, NULL, "application/json", NULL, NULL,
+};
+
 G_DEFINE_FINAL_TYPE (ClarifyIhubBackend, clarify_ihub_backend, CLARIFY_TYPE_BACKEND)
 
 typedef struct
@@ -389,11 +394,21 @@ clarify_ihub_backend_open_chat (ClarifyIhubBackend *self,
   g_return_val_if_fail (CLARIFY_IS_IHUB_BACKEND (self), NULL);
   g_return_val_if_fail (app_id != NULL || chat_id != NULL, NULL);
 
+  /* Both go into URLs as path segments: "." or ".." would change them. */
+  if ((app_id != NULL && !clarify_http_can_be_segment (app_id)) ||
+      (chat_id != NULL && !clarify_http_can_be_segment (chat_id)))
+    {
+      g_message ("Connection “%s”: refused the app “%s” and conversation “%s”: an id cannot be “”, “.” or “..”",
+                 connection_name (self), app_id ? app_id : "(none)", chat_id ? chat_id : "(none)");
+      return NULL;
+    }
+
   known = clarify_ihub_backend_lookup_chat (self, chat_id);
   if (known != NULL)
     return known;
 
   /* A chat id that names no file starts a conversation under that id. */
+  /* A file name too: no "/" and not hidden. */
   if (chat_id != NULL && strchr (chat_id, '/') == NULL && chat_id[0] != '.')
     chat = load_chat (self, chat_id);
   if (chat == NULL && app_id == NULL)
@@ -605,10 +620,9 @@ clarify_ihub_backend_constructed (GObject *object)
 
   if (self->auth != AUTH_NONE)
     {
-      g_autofree char *key = g_strconcat ("connection:", clarify_connection_get_name (connection), NULL);
       g_autoptr(GError) error = NULL;
 
-      self->secret = clarify_secret_lookup (key, &error);
+      self->secret = clarify_backend_dup_secret (CLARIFY_BACKEND (self), &error);
       if (error != NULL)
         g_message ("Connection “%s”: cannot read its secret: %s", connection_name (self), error->message);
     }
@@ -682,3 +696,20 @@ clarify_ihub_backend_new (ClarifyConnection *connection)
 
   return g_object_new (CLARIFY_TYPE_IHUB_BACKEND, "connection", connection, NULL);
 }
+
+/* ---------------------------------------------------------------------- */
+/* Discovery: iHub Apps listens on 3000, and GET /api/health answers
+ * {"status":"OK",…,"basePathConfig":{…}} without a login. */
+
+static gboolean
+recognise_ihub (guint       status,
+                JsonObject *body)
+{
+  return status == 200 && body != NULL &&
+         g_strcmp0 (json_object_get_string_member_with_default (body, "status", NULL), "OK") == 0 &&
+         json_object_has_member (body, "basePathConfig");
+}
+
+const ClarifyBackendProbe clarify_ihub_backend_probe = {
+  "http", { 3000 }, "/api/health", recognise_ihub,
+};

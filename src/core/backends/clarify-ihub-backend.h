@@ -17,9 +17,12 @@
 #include <libsoup/soup.h>
 
 #include "clarify-backend.h"
+#include "clarify-backend-probe.h"
 #include "clarify-ihub-chat.h"
 
 G_BEGIN_DECLS
+
+extern const ClarifyProbeSpec clarify_ihub_probe;
 
 /* One app of GET /api/apps, its texts in the user's language. */
 typedef struct
@@ -80,5 +83,8 @@ void             clarify_ihub_backend_add_clarification (ClarifyIhubBackend *sel
                                                       ClarifyRequest      *request);
 void             clarify_ihub_backend_drop_clarification (ClarifyIhubBackend *self,
                                                       const char          *request_id);
+
+/* How discovery recognises one on this machine. */
+extern const ClarifyBackendProbe clarify_ihub_backend_probe;
 
 G_END_DECLS

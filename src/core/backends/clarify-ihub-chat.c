@@ -462,8 +462,11 @@ static char *
 chat_path (ClarifyIhubChat *self,
            const char      *tail)
 {
-  g_autofree char *app = g_uri_escape_string (self->app_id, NULL, FALSE);
-  g_autofree char *chat = g_uri_escape_string (self->id, NULL, FALSE);
+  /* clarify_ihub_backend_open_chat() refused ids that cannot be escaped. */
+  g_autofree char *app = clarify_http_escape_segment (self->app_id, NULL);
+  g_autofree char *chat = clarify_http_escape_segment (self->id, NULL);
+
+  g_return_val_if_fail (app != NULL && chat != NULL, NULL);
 
   return g_strconcat ("/api/apps/", app, "/chat/", chat, tail, NULL);
 }

@@ -177,6 +177,23 @@ clarify_inbox_watch_outbox (ClarifyInbox *self)
   g_signal_connect_object (self->outbox, "let-go-settled", G_CALLBACK (on_let_go_settled), self, 0);
 }
 
+static void
+on_backend_state (ClarifyBackend *backend,
+                  GParamSpec     *pspec,
+                  ClarifyInbox   *self)
+{
+  if (clarify_backend_get_state (backend) == CLARIFY_CONNECTION_STATE_CONNECTED)
+    clarify_outbox_retry_backend (self->outbox, backend);
+}
+
+/* An agent whose stream opens again is reachable: what waits for it goes. */
+void
+clarify_inbox_watch_backend (ClarifyInbox   *self,
+                             ClarifyBackend *backend)
+{
+  g_signal_connect_object (backend, "notify::state", G_CALLBACK (on_backend_state), self, 0);
+}
+
 /* Sends again what the store kept for @backend's connection. Each request
  * joins the inbox as sending, so that the agent's resync of the same
  * question shows no dialog, and ends as the agent's answer says. */
@@ -209,6 +226,8 @@ clarify_inbox_replay_saved (ClarifyInbox   *self,
                                  CLARIFY_END_REASON_WAITING_FOR_AGENT, NULL);
       entry = clarify_inbox_insert_entry (self, backend, item->request, g_steal_pointer (&key));
       entry->replayed = TRUE;
+      /* What the user answered before the restart, for the history. */
+      clarify_inbox_keep_answer (item->request, item->response);
       g_list_model_items_changed (G_LIST_MODEL (self), self->items->len - 1, 0, 1);
 
       /* Its post to the connection's previous backend is still under way:

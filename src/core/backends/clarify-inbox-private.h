@@ -73,6 +73,9 @@ void        clarify_inbox_move         (ClarifyInbox        *self,
                                         ClarifyRequestEnd    end,
                                         ClarifyEndReason     reason,
                                         const char          *detail);
+/* Keeps @response on @request for clarify_inbox_get_answer(). */
+void        clarify_inbox_keep_answer  (ClarifyRequest      *request,
+                                        ClarifyResponse     *response);
 
 /* clarify-inbox-limits.c */
 #define CLARIFY_INBOX_MAX_PER_CONNECTION 200
@@ -107,6 +110,8 @@ void        clarify_inbox_emit_refused (ClarifyInbox        *self,
 
 /* clarify-inbox-outbox.c */
 void        clarify_inbox_watch_outbox (ClarifyInbox        *self);
+void        clarify_inbox_watch_backend (ClarifyInbox       *self,
+                                         ClarifyBackend     *backend);
 void        clarify_inbox_replay_saved (ClarifyInbox        *self,
                                         ClarifyBackend      *backend);
 

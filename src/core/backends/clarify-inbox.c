@@ -30,6 +30,9 @@ enum {
 };
 
 static GParamSpec *properties[N_PROPS];
+
+/* The last answer handed to the outbox, kept on the request itself. */
+#define ANSWER_DATA_KEY "clarify-inbox-answer"
 static guint signals[N_SIGNALS];
 
 static void clarify_inbox_schedule (ClarifyInbox *self);
@@ -534,6 +537,7 @@ clarify_inbox_add_backend (ClarifyInbox   *self,
 
   clarify_backend_set_inbox (backend, self);
   g_list_store_insert_sorted (self->backends, backend, compare_backends, NULL);
+  clarify_inbox_watch_backend (self, backend);
   clarify_inbox_replay_saved (self, backend);
 }
 
@@ -552,6 +556,7 @@ clarify_inbox_remove_backend (ClarifyInbox   *self,
     return;
 
   owned = g_object_ref (backend);
+  g_signal_handlers_disconnect_by_data (backend, self);
   clarify_backend_stop (backend);
 
   /* What it still holds ends here: nobody could deliver an answer to it. */
@@ -745,7 +750,23 @@ clarify_inbox_answer (ClarifyInbox    *self,
     }
 
   clarify_inbox_move (self, entry, CLARIFY_REQUEST_SENDING, CLARIFY_REQUEST_END_NONE, CLARIFY_END_REASON_NONE, NULL);
+  clarify_inbox_keep_answer (request, response);
   clarify_outbox_post (self->outbox, entry->backend, request, response);
+}
+
+void
+clarify_inbox_keep_answer (ClarifyRequest  *request,
+                           ClarifyResponse *response)
+{
+  g_object_set_data_full (G_OBJECT (request), ANSWER_DATA_KEY, g_object_ref (response), g_object_unref);
+}
+
+ClarifyResponse *
+clarify_inbox_get_answer (ClarifyRequest *request)
+{
+  g_return_val_if_fail (CLARIFY_IS_REQUEST (request), NULL);
+
+  return g_object_get_data (G_OBJECT (request), ANSWER_DATA_KEY);
 }
 
 ClarifyBackend *

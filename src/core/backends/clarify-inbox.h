@@ -71,6 +71,10 @@ GListModel     *clarify_inbox_get_requests_of    (ClarifyInbox    *self,
 void            clarify_inbox_answer             (ClarifyInbox    *self,
                                                   ClarifyRequest  *request,
                                                   ClarifyResponse *response);
+/* The last answer given to @request (the user's, one kept across a
+ * restart, or "timed out" at its deadline), once given: while it is sent
+ * and after it ended; NULL for a request nobody answered. */
+ClarifyResponse *clarify_inbox_get_answer        (ClarifyRequest  *request);
 ClarifyBackend *clarify_inbox_get_backend_of     (ClarifyInbox    *self,
                                                   ClarifyRequest  *request);
 /* A key that names @request across backends, for actions and notifications. */

@@ -9,13 +9,38 @@
 
 #include "clarify-error.h"
 #include "clarify-http.h"
+#include "clarify-inbox.h"
 #include "clarify-json.h"
 #include "clarify-json-backend.h"
+#include "clarify-outbox-store.h"
+#include "clarify-recent.h"
+#include "clarify-secret.h"
 
 /* How much of a rejected answer's reply body goes into the log. */
 #define MAX_LOGGED_BODY_CHARS 500
-/* An agent that takes longer to accept an answer is retried by the outbox. */
-#define ANSWER_TIMEOUT_S      30
+/* An agent that takes longer to accept an answer is retried by the outbox.
+ * As the other backends: at 30 s an agent that answered after 31 s got the
+ * answer twice (test-agent-faults /agent-faults/slow-answer). */
+#define ANSWER_TIMEOUT_S      90
+/* Answers the agent took, kept in case it sends their request again. */
+#define ANSWERED_KEPT         256
+
+/* What the agent took for a request, and which request that was. */
+typedef struct
+{
+  char *request_digest;
+  char *answer_json;
+} Answered;
+
+static void
+answered_free (gpointer data)
+{
+  Answered *answered = data;
+
+  g_free (answered->request_digest);
+  g_free (answered->answer_json);
+  g_free (answered);
+}
 
 struct _ClarifyJsonBackend
 {
@@ -25,6 +50,16 @@ struct _ClarifyJsonBackend
   SoupSession          *stream_session;  /* the event stream: stall detection instead */
   ClarifySseClient     *sse_client;      /* owned by the parent */
   char                 *authorization;
+  ClarifyRecent        *answered;        /* request id → Answered */
+  gboolean              answered_loaded; /* read back from the outbox's store */
+  /* Ids held when the agent came back from an outage and not sent again
+   * since: a 404 for one of them is the restart, not someone else. */
+  GHashTable           *unconfirmed;
+};
+
+/* Test: the events URL itself is an event stream. */
+const ClarifyProbeSpec clarify_json_probe = {
+  NULL, CLARIFY_PROBE_AUTH_BEARER, NULL, "text/event-stream", NULL, NULL,
 };
 
 G_DEFINE_FINAL_TYPE (ClarifyJsonBackend, clarify_json_backend, CLARIFY_TYPE_STREAM_BACKEND)
@@ -51,15 +86,100 @@ static SoupMessage *clarify_json_backend_post_new (ClarifyJsonBackend *self,
                                                    const char         *url,
                                                    char               *json);
 
+/* A post whose reply changes nothing: a refusal, an answer sent again. */
 static void
-on_refusal_posted (GObject      *source,
-                   GAsyncResult *result,
-                   gpointer      user_data)
+on_notice_posted (GObject      *source,
+                  GAsyncResult *result,
+                  gpointer      user_data)
 {
   g_autoptr(GBytes) body = clarify_http_read_finish (SOUP_SESSION (source), result, NULL);
   SoupMessage *message = clarify_http_get_message (result);
 
-  g_debug ("The agent took the refusal with HTTP %u", soup_message_get_status (message));
+  g_debug ("The agent replied HTTP %u", soup_message_get_status (message));
+}
+
+/* Answers taken are kept beside the answers the inbox's outbox keeps, so
+ * that they outlive a restart as those do (none: in memory only). */
+static ClarifyOutboxStore *
+get_store (ClarifyJsonBackend *self)
+{
+  ClarifyInbox *inbox = clarify_backend_get_inbox (CLARIFY_BACKEND (self));
+
+  return inbox != NULL ? clarify_outbox_get_store (clarify_inbox_get_outbox (inbox)) : NULL;
+}
+
+/* Once, before the table is first used: what an earlier run kept. */
+static void
+load_answered (ClarifyJsonBackend *self)
+{
+  ClarifyOutboxStore *store;
+  g_autoptr(JsonArray) taken = NULL;
+
+  if (self->answered_loaded || (store = get_store (self)) == NULL)
+    return;
+
+  self->answered_loaded = TRUE;
+  taken = clarify_outbox_store_load_taken (store, clarify_json_backend_get_name (self));
+  for (guint i = 0; taken != NULL && i < json_array_get_length (taken); i++)
+    {
+      JsonNode *node = json_array_get_element (taken, i);
+      JsonObject *entry = JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
+      const char *id = entry != NULL ? clarify_json_get_string_member (entry, "id") : NULL;
+      const char *digest = entry != NULL ? clarify_json_get_string_member (entry, "request_digest") : NULL;
+      const char *answer = entry != NULL ? clarify_json_get_string_member (entry, "answer") : NULL;
+      Answered *answered;
+
+      if (id == NULL || digest == NULL || answer == NULL)
+        continue;
+
+      answered = g_new0 (Answered, 1);
+      answered->request_digest = g_strdup (digest);
+      answered->answer_json = g_strdup (answer);
+      /* Oldest first: past the capacity the oldest go again. */
+      clarify_recent_add (self->answered, id, answered);
+    }
+}
+
+static void
+add_taken (gpointer key,
+           gpointer value,
+           gpointer user_data)
+{
+  Answered *answered = value;
+  JsonObject *entry = json_object_new ();
+
+  json_object_set_string_member (entry, "id", key);
+  json_object_set_string_member (entry, "request_digest", answered->request_digest);
+  json_object_set_string_member (entry, "answer", answered->answer_json);
+  json_array_add_object_element (user_data, entry);
+}
+
+static void
+save_answered (ClarifyJsonBackend *self)
+{
+  ClarifyOutboxStore *store = get_store (self);
+  g_autoptr(JsonArray) taken = NULL;
+  g_autoptr(GError) error = NULL;
+
+  if (store == NULL)
+    return;
+
+  taken = json_array_new ();
+  clarify_recent_foreach (self->answered, add_taken, taken);
+  if (!clarify_outbox_store_save_taken (store, clarify_json_backend_get_name (self), taken, &error))
+    g_warning ("Connection “%s”: cannot keep the answers the agent took (%s); a request it sends "
+               "again after a restart would be asked again",
+               clarify_json_backend_get_name (self), error->message);
+}
+
+/* Tells a request sent again from a new one under the same id. */
+static char *
+dup_request_digest (ClarifyRequest *request)
+{
+  g_autoptr(JsonNode) node = clarify_request_to_json (request);
+  g_autofree char *text = clarify_json_to_string (node);
+
+  return g_compute_checksum_for_string (G_CHECKSUM_SHA256, text, -1);
 }
 
 /* The request's id, when the event is an object that has one. */
@@ -110,7 +230,46 @@ post_refusal (ClarifyJsonBackend *self,
   message = clarify_json_backend_post_new (self, url, clarify_json_builder_to_string (builder));
   if (message != NULL)
     clarify_http_send_and_read_async (self->session, message, G_PRIORITY_DEFAULT, NULL,
-                                      on_refusal_posted, NULL);
+                                      on_notice_posted, NULL);
+}
+
+/* An agent that lists a request whose answer it took (its list was behind,
+ * or it lost the answer) gets that answer again rather than a second
+ * dialog. The same id with other questions is a new request. */
+static gboolean
+resend_answer (ClarifyJsonBackend *self,
+               ClarifyRequest     *request)
+{
+  const char *id = clarify_request_get_id (request);
+  Answered *answered;
+  g_autofree char *digest = NULL;
+  g_autofree char *url = NULL;
+  g_autoptr(SoupMessage) message = NULL;
+
+  load_answered (self);
+  answered = clarify_recent_lookup (self->answered, id);
+  if (answered == NULL)
+    return FALSE;
+
+  digest = dup_request_digest (request);
+  if (!g_str_equal (digest, answered->request_digest))
+    {
+      clarify_recent_remove (self->answered, id);
+      save_answered (self);
+      return FALSE;
+    }
+
+  g_message ("Connection “%s”: the agent sent request “%s” again after it took the answer; "
+             "sent it the same answer again",
+             clarify_json_backend_get_name (self), id);
+  url = clarify_json_backend_build_response_url (self, id, NULL);
+  if (url != NULL)
+    message = clarify_json_backend_post_new (self, url, g_strdup (answered->answer_json));
+  if (message != NULL)
+    clarify_http_send_and_read_async (self->session, message, G_PRIORITY_DEFAULT, NULL,
+                                      on_notice_posted, NULL);
+
+  return TRUE;
 }
 
 static void
@@ -133,6 +292,10 @@ clarify_json_backend_handle_request (ClarifyJsonBackend *self,
         post_refusal (self, id, error);
       return;
     }
+
+  g_hash_table_remove (self->unconfirmed, clarify_request_get_id (request));
+  if (resend_answer (self, request))
+    return;
 
   /* Past the inbox's caps the agent hears so, and may send it again later. */
   if (!clarify_backend_add_request_full (CLARIFY_BACKEND (self), request, &error) &&
@@ -201,10 +364,26 @@ static void
 clarify_json_backend_connected (ClarifyStreamBackend *backend)
 {
   ClarifyJsonBackend *self = CLARIFY_JSON_BACKEND (backend);
+  GListModel *held;
 
   /* Nothing to fetch: the agent re-sends what is pending on every new
    * stream, and clarify_backend_add_request() drops what we already have. */
   g_debug ("Connection “%s”: stream open", clarify_json_backend_get_name (self));
+
+  /* Unreachable since the last stream: it restarted, and what it does not
+   * send again it may have lost. The protocol marks no end of that resend,
+   * so the question stays until its answer meets a 404. */
+  g_hash_table_remove_all (self->unconfirmed);
+  if (!clarify_sse_client_came_back (self->sse_client) ||
+      clarify_backend_get_inbox (CLARIFY_BACKEND (self)) == NULL)
+    return;
+  held = clarify_backend_get_requests (CLARIFY_BACKEND (self));
+  for (guint i = 0; i < g_list_model_get_n_items (held); i++)
+    {
+      g_autoptr(ClarifyRequest) request = g_list_model_get_item (held, i);
+
+      g_hash_table_add (self->unconfirmed, g_strdup (clarify_request_get_id (request)));
+    }
 }
 
 /* POST <stream URL minus its last segment>/requests/<id>/response */
@@ -263,6 +442,22 @@ log_rejection (ClarifyJsonBackend *self,
              clarify_json_backend_get_name (self), soup_message_get_status (message), text);
 }
 
+typedef struct
+{
+  char     *request_id;
+  Answered *answered;
+} Delivery;
+
+static void
+delivery_free (gpointer data)
+{
+  Delivery *delivery = data;
+
+  g_free (delivery->request_id);
+  g_clear_pointer (&delivery->answered, answered_free);
+  g_free (delivery);
+}
+
 static void
 on_response_posted (GObject      *source,
                     GAsyncResult *result,
@@ -271,6 +466,7 @@ on_response_posted (GObject      *source,
   SoupSession *session = SOUP_SESSION (source);
   g_autoptr(GTask) task = user_data;
   ClarifyJsonBackend *self = g_task_get_source_object (task);
+  Delivery *delivery = g_task_get_task_data (task);
   SoupMessage *message = clarify_http_get_message (result);
   g_autoptr(GBytes) body = NULL;
   g_autoptr(JsonNode) reply = NULL;
@@ -283,6 +479,13 @@ on_response_posted (GObject      *source,
     log_rejection (self, message, body);
   if (error == NULL)
     reply = clarify_http_parse_json (message, body, &error);
+  if (g_error_matches (error, CLARIFY_ERROR, CLARIFY_ERROR_GONE) &&
+      g_hash_table_contains (self->unconfirmed, delivery->request_id))
+    {
+      g_task_return_new_error (task, CLARIFY_ERROR, CLARIFY_ERROR_AGENT_RESTARTED,
+                               "the agent restarted: %s", error->message);
+      return;
+    }
   if (reply == NULL)
     {
       g_task_return_error (task, g_steal_pointer (&error));
@@ -293,7 +496,10 @@ on_response_posted (GObject      *source,
   if (JSON_NODE_HOLDS_OBJECT (reply))
     summary = clarify_json_get_string_member (json_node_get_object (reply), "received");
   if (summary != NULL)
-    g_signal_emit (self, signals[CONFIRMED], 0, g_task_get_task_data (task), summary);
+    g_signal_emit (self, signals[CONFIRMED], 0, delivery->request_id, summary);
+  load_answered (self);
+  clarify_recent_add (self->answered, delivery->request_id, g_steal_pointer (&delivery->answered));
+  save_answered (self);
 
   g_task_return_boolean (task, TRUE);
 }
@@ -312,10 +518,13 @@ clarify_json_backend_deliver_async (ClarifyBackend      *backend,
   g_autoptr(JsonNode) node = NULL;
   g_autoptr(GError) error = NULL;
   g_autofree char *url = NULL;
+  Delivery *delivery;
 
   task = g_task_new (self, cancellable, callback, user_data);
   g_task_set_source_tag (task, clarify_json_backend_deliver_async);
-  g_task_set_task_data (task, g_strdup (clarify_request_get_id (request)), g_free);
+  delivery = g_new0 (Delivery, 1);
+  delivery->request_id = g_strdup (clarify_request_get_id (request));
+  g_task_set_task_data (task, delivery, delivery_free);
 
   url = clarify_json_backend_build_response_url (self, clarify_request_get_id (request), &error);
   if (g_error_matches (error, CLARIFY_ERROR, CLARIFY_ERROR_INVALID))
@@ -324,8 +533,11 @@ clarify_json_backend_deliver_async (ClarifyBackend      *backend,
       return;
     }
   node = clarify_response_to_json (response);
+  delivery->answered = g_new0 (Answered, 1);
+  delivery->answered->request_digest = dup_request_digest (request);
+  delivery->answered->answer_json = clarify_json_to_string (node);
   if (url != NULL)
-    message = clarify_json_backend_post_new (self, url, clarify_json_to_string (node));
+    message = clarify_json_backend_post_new (self, url, g_strdup (delivery->answered->answer_json));
   if (message == NULL)
     {
       g_task_return_new_error (task, CLARIFY_ERROR, CLARIFY_ERROR_PROTOCOL,
@@ -345,6 +557,8 @@ clarify_json_backend_constructed (GObject *object)
   ClarifyJsonBackend *self = CLARIFY_JSON_BACKEND (object);
   ClarifyConnection *connection;
   g_autoptr(SoupCookieJar) jar = NULL;
+  g_autoptr(GError) error = NULL;
+  char *stored = NULL;
   const char *token;
 
   G_OBJECT_CLASS (clarify_json_backend_parent_class)->constructed (object);
@@ -368,12 +582,18 @@ clarify_json_backend_constructed (GObject *object)
   self->sse_client = clarify_stream_backend_open (CLARIFY_STREAM_BACKEND (self), self->stream_session,
                                                   clarify_connection_get_url (connection));
 
-  token = clarify_connection_get_option (connection, "token");
+  /* The token the connection editor keeps in the keyring, or an older
+   * connection's "token" option. */
+  stored = clarify_backend_dup_secret (CLARIFY_BACKEND (self), &error);
+  if (error != NULL)
+    g_message ("Connection “%s”: cannot read its token: %s", clarify_connection_get_name (connection), error->message);
+  token = stored != NULL ? stored : clarify_connection_get_option (connection, "token");
   if (token != NULL && *token != '\0')
     {
       self->authorization = g_strconcat ("Bearer ", token, NULL);
       clarify_sse_client_set_header (self->sse_client, "Authorization", self->authorization);
     }
+  clarify_secret_free (stored);
 }
 
 static void
@@ -395,6 +615,8 @@ clarify_json_backend_finalize (GObject *object)
   ClarifyJsonBackend *self = CLARIFY_JSON_BACKEND (object);
 
   g_clear_pointer (&self->authorization, g_free);
+  g_clear_pointer (&self->answered, clarify_recent_free);
+  g_clear_pointer (&self->unconfirmed, g_hash_table_unref);
 
   G_OBJECT_CLASS (clarify_json_backend_parent_class)->finalize (object);
 }
@@ -436,6 +658,8 @@ clarify_json_backend_class_init (ClarifyJsonBackendClass *klass)
 static void
 clarify_json_backend_init (ClarifyJsonBackend *self)
 {
+  self->answered = clarify_recent_new (ANSWERED_KEPT, answered_free);
+  self->unconfirmed = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
 }
 
 ClarifySseClient *

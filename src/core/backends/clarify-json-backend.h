@@ -11,8 +11,11 @@
 #pragma once
 
 #include "clarify-stream-backend.h"
+#include "clarify-backend-probe.h"
 
 G_BEGIN_DECLS
+
+extern const ClarifyProbeSpec clarify_json_probe;
 
 #define CLARIFY_TYPE_JSON_BACKEND (clarify_json_backend_get_type ())
 G_DECLARE_FINAL_TYPE (ClarifyJsonBackend, clarify_json_backend, CLARIFY, JSON_BACKEND, ClarifyStreamBackend)

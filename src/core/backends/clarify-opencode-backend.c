@@ -43,6 +43,12 @@ struct _ClarifyOpencodeBackend
 
   guint                   fallback : 1;
   guint                   probing : 1;
+  guint                   streamed : 1;  /* a stream was open before this one */
+};
+
+/* Test: the stream every OpenCode serves, behind its basic auth. */
+const ClarifyProbeSpec clarify_opencode_probe = {
+  "/global/event", CLARIFY_PROBE_AUTH_BASIC, "opencode", "text/event-stream", NULL, NULL,
 };
 
 G_DEFINE_FINAL_TYPE (ClarifyOpencodeBackend, clarify_opencode_backend, CLARIFY_TYPE_STREAM_BACKEND)
@@ -400,9 +406,12 @@ clarify_opencode_backend_connected (ClarifyStreamBackend *backend)
 {
   ClarifyOpencodeBackend *self = CLARIFY_OPENCODE_BACKEND (backend);
 
-  /* Unreachable meanwhile: it restarted, and forgot what it asked. */
-  if (clarify_sse_client_came_back (clarify_stream_backend_get_client (backend)))
+  /* OpenCode never ends a stream it serves: one that ended, or a server
+   * unreachable meanwhile, is a restart (often faster than our reconnect),
+   * and a question the listing lacks now was forgotten with it. */
+  if (self->streamed || clarify_sse_client_came_back (clarify_stream_backend_get_client (backend)))
     clarify_opencode_tracker_went_away (self->tracker, NULL);
+  self->streamed = TRUE;
   /* The stream has no replay: whatever happened while we were away is only
    * in the listings. */
   begin_round (self);
@@ -467,7 +476,12 @@ clarify_opencode_backend_stream_state (ClarifyStreamBackend   *backend,
   ClarifyOpencodeBackend *self = CLARIFY_OPENCODE_BACKEND (backend);
 
   if (state == CLARIFY_CONNECTION_STATE_RECONNECTING || state == CLARIFY_CONNECTION_STATE_FAILED)
-    probe_global_stream (self);
+    {
+      /* It never ends a stream it serves: a restart, seen before we are back. */
+      if (self->streamed)
+        clarify_opencode_tracker_went_away (self->tracker, NULL);
+      probe_global_stream (self);
+    }
   else if (state == CLARIFY_CONNECTION_STATE_CONNECTED && self->fallback)
     clarify_backend_set_state (CLARIFY_BACKEND (self), state, CLARIFY_BACKEND_NOTE_ONE_DIRECTORY, NULL, NULL);
 }
@@ -529,14 +543,13 @@ static char *
 basic_authorization (ClarifyOpencodeBackend *self,
                      ClarifyConnection      *connection)
 {
-  g_autofree char *key = g_strconcat ("connection:", clarify_connection_get_name (connection), NULL);
   g_autoptr(GError) error = NULL;
   g_autofree char *password = NULL;
   g_autofree char *credentials = NULL;
   g_autofree char *encoded = NULL;
   const char *username = clarify_connection_get_option (connection, "username");
 
-  password = clarify_secret_lookup (key, &error);
+  password = clarify_backend_dup_secret (CLARIFY_BACKEND (self), &error);
   if (error != NULL)
     g_message ("Connection “%s”: cannot read its password: %s", connection_name (self), error->message);
   /* What `opencode serve` itself reads, handy when both run in one shell. */
@@ -619,7 +632,8 @@ request_added_cb (ClarifyOpencodeBackend *self,
   g_autoptr(SoupMessage) message = NULL;
   TitleCall *call;
 
-  if (session_id == NULL || session_id[0] == '\0')
+  /* A title is nice to have: not worth a GET to another path. */
+  if (!clarify_http_can_be_segment (session_id))
     return;
   if (g_hash_table_contains (self->session_titles, session_id))
     {
@@ -766,3 +780,21 @@ clarify_opencode_backend_is_fallback (ClarifyOpencodeBackend *self)
 
   return self->fallback;
 }
+
+/* ---------------------------------------------------------------------- */
+/* Discovery: `opencode serve` listens on 4096 unless told otherwise, and
+ * GET /global/health answers {"healthy":true,"version":"…"}. Unknown
+ * paths answer 200 with the web UI, so the body must say it. */
+
+static gboolean
+recognise_opencode (guint       status,
+                    JsonObject *body)
+{
+  return status == 200 && body != NULL &&
+         json_object_get_boolean_member_with_default (body, "healthy", FALSE) &&
+         json_object_has_member (body, "version");
+}
+
+const ClarifyBackendProbe clarify_opencode_backend_probe = {
+  "http", { 4096 }, "/global/health", recognise_opencode,
+};

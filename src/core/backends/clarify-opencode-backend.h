@@ -15,8 +15,11 @@
 #pragma once
 
 #include "clarify-stream-backend.h"
+#include "clarify-backend-probe.h"
 
 G_BEGIN_DECLS
+
+extern const ClarifyProbeSpec clarify_opencode_probe;
 
 #define CLARIFY_TYPE_OPENCODE_BACKEND (clarify_opencode_backend_get_type ())
 G_DECLARE_FINAL_TYPE (ClarifyOpencodeBackend, clarify_opencode_backend, CLARIFY, OPENCODE_BACKEND, ClarifyStreamBackend)
@@ -31,5 +34,8 @@ gboolean          clarify_opencode_backend_is_fallback    (ClarifyOpencodeBacken
  *   ::resynced ()  after the listings of one (re)connect were all applied
  *                  (for tests and the UI's "up to date" hint)
  */
+
+/* How discovery recognises one on this machine. */
+extern const ClarifyBackendProbe clarify_opencode_backend_probe;
 
 G_END_DECLS

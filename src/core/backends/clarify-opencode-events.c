@@ -10,13 +10,39 @@
 #include "clarify-http.h"
 #include "clarify-json.h"
 #include "clarify-opencode-events.h"
+#include "clarify-recent.h"
+
+/* A 404 to our answer that nothing explains yet: the restarted server may
+ * have answered before the old stream's end was read. The stream gets this
+ * long to show a restart before the answer ends as "answered elsewhere". */
+#define GONE_VERDICT_MS 1000
 
 struct _ClarifyOpencodeTracker
 {
   ClarifyBackend *backend; /* unowned: the backend owns the tracker */
-  GHashTable     *finished;
+  ClarifyRecent  *finished;
   GHashTable     *went_away; /* workspace ids, "" for the whole server */
+  GHashTable     *verdicts;  /* request id → Verdict: a 404 waiting for its reason */
 };
+
+typedef struct
+{
+  ClarifyOpencodeTracker *tracker;
+  char                   *request_id;
+  GTask                  *task;
+  GError                 *error;
+  guint                   timeout_id;
+} Verdict;
+
+static void
+verdict_free (Verdict *verdict)
+{
+  g_clear_handle_id (&verdict->timeout_id, g_source_remove);
+  g_clear_object (&verdict->task);
+  g_clear_error (&verdict->error);
+  g_free (verdict->request_id);
+  g_free (verdict);
+}
 
 /* Tracking */
 
@@ -26,8 +52,9 @@ clarify_opencode_tracker_new (ClarifyBackend *backend)
   ClarifyOpencodeTracker *self = g_new0 (ClarifyOpencodeTracker, 1);
 
   self->backend = backend;
-  self->finished = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  self->finished = clarify_recent_new (CLARIFY_RECENT_FINISHED_IDS, NULL);
   self->went_away = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  self->verdicts = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, (GDestroyNotify) verdict_free);
 
   return self;
 }
@@ -37,8 +64,10 @@ clarify_opencode_tracker_free (ClarifyOpencodeTracker *self)
 {
   if (self == NULL)
     return;
-  g_hash_table_unref (self->finished);
+  clarify_recent_free (self->finished);
   g_hash_table_unref (self->went_away);
+  /* Empty: each verdict holds its backend, which owns the tracker. */
+  g_hash_table_unref (self->verdicts);
   g_free (self);
 }
 
@@ -46,8 +75,12 @@ gboolean
 clarify_opencode_tracker_is_finished (ClarifyOpencodeTracker *self,
                                       const char             *request_id)
 {
-  return g_hash_table_contains (self->finished, request_id);
+  return clarify_recent_contains (self->finished, request_id);
 }
+
+static gboolean settle_verdict (ClarifyOpencodeTracker *self,
+                                const char             *request_id,
+                                gboolean                restarted);
 
 static void
 finish_request (ClarifyOpencodeTracker *self,
@@ -57,8 +90,11 @@ finish_request (ClarifyOpencodeTracker *self,
   ClarifyRequest *request = clarify_backend_lookup_request (self->backend, request_id);
   ClarifyOpencodeRequestInfo *info = request != NULL ? clarify_opencode_request_get_info (request) : NULL;
 
-  g_hash_table_add (self->finished, g_strdup (request_id));
+  clarify_recent_add (self->finished, request_id, NULL);
 
+  /* Someone else's answer: the 404 our answer got is explained. */
+  if (settle_verdict (self, request_id, FALSE))
+    return;
   if (request == NULL)
     return;
 
@@ -91,6 +127,8 @@ forget_missing (ClarifyOpencodeTracker *self,
   /* A late answer to it is then told the same. */
   if (info != NULL)
     info->agent_gone = reason == CLARIFY_END_REASON_AGENT_RESTARTED;
+  if (settle_verdict (self, request_id, reason == CLARIFY_END_REASON_AGENT_RESTARTED))
+    return;
   if (info != NULL && info->answering)
     return;
   finish_request (self, request_id, reason);
@@ -100,7 +138,23 @@ void
 clarify_opencode_tracker_went_away (ClarifyOpencodeTracker *self,
                                     const char             *workspace_id)
 {
+  g_autoptr(GPtrArray) waiting = g_ptr_array_new_with_free_func (g_free);
+  GHashTableIter iter;
+  Verdict *verdict;
+
   g_hash_table_add (self->went_away, g_strdup (workspace_id != NULL ? workspace_id : ""));
+
+  /* Collected first: settling changes the table. */
+  g_hash_table_iter_init (&iter, self->verdicts);
+  while (g_hash_table_iter_next (&iter, NULL, (gpointer *) &verdict))
+    {
+      ClarifyOpencodeRequestInfo *info = clarify_opencode_request_get_info (g_task_get_task_data (verdict->task));
+
+      if (info != NULL && agent_went_away (self, info))
+        g_ptr_array_add (waiting, g_strdup (verdict->request_id));
+    }
+  for (guint i = 0; i < waiting->len; i++)
+    settle_verdict (self, waiting->pdata[i], TRUE);
 }
 
 void
@@ -185,7 +239,7 @@ end_session (ClarifyOpencodeTracker *self,
   for (guint i = 0; i < ids->len; i++)
     {
       /* An aborted session leaves its question listed: never show it again. */
-      g_hash_table_add (self->finished, g_strdup (ids->pdata[i]));
+      clarify_recent_add (self->finished, ids->pdata[i], NULL);
       clarify_backend_withdraw_request (self->backend, ids->pdata[i], reason, NULL);
     }
 }
@@ -334,7 +388,7 @@ clarify_opencode_tracker_end_answer (ClarifyOpencodeTracker *self,
   if (error == NULL || g_error_matches (error, CLARIFY_ERROR, CLARIFY_ERROR_GONE) ||
       g_error_matches (error, CLARIFY_ERROR, CLARIFY_ERROR_AGENT_RESTARTED))
     {
-      g_hash_table_add (self->finished, g_strdup (id));
+      clarify_recent_add (self->finished, id, NULL);
       clarify_backend_forget_request (self->backend, id);
     }
   else if (info != NULL)
@@ -498,13 +552,69 @@ clarify_opencode_post_new (const char *url,
   return message;
 }
 
+/* Ends a reply: @error NULL when the agent took it. */
+static void
+return_reply (ClarifyOpencodeTracker *tracker,
+              GTask                  *task,
+              GError                 *error)
+{
+  clarify_opencode_tracker_end_answer (tracker, g_task_get_task_data (task), error);
+
+  if (error != NULL)
+    g_task_return_error (task, error);
+  else
+    g_task_return_boolean (task, TRUE);
+}
+
+static GError *
+restarted_error (GError *gone)
+{
+  GError *error = g_error_new (CLARIFY_ERROR, CLARIFY_ERROR_AGENT_RESTARTED, "the agent restarted: %s", gone->message);
+
+  g_error_free (gone);
+  return error;
+}
+
+/* Ends the reply waiting for @request_id's reason, if one waits: a restart
+ * (@restarted) or someone else's answer. Returns whether one waited. */
+static gboolean
+settle_verdict (ClarifyOpencodeTracker *self,
+                const char             *request_id,
+                gboolean                restarted)
+{
+  Verdict *verdict = g_hash_table_lookup (self->verdicts, request_id);
+  g_autoptr(GTask) task = NULL;
+  GError *error;
+
+  if (verdict == NULL)
+    return FALSE;
+
+  task = g_steal_pointer (&verdict->task);
+  error = g_steal_pointer (&verdict->error);
+  g_hash_table_remove (self->verdicts, request_id);
+  return_reply (self, task, restarted ? restarted_error (error) : error);
+  return TRUE;
+}
+
+static gboolean
+verdict_timeout_cb (gpointer user_data)
+{
+  Verdict *verdict = user_data;
+
+  /* The stream stayed: nothing restarted, someone else answered. */
+  verdict->timeout_id = 0;
+  settle_verdict (verdict->tracker, verdict->request_id, FALSE);
+  return G_SOURCE_REMOVE;
+}
+
 void
 clarify_opencode_complete_reply (ClarifyOpencodeTracker *tracker,
                                  GTask                  *task,
                                  GAsyncResult           *result)
 {
   g_autoptr(JsonNode) node = NULL;
-  g_autoptr(GError) error = NULL;
+  GError *error = NULL;
+  Verdict *verdict;
 
   ClarifyRequest *request = g_task_get_task_data (task);
   ClarifyOpencodeRequestInfo *info = clarify_opencode_request_get_info (request);
@@ -514,22 +624,28 @@ clarify_opencode_complete_reply (ClarifyOpencodeTracker *tracker,
    * for the stream to notice. */
   if (info != NULL && g_error_matches (error, CLARIFY_ERROR, CLARIFY_ERROR_TRANSIENT))
     info->unreached = TRUE;
+  if (!g_error_matches (error, CLARIFY_ERROR, CLARIFY_ERROR_GONE) || info == NULL)
+    {
+      return_reply (tracker, task, node == NULL ? error : NULL);
+      return;
+    }
+
   /* Unknown to an agent that was seen restarting, or that our answer did
    * not reach before: it forgot, nobody answered. */
-  if (g_error_matches (error, CLARIFY_ERROR, CLARIFY_ERROR_GONE) && info != NULL &&
-      (info->agent_gone || info->unreached || agent_went_away (tracker, info)))
+  if (info->agent_gone || info->unreached || agent_went_away (tracker, info))
     {
-      g_autofree char *message = g_strdup (error->message);
-
-      g_clear_error (&error);
-      g_set_error (&error, CLARIFY_ERROR, CLARIFY_ERROR_AGENT_RESTARTED, "the agent restarted: %s", message);
+      return_reply (tracker, task, restarted_error (error));
+      return;
     }
-  clarify_opencode_tracker_end_answer (tracker, request, error);
 
-  if (node == NULL)
-    g_task_return_error (task, g_steal_pointer (&error));
-  else
-    g_task_return_boolean (task, TRUE);
+  settle_verdict (tracker, clarify_request_get_id (request), FALSE);
+  verdict = g_new0 (Verdict, 1);
+  verdict->tracker = tracker;
+  verdict->request_id = g_strdup (clarify_request_get_id (request));
+  verdict->task = g_object_ref (task);
+  verdict->error = error;
+  verdict->timeout_id = g_timeout_add (GONE_VERDICT_MS, verdict_timeout_cb, verdict);
+  g_hash_table_insert (tracker->verdicts, verdict->request_id, verdict);
 }
 
 JsonNode *

@@ -102,7 +102,9 @@ void            clarify_opencode_call_async     (SoupSession         *session,
 JsonNode       *clarify_opencode_call_finish    (GAsyncResult        *result,
                                                  GError             **error);
 /* Completes a backend's respond task (its task data is the request) from
- * the result of the reply call: ends the answer and returns TRUE or the error. */
+ * the result of the reply call: ends the answer and returns TRUE or the error.
+ * A 404 nothing explains waits up to a second for the stream to show a
+ * restart (AGENT_RESTARTED) before it is returned as GONE. */
 void            clarify_opencode_complete_reply (ClarifyOpencodeTracker *tracker,
                                                  GTask               *task,
                                                  GAsyncResult        *result);

@@ -14,6 +14,9 @@
 #define FORMAT_VERSION 1
 #define SUFFIX         ".json"
 #define BAD_SUFFIX     ".bad"
+#define TAKEN_DIR      "taken"
+/* A file of answers taken that is larger was not written by Clarify. */
+#define MAX_TAKEN_SIZE (16 * 1024 * 1024)
 
 struct _ClarifyOutboxStore
 {
@@ -103,6 +106,35 @@ file_name_for (const char *connection,
   return g_strdup_printf ("%.32s" SUFFIX, hash);
 }
 
+static gboolean
+make_dir (const char  *dir,
+          GError     **error)
+{
+  int saved_errno;
+
+  if (g_mkdir_with_parents (dir, 0700) == 0)
+    return TRUE;
+
+  saved_errno = errno;
+  g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved_errno),
+               "Cannot create %s: %s", dir, g_strerror (saved_errno));
+  return FALSE;
+}
+
+/* Every file the store writes starts so. */
+static JsonBuilder *
+begin_file (const char *connection)
+{
+  JsonBuilder *builder = json_builder_new_immutable ();
+
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "version");
+  json_builder_add_int_value (builder, FORMAT_VERSION);
+  json_builder_set_member_name (builder, "connection");
+  json_builder_add_string_value (builder, connection);
+  return builder;
+}
+
 static void
 add_member (JsonBuilder *builder,
             const char  *name,
@@ -136,12 +168,7 @@ clarify_outbox_store_save (ClarifyOutboxStore  *self,
   if (connection == NULL || (delivery = clarify_backend_save_delivery (backend, request)) == NULL)
     return NULL;
 
-  builder = json_builder_new_immutable ();
-  json_builder_begin_object (builder);
-  json_builder_set_member_name (builder, "version");
-  json_builder_add_int_value (builder, FORMAT_VERSION);
-  json_builder_set_member_name (builder, "connection");
-  json_builder_add_string_value (builder, connection);
+  builder = begin_file (connection);
   json_builder_set_member_name (builder, "kind");
   json_builder_add_string_value (builder, connection_kind_of (backend));
   json_builder_set_member_name (builder, "saved_at");
@@ -152,14 +179,8 @@ clarify_outbox_store_save (ClarifyOutboxStore  *self,
   json_builder_end_object (builder);
   root = json_builder_get_root (builder);
 
-  if (g_mkdir_with_parents (self->dir, 0700) != 0)
-    {
-      int saved_errno = errno;
-
-      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved_errno),
-                   "Cannot create %s: %s", self->dir, g_strerror (saved_errno));
-      return NULL;
-    }
+  if (!make_dir (self->dir, error))
+    return NULL;
 
   name = file_name_for (connection, clarify_request_get_id (request));
   path = g_build_filename (self->dir, name, NULL);
@@ -323,15 +344,119 @@ clarify_outbox_store_load (ClarifyOutboxStore *self,
   return result;
 }
 
+static char *
+taken_path_for (ClarifyOutboxStore *self,
+                const char         *connection)
+{
+  g_autofree char *hash = g_compute_checksum_for_string (G_CHECKSUM_SHA256, connection, -1);
+  g_autofree char *name = g_strdup_printf ("%.32s" SUFFIX, hash);
+
+  return g_build_filename (self->dir, TAKEN_DIR, name, NULL);
+}
+
+gboolean
+clarify_outbox_store_save_taken (ClarifyOutboxStore  *self,
+                                 const char          *connection,
+                                 JsonArray           *entries,
+                                 GError             **error)
+{
+  g_autofree char *path = NULL;
+  g_autofree char *dir = NULL;
+  g_autofree char *text = NULL;
+  g_autoptr(JsonBuilder) builder = NULL;
+  g_autoptr(JsonNode) root = NULL;
+  g_autoptr(JsonNode) array = NULL;
+
+  g_return_val_if_fail (CLARIFY_IS_OUTBOX_STORE (self), FALSE);
+  g_return_val_if_fail (connection != NULL, FALSE);
+
+  path = taken_path_for (self, connection);
+  if (entries == NULL || json_array_get_length (entries) == 0)
+    {
+      if (g_unlink (path) != 0 && errno != ENOENT)
+        {
+          int saved_errno = errno;
+
+          g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved_errno),
+                       "Cannot remove %s: %s", path, g_strerror (saved_errno));
+          return FALSE;
+        }
+      return TRUE;
+    }
+
+  dir = g_path_get_dirname (path);
+  if (!make_dir (dir, error))
+    return FALSE;
+
+  array = json_node_new (JSON_NODE_ARRAY);
+  json_node_set_array (array, entries);
+  builder = begin_file (connection);
+  add_member (builder, "taken", g_steal_pointer (&array));
+  json_builder_end_object (builder);
+  root = json_builder_get_root (builder);
+  text = clarify_json_to_string (root);
+
+  return g_file_set_contents_full (path, text, -1, G_FILE_SET_CONTENTS_CONSISTENT, 0600, error);
+}
+
+JsonArray *
+clarify_outbox_store_load_taken (ClarifyOutboxStore *self,
+                                 const char         *connection)
+{
+  g_autofree char *path = NULL;
+  g_autofree char *text = NULL;
+  g_autoptr(JsonNode) root = NULL;
+  g_autoptr(GError) error = NULL;
+  JsonObject *object;
+  JsonArray *taken;
+  GStatBuf info;
+  gsize length;
+
+  g_return_val_if_fail (CLARIFY_IS_OUTBOX_STORE (self), NULL);
+  g_return_val_if_fail (connection != NULL, NULL);
+
+  path = taken_path_for (self, connection);
+  if (g_stat (path, &info) != 0)
+    return NULL;
+  if (info.st_size > MAX_TAKEN_SIZE)
+    {
+      g_warning ("Ignored %s: larger than the answers Clarify keeps", path);
+      return NULL;
+    }
+
+  if (!g_file_get_contents (path, &text, &length, &error) ||
+      !(root = clarify_json_parse (text, length, &error)))
+    {
+      g_warning ("Cannot read the answers taken in %s: %s", path, error->message);
+      return NULL;
+    }
+
+  object = JSON_NODE_HOLDS_OBJECT (root) ? json_node_get_object (root) : NULL;
+  taken = object != NULL ? clarify_json_get_array_member (object, "taken") : NULL;
+  if (taken == NULL || json_object_get_int_member_with_default (object, "version", 0) != FORMAT_VERSION ||
+      g_strcmp0 (clarify_json_get_string_member (object, "connection"), connection) != 0)
+    {
+      g_warning ("Ignored %s: not the answers Clarify keeps for “%s”", path, connection);
+      return NULL;
+    }
+
+  return json_array_ref (taken);
+}
+
 void
 clarify_outbox_store_forget_connection (ClarifyOutboxStore *self,
                                         const char         *connection)
 {
+  g_autofree char *taken = NULL;
   g_autoptr(GDir) dir = NULL;
   const char *name;
 
   g_return_if_fail (CLARIFY_IS_OUTBOX_STORE (self));
   g_return_if_fail (connection != NULL);
+
+  taken = taken_path_for (self, connection);
+  if (g_unlink (taken) != 0 && errno != ENOENT)
+    g_warning ("Cannot remove %s: %s", taken, g_strerror (errno));
 
   if (!(dir = g_dir_open (self->dir, 0, NULL)))
     return;

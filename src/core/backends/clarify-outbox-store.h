@@ -53,4 +53,16 @@ void                clarify_outbox_store_forget_connection (ClarifyOutboxStore *
 GPtrArray          *clarify_outbox_store_load   (ClarifyOutboxStore  *self,
                                                  ClarifyBackend      *backend);
 
+/* What a backend keeps of answers its agent already took (the `clarify`
+ * protocol's, for requests the agent sends again): one JSON array per
+ * connection, in the folder "taken" of the store's, written atomically,
+ * mode 0600. An empty @entries removes the file. */
+gboolean            clarify_outbox_store_save_taken (ClarifyOutboxStore *self,
+                                                     const char         *connection,
+                                                     JsonArray          *entries,
+                                                     GError            **error);
+/* The array saved for @connection, or NULL (none, or unreadable: logged). */
+JsonArray          *clarify_outbox_store_load_taken (ClarifyOutboxStore *self,
+                                                     const char         *connection);
+
 G_END_DECLS

@@ -23,6 +23,7 @@ typedef struct
   gboolean         kept;     /* read back from the store at start */
   gboolean         orphan;   /* let go while in flight: only its file is left to settle */
   guint            attempts;
+  guint            backoff_from;  /* attempts when the back-off last started over */
   gint64           next_attempt_at;
   gboolean         in_flight;
 } OutboxItem;
@@ -272,7 +273,7 @@ on_deliver_finished (GObject      *source,
   if (item->attempts == 1)
     g_signal_emit (self, signals[WAITING], 0, item->request);
 
-  delay_ms = clarify_outbox_get_delay_ms (self, item->attempts);
+  delay_ms = clarify_outbox_get_delay_ms (self, item->attempts - item->backoff_from);
   item->next_attempt_at = g_get_monotonic_time () + (gint64) delay_ms * 1000;
   g_debug ("Answer to %s not delivered (%s); retrying in %u ms",
            clarify_request_get_id (item->request), error->message, delay_ms);
@@ -289,6 +290,35 @@ clarify_outbox_send (ClarifyOutbox *self,
   clarify_backend_deliver_async (item->backend, item->request, item->response,
                                  self->cancellable, on_deliver_finished,
                                  outbox_item_ref (item));
+}
+
+void
+clarify_outbox_retry_backend (ClarifyOutbox  *self,
+                              ClarifyBackend *backend)
+{
+  gint64 now = g_get_monotonic_time ();
+  gboolean due = FALSE;
+
+  g_return_if_fail (CLARIFY_IS_OUTBOX (self));
+  g_return_if_fail (CLARIFY_IS_BACKEND (backend));
+
+  for (guint i = 0; i < self->items->len; i++)
+    {
+      OutboxItem *item = g_ptr_array_index (self->items, i);
+
+      if (item->backend != backend || item->in_flight || item->next_attempt_at <= now)
+        continue;
+
+      item->next_attempt_at = now;
+      item->backoff_from = item->attempts;
+      due = TRUE;
+    }
+
+  if (due)
+    {
+      g_debug ("The agent is back: sending what waits for it now");
+      clarify_outbox_schedule (self);
+    }
 }
 
 static void

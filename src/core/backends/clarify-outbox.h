@@ -55,6 +55,11 @@ guint          clarify_outbox_get_n_pending (ClarifyOutbox *self);
  * owns the store's file @file: not to be sent a second time. */
 gboolean       clarify_outbox_holds_file    (ClarifyOutbox   *self,
                                              const char      *file);
+/* @backend's agent is reachable again (its stream opened): the answers
+ * waiting for it are sent now, and their back-off starts over, rather
+ * than up to a minute later. */
+void           clarify_outbox_retry_backend (ClarifyOutbox  *self,
+                                             ClarifyBackend *backend);
 /* For tests: the first retry delay and its cap (defaults 1 s and 60 s). */
 void           clarify_outbox_set_backoff   (ClarifyOutbox *self,
                                              guint          initial_ms,

@@ -12,6 +12,7 @@
 #include "clarify-json.h"
 #include "clarify-phoenix-backend.h"
 #include "clarify-phoenix-codec.h"
+#include "clarify-recent.h"
 #include "clarify-secret.h"
 #include "clarify-sse-client.h"
 
@@ -42,7 +43,7 @@ struct _ClarifyPhoenixBackend
   GCancellable   *cancellable;    /* the listing in flight */
   guint           timer;          /* the next listing: poll or retry */
   guint           n_failures;
-  GHashTable     *vanished;       /* request ids gone with a restart */
+  ClarifyRecent  *vanished;       /* request ids gone with a restart */
 
   guint           poll_ms;
   guint           backoff_initial_ms;
@@ -64,6 +65,11 @@ struct _Conversation
   gint64                 floor;    /* the last sequence_id applied */
   gboolean               busy;
   gboolean               restarted; /* this snapshot follows an outage */
+};
+
+/* Test: the list of conversations, as the backend reads it first. */
+const ClarifyProbeSpec clarify_phoenix_probe = {
+  "/api/conversations", CLARIFY_PROBE_AUTH_BEARER, NULL, "application/json", NULL, NULL,
 };
 
 G_DEFINE_FINAL_TYPE (ClarifyPhoenixBackend, clarify_phoenix_backend, CLARIFY_TYPE_BACKEND)
@@ -113,7 +119,7 @@ withdraw (ClarifyPhoenixBackend *self,
           gboolean               restarted)
 {
   if (restarted)
-    g_hash_table_add (self->vanished, g_strdup (request_id));
+    clarify_recent_add (self->vanished, request_id, NULL);
   clarify_backend_withdraw_request (CLARIFY_BACKEND (self), request_id,
                                     restarted ? CLARIFY_END_REASON_AGENT_RESTARTED
                                               : CLARIFY_END_REASON_ANSWERED_ELSEWHERE, NULL);
@@ -265,7 +271,7 @@ on_event (ClarifySseClient *client,
 
       /* A new snapshot: the floor may even go down after a server restart.
        * One after an outage that lacks the question: the restart lost it. */
-      conversation->restarted = clarify_sse_client_came_back (client);
+      conversation->restarted = conversation->restarted || clarify_sse_client_came_back (client);
       conversation->floor = last != NULL && json_node_get_value_type (last) == G_TYPE_INT64
                               ? json_node_get_int (last) : sequence;
       remember_conversation (conversation, record);
@@ -325,9 +331,18 @@ watch (ClarifyPhoenixBackend *self,
        const char            *id,
        JsonObject            *record)
 {
-  g_autofree char *escaped = g_uri_escape_string (id, NULL, FALSE);
-  g_autofree char *url = g_strconcat (self->base_url, "/api/conversations/", escaped, "/stream", NULL);
+  g_autofree char *escaped = NULL;
+  g_autofree char *url = NULL;
   Conversation *conversation;
+
+  escaped = clarify_http_escape_segment (id, NULL);
+  if (escaped == NULL)
+    {
+      g_message ("Connection “%s”: not watching conversation “%s”: its id cannot be part of a URL",
+                 connection_name (self), id);
+      return;
+    }
+  url = g_strconcat (self->base_url, "/api/conversations/", escaped, "/stream", NULL);
 
   if (g_hash_table_size (self->conversations) >= MAX_STREAMS)
     {
@@ -482,9 +497,19 @@ listed_cb (GObject      *object,
       guint delay;
 
       self->n_failures++;
-      /* Nobody listening: a restart, which may lose conversations. */
+      /* Nobody listening: a restart, which may lose conversations, and
+       * questions of those we watch, even where the stream came back too
+       * fast to see the port refuse. */
       if (server_away (error))
-        self->came_back = TRUE;
+        {
+          GHashTableIter iter;
+          Conversation *conversation;
+
+          self->came_back = TRUE;
+          g_hash_table_iter_init (&iter, self->conversations);
+          while (g_hash_table_iter_next (&iter, NULL, (gpointer *) &conversation))
+            conversation->restarted = TRUE;
+        }
       delay = retry_delay_ms (self);
       retry_at = g_get_monotonic_time () + (gint64) delay * 1000;
       g_debug ("Connection “%s”: listing conversations failed: %s", connection_name (self), error->message);
@@ -630,7 +655,7 @@ delivered_cb (GObject      *object,
    * answered by anyone else. */
   if ((is_gone (message, body, delivery->declining) ||
        soup_message_get_status (message) == SOUP_STATUS_NOT_FOUND) &&
-      (self->came_back || g_hash_table_contains (self->vanished, delivery->request_id)))
+      (self->came_back || clarify_recent_contains (self->vanished, delivery->request_id)))
     {
       g_task_return_new_error (task, CLARIFY_ERROR, CLARIFY_ERROR_AGENT_RESTARTED,
                                "conversation %s lost this question in a restart", delivery->conversation_id);
@@ -735,12 +760,11 @@ static char *
 bearer_authorization (ClarifyPhoenixBackend *self,
                       ClarifyConnection     *connection)
 {
-  g_autofree char *key = g_strconcat ("connection:", clarify_connection_get_name (connection), NULL);
   g_autoptr(GError) error = NULL;
   char *password;
   char *authorization;
 
-  password = clarify_secret_lookup (key, &error);
+  password = clarify_backend_dup_secret (CLARIFY_BACKEND (self), &error);
   if (error != NULL)
     g_message ("Connection “%s”: cannot read its password: %s", connection_name (self), error->message);
   /* What the server itself reads, handy when both run in one shell. */
@@ -817,7 +841,7 @@ clarify_phoenix_backend_finalize (GObject *object)
   ClarifyPhoenixBackend *self = CLARIFY_PHOENIX_BACKEND (object);
 
   g_clear_pointer (&self->conversations, g_hash_table_unref);
-  g_clear_pointer (&self->vanished, g_hash_table_unref);
+  g_clear_pointer (&self->vanished, clarify_recent_free);
   g_clear_pointer (&self->base_url, g_free);
   g_clear_pointer (&self->authorization, clarify_secret_free);
 
@@ -845,7 +869,7 @@ static void
 clarify_phoenix_backend_init (ClarifyPhoenixBackend *self)
 {
   self->conversations = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, conversation_free);
-  self->vanished = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  self->vanished = clarify_recent_new (CLARIFY_RECENT_FINISHED_IDS, NULL);
   self->poll_ms = DEFAULT_POLL_S * 1000;
   self->backoff_initial_ms = BACKOFF_INITIAL_MS;
   self->backoff_max_ms = BACKOFF_MAX_MS;
@@ -879,3 +903,21 @@ clarify_phoenix_backend_get_n_watched (ClarifyPhoenixBackend *self)
 
   return g_hash_table_size (self->conversations);
 }
+
+/* ---------------------------------------------------------------------- */
+/* Discovery: Phoenix IDE listens on 8000 ($PHOENIX_PORT), and
+ * GET /api/auth/status answers {"auth_required":…,"authenticated":…}
+ * with or without a password set. */
+
+static gboolean
+recognise_phoenix (guint       status,
+                   JsonObject *body)
+{
+  return status == 200 && body != NULL &&
+         json_object_has_member (body, "auth_required") &&
+         json_object_has_member (body, "authenticated");
+}
+
+const ClarifyBackendProbe clarify_phoenix_backend_probe = {
+  "http", { 8000 }, "/api/auth/status", recognise_phoenix,
+};

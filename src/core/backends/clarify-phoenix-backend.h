@@ -28,8 +28,11 @@
 #pragma once
 
 #include "clarify-backend.h"
+#include "clarify-backend-probe.h"
 
 G_BEGIN_DECLS
+
+extern const ClarifyProbeSpec clarify_phoenix_probe;
 
 #define CLARIFY_TYPE_PHOENIX_BACKEND (clarify_phoenix_backend_get_type ())
 G_DECLARE_FINAL_TYPE (ClarifyPhoenixBackend, clarify_phoenix_backend, CLARIFY, PHOENIX_BACKEND, ClarifyBackend)
@@ -42,5 +45,8 @@ void            clarify_phoenix_backend_set_timing   (ClarifyPhoenixBackend *sel
                                                       guint                  backoff_max_ms);
 /* Conversations whose stream is open or being opened. */
 guint           clarify_phoenix_backend_get_n_watched (ClarifyPhoenixBackend *self);
+
+/* How discovery recognises one on this machine. */
+extern const ClarifyBackendProbe clarify_phoenix_backend_probe;
 
 G_END_DECLS

@@ -13,7 +13,6 @@
 #include "config.h"
 
 #include <math.h>
-#include <string.h>
 
 #include "clarify-error.h"
 #include "clarify-json.h"
@@ -225,199 +224,6 @@ clarify_request_new_from_json (JsonNode  *node,
   return g_steal_pointer (&request);
 }
 
-/* Whether the JSON text @data escapes a NUL at @i ("\\u0000"). */
-static gboolean
-is_nul_escape (const char *data,
-               gsize       length,
-               gsize       i)
-{
-  return i + 5 < length && data[i + 1] == 'u' && strncmp (data + i + 2, "0000", 4) == 0;
-}
-
-/* The value of the four hex digits after data[i] ("\\u" at i - 1), or -1. */
-static int
-hex4 (const char *data,
-      gsize       length,
-      gsize       i)
-{
-  int value = 0;
-
-  if (i + 4 >= length)
-    return -1;
-  for (gsize k = i + 1; k <= i + 4; k++)
-    {
-      int digit = g_ascii_xdigit_value (data[k]);
-
-      if (digit < 0)
-        return -1;
-      value = value * 16 + digit;
-    }
-  return value;
-}
-
-/* Whether the escape at data[i] ('\\') is one JSON knows, leaving @i on its
- * last character. json-glib turns an unknown escape or a lone UTF-16
- * surrogate into bytes that are no UTF-8, which no JSON text (the outbox's
- * copy, the reply to the agent) can hold again. */
-static gboolean
-escape_valid (const char *data,
-              gsize       length,
-              gsize      *i)
-{
-  int unit;
-
-  if (*i + 1 >= length)
-    return FALSE;
-  if (strchr ("\"\\/bfnrt", data[*i + 1]) != NULL && data[*i + 1] != '\0')
-    {
-      *i += 1;
-      return TRUE;
-    }
-  if (data[*i + 1] != 'u' || (unit = hex4 (data, length, *i + 1)) < 0)
-    return FALSE;
-  *i += 5;
-  if (unit >= 0xdc00 && unit <= 0xdfff)
-    return FALSE;
-  if (unit >= 0xd800 && unit <= 0xdbff)
-    {
-      int low;
-
-      if (*i + 2 >= length || data[*i + 1] != '\\' || data[*i + 2] != 'u' ||
-          (low = hex4 (data, length, *i + 2)) < 0xdc00 || low > 0xdfff)
-        return FALSE;
-      *i += 6;
-    }
-  return TRUE;
-}
-
-typedef enum
-{
-  SCAN_OK,
-  SCAN_TOO_DEEP,
-  SCAN_NUL,
-  SCAN_BAD_ESCAPE,
-} Scan;
-
-/* Nesting of @data outside strings, stopping once it passes @limit; a NUL
- * (raw or escaped) stops it too: C strings would cut the text there, and an
- * option's value would go back to the agent cut. So does an escape that
- * would not decode to UTF-8 (escape_valid()). */
-static Scan
-scan (const char *data,
-      gsize       length,
-      guint       limit)
-{
-  guint depth = 0;
-  gboolean in_string = FALSE;
-
-  if (memchr (data, '\0', length) != NULL)
-    return SCAN_NUL;
-
-  for (gsize i = 0; i < length; i++)
-    {
-      char c = data[i];
-
-      if (in_string)
-        {
-          if (c == '\\' && is_nul_escape (data, length, i))
-            return SCAN_NUL;
-          if (c == '\\' && !escape_valid (data, length, &i))
-            return SCAN_BAD_ESCAPE;
-          else if (c == '"')
-            in_string = FALSE;
-        }
-      else if (c == '"')
-        in_string = TRUE;
-      else if (c == '[' || c == '{')
-        {
-          if (++depth > limit)
-            return SCAN_TOO_DEEP;
-        }
-      else if ((c == ']' || c == '}') && depth > 0)
-        depth--;
-    }
-
-  return SCAN_OK;
-}
-
-JsonNode *
-clarify_json_parse (const char  *data,
-                    gssize       length,
-                    GError     **error)
-{
-  /* Mutable: the D-Bus and CLI fronts put their own id into what they parse. */
-  g_autoptr(JsonParser) parser = json_parser_new ();
-  g_autoptr(GError) local_error = NULL;
-
-  g_return_val_if_fail (data != NULL, NULL);
-
-  if (length < 0)
-    length = strlen (data);
-
-  switch (scan (data, length, CLARIFY_JSON_MAX_DEPTH))
-    {
-    case SCAN_NUL:
-      g_set_error_literal (error, CLARIFY_ERROR, CLARIFY_ERROR_INVALID,
-                           "not accepted: a text holds a NUL character (\\u0000), "
-                           "which cannot be shown or sent back whole");
-      return NULL;
-    case SCAN_TOO_DEEP:
-      g_set_error (error, CLARIFY_ERROR, CLARIFY_ERROR_INVALID,
-                   "not valid JSON: nested deeper than %u levels", CLARIFY_JSON_MAX_DEPTH);
-      return NULL;
-    case SCAN_BAD_ESCAPE:
-      g_set_error_literal (error, CLARIFY_ERROR, CLARIFY_ERROR_INVALID,
-                           "not valid JSON: a string holds an unknown escape or a lone UTF-16 surrogate");
-      return NULL;
-    case SCAN_OK:
-    default:
-      break;
-    }
-
-  if (!json_parser_load_from_data (parser, data, length, &local_error))
-    {
-      g_set_error (error, CLARIFY_ERROR, CLARIFY_ERROR_INVALID,
-                   "not valid JSON: %s", local_error->message);
-      return NULL;
-    }
-
-  if (json_parser_get_root (parser) == NULL)
-    {
-      g_set_error_literal (error, CLARIFY_ERROR, CLARIFY_ERROR_INVALID,
-                           "not valid JSON: the document is empty");
-      return NULL;
-    }
-
-  return json_parser_steal_root (parser);
-}
-
-const char *
-clarify_json_get_string_member (JsonObject *object,
-                                const char *member)
-{
-  JsonNode *node = object != NULL ? json_object_get_member (object, member) : NULL;
-
-  return node != NULL && holds_type (node, G_TYPE_STRING) ? json_node_get_string (node) : NULL;
-}
-
-JsonObject *
-clarify_json_get_object_member (JsonObject *object,
-                                const char *member)
-{
-  JsonNode *node = object != NULL ? json_object_get_member (object, member) : NULL;
-
-  return node != NULL && JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
-}
-
-JsonArray *
-clarify_json_get_array_member (JsonObject *object,
-                               const char *member)
-{
-  JsonNode *node = object != NULL ? json_object_get_member (object, member) : NULL;
-
-  return node != NULL && JSON_NODE_HOLDS_ARRAY (node) ? json_node_get_array (node) : NULL;
-}
-
 ClarifyRequest *
 clarify_request_new_from_data (const char  *data,
                                gssize       length,
@@ -431,10 +237,10 @@ clarify_request_new_from_data (const char  *data,
   return clarify_request_new_from_json (root, error);
 }
 
-static void
-add_string_member (JsonBuilder *builder,
-                   const char  *member,
-                   const char  *value)
+void
+clarify_json_add_string_member (JsonBuilder *builder,
+                                const char  *member,
+                                const char  *value)
 {
   if (value == NULL)
     return;
@@ -468,8 +274,8 @@ add_validation (JsonBuilder             *builder,
 
   json_builder_set_member_name (builder, "validation");
   json_builder_begin_object (builder);
-  add_string_member (builder, "pattern", validation->pattern);
-  add_string_member (builder, "message", validation->message);
+  clarify_json_add_string_member (builder, "pattern", validation->pattern);
+  clarify_json_add_string_member (builder, "message", validation->message);
   if (validation->has_min)
     add_number_member (builder, "min", validation->min);
   if (validation->has_max)
@@ -492,10 +298,10 @@ add_question (JsonBuilder     *builder,
   guint n_options = clarify_question_get_n_options (question);
 
   json_builder_begin_object (builder);
-  add_string_member (builder, "id", clarify_question_get_id (question));
-  add_string_member (builder, "text", clarify_question_get_text (question));
-  add_string_member (builder, "header", clarify_question_get_header (question));
-  add_string_member (builder, "kind", clarify_question_kind_to_string (kind));
+  clarify_json_add_string_member (builder, "id", clarify_question_get_id (question));
+  clarify_json_add_string_member (builder, "text", clarify_question_get_text (question));
+  clarify_json_add_string_member (builder, "header", clarify_question_get_header (question));
+  clarify_json_add_string_member (builder, "kind", clarify_question_kind_to_string (kind));
 
   if (n_options > 0)
     {
@@ -508,12 +314,12 @@ add_question (JsonBuilder     *builder,
           const char *value = clarify_option_get_value (option);
 
           json_builder_begin_object (builder);
-          add_string_member (builder, "label", label);
+          clarify_json_add_string_member (builder, "label", label);
           /* The value defaults to the label; spell it out only when it differs. */
           if (!g_str_equal (label, value))
-            add_string_member (builder, "value", value);
-          add_string_member (builder, "description", clarify_option_get_description (option));
-          add_string_member (builder, "preview", clarify_option_get_preview (option));
+            clarify_json_add_string_member (builder, "value", value);
+          clarify_json_add_string_member (builder, "description", clarify_option_get_description (option));
+          clarify_json_add_string_member (builder, "preview", clarify_option_get_preview (option));
           json_builder_end_object (builder);
         }
       json_builder_end_array (builder);
@@ -543,8 +349,8 @@ add_question (JsonBuilder     *builder,
       json_builder_add_boolean_value (builder, TRUE);
     }
 
-  add_string_member (builder, "placeholder", clarify_question_get_placeholder (question));
-  add_string_member (builder, "subject", clarify_question_get_subject (question));
+  clarify_json_add_string_member (builder, "placeholder", clarify_question_get_placeholder (question));
+  clarify_json_add_string_member (builder, "subject", clarify_question_get_subject (question));
   add_validation (builder, clarify_question_get_validation (question));
 
   if (defaults[0] != NULL)
@@ -576,12 +382,12 @@ clarify_request_to_json (ClarifyRequest *request)
   g_return_val_if_fail (CLARIFY_IS_REQUEST (request), NULL);
 
   json_builder_begin_object (builder);
-  add_string_member (builder, "id", clarify_request_get_id (request));
-  add_string_member (builder, "title", clarify_request_get_title (request));
-  add_string_member (builder, "context", clarify_request_get_context (request));
-  add_string_member (builder, "project", clarify_request_get_project (request));
-  add_string_member (builder, "session", clarify_request_get_session (request));
-  add_string_member (builder, "caller", clarify_request_get_caller (request));
+  clarify_json_add_string_member (builder, "id", clarify_request_get_id (request));
+  clarify_json_add_string_member (builder, "title", clarify_request_get_title (request));
+  clarify_json_add_string_member (builder, "context", clarify_request_get_context (request));
+  clarify_json_add_string_member (builder, "project", clarify_request_get_project (request));
+  clarify_json_add_string_member (builder, "session", clarify_request_get_session (request));
+  clarify_json_add_string_member (builder, "caller", clarify_request_get_caller (request));
 
   if (clarify_request_get_timeout_ms (request) > 0)
     {
@@ -776,8 +582,8 @@ clarify_response_to_json (ClarifyResponse *response)
   g_return_val_if_fail (CLARIFY_IS_RESPONSE (response), NULL);
 
   json_builder_begin_object (builder);
-  add_string_member (builder, "id", clarify_response_get_request_id (response));
-  add_string_member (builder, "outcome", clarify_outcome_to_string (clarify_response_get_outcome (response)));
+  clarify_json_add_string_member (builder, "id", clarify_response_get_request_id (response));
+  clarify_json_add_string_member (builder, "outcome", clarify_outcome_to_string (clarify_response_get_outcome (response)));
 
   json_builder_set_member_name (builder, "answers");
   json_builder_begin_array (builder);
@@ -787,14 +593,14 @@ clarify_response_to_json (ClarifyResponse *response)
       const ClarifyAnswer *answer = clarify_response_get_answer (response, i);
 
       json_builder_begin_object (builder);
-      add_string_member (builder, "question_id", answer->question_id);
+      clarify_json_add_string_member (builder, "question_id", answer->question_id);
       json_builder_set_member_name (builder, "values");
       json_builder_begin_array (builder);
       for (guint j = 0; answer->values[j] != NULL; j++)
         json_builder_add_string_value (builder, answer->values[j]);
       json_builder_end_array (builder);
-      add_string_member (builder, "custom_text", answer->custom_text);
-      add_string_member (builder, "note", answer->note);
+      clarify_json_add_string_member (builder, "custom_text", answer->custom_text);
+      clarify_json_add_string_member (builder, "note", answer->note);
       if (answer->skipped)
         {
           json_builder_set_member_name (builder, "skipped");
@@ -807,30 +613,4 @@ clarify_response_to_json (ClarifyResponse *response)
   json_builder_end_object (builder);
 
   return json_builder_get_root (builder);
-}
-
-char *
-clarify_json_to_string (JsonNode *node)
-{
-  g_autoptr(JsonGenerator) generator = json_generator_new ();
-
-  g_return_val_if_fail (node != NULL, NULL);
-
-  json_generator_set_pretty (generator, FALSE);
-  json_generator_set_root (generator, node);
-
-  return json_generator_to_data (generator, NULL);
-}
-
-char *
-clarify_json_builder_to_string (JsonBuilder *builder)
-{
-  g_autoptr(JsonNode) root = NULL;
-
-  g_return_val_if_fail (JSON_IS_BUILDER (builder), NULL);
-
-  root = json_builder_get_root (builder);
-  g_return_val_if_fail (root != NULL, NULL);
-
-  return clarify_json_to_string (root);
 }

@@ -9,6 +9,7 @@
 
 #include <json-glib/json-glib.h>
 
+#include "clarify-json-text.h"
 #include "clarify-request.h"
 #include "clarify-response.h"
 
@@ -29,28 +30,9 @@ ClarifyResponse *clarify_response_new_from_data  (const char       *data,
                                                   GError          **error);
 JsonNode        *clarify_response_to_json        (ClarifyResponse  *response);
 
-/* Compact JSON text of @node. */
-char            *clarify_json_to_string          (JsonNode         *node);
-/* Compact JSON text of what @builder built (its value is complete). */
-char            *clarify_json_builder_to_string  (JsonBuilder      *builder);
-
-/* Deepest nesting clarify_json_parse() accepts. */
-#define CLARIFY_JSON_MAX_DEPTH 512
-
-/* Parses JSON from an agent: a document nested deeper than
- * CLARIFY_JSON_MAX_DEPTH, malformed or empty is a CLARIFY_ERROR_INVALID
- * (json-glib recurses per level and would overflow the stack). */
-JsonNode        *clarify_json_parse              (const char       *data,
-                                                  gssize            length,
-                                                  GError          **error);
-
-/* Members of agents' objects by type: NULL when @object is NULL or the member
- * is absent or of another type (json-glib's getters are critical about that). */
-const char      *clarify_json_get_string_member  (JsonObject       *object,
-                                                  const char       *member);
-JsonObject      *clarify_json_get_object_member  (JsonObject       *object,
-                                                  const char       *member);
-JsonArray       *clarify_json_get_array_member   (JsonObject       *object,
-                                                  const char       *member);
+/* Adds the member @member = @value, or nothing when @value is NULL. */
+void             clarify_json_add_string_member  (JsonBuilder      *builder,
+                                                  const char       *member,
+                                                  const char       *value);
 
 G_END_DECLS

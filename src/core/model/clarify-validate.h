@@ -4,6 +4,7 @@
  */
 #pragma once
 
+#include "clarify-pattern.h"
 #include "clarify-request.h"
 
 G_BEGIN_DECLS
@@ -18,14 +19,11 @@ G_BEGIN_DECLS
 #define CLARIFY_MAX_OPTION_LABEL_CHARS 200
 #define CLARIFY_MAX_QUESTIONS          20
 #define CLARIFY_MAX_PATTERN_CHARS      200
+/* Number bounds and steps past ±this are taken as ±this. */
+#define CLARIFY_MAX_NUMBER             1e15
 #define CLARIFY_MAX_PREVIEW_CHARS      4000
 /* Not truncated but refused: a command is shown whole or not at all. */
 #define CLARIFY_MAX_SUBJECT_CHARS      16000
-
-/* ≤ 200 characters, compiles with GRegex, and carries no nested quantifier
- * such as (a+)+, (.*)*, ([a-z]+)* or (?:x+y)+ (seed 000's ReDoS heuristics). */
-gboolean clarify_validate_pattern          (const char      *pattern,
-                                            GError         **error);
 
 /* Applies the caps (truncating, dropping options past the cap) and rejects
  * what cannot be shown honestly: no questions, a choice without options, an

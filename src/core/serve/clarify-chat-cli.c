@@ -14,6 +14,7 @@
 #include "clarify-cli-private.h"
 #include "clarify-connection-store.h"
 #include "clarify-error.h"
+#include "clarify-http.h"
 #include "clarify-ihub-backend.h"
 #include "clarify-ihub-chat-private.h"
 #include "clarify-inbox.h"
@@ -398,6 +399,13 @@ clarify_chat_cli_run (int    argc,
   if (chat.app_id == NULL && chat.chat_id == NULL)
     {
       g_set_error_literal (&error, G_OPTION_ERROR, G_OPTION_ERROR_FAILED, _("--app is required"));
+      goto bad_args;
+    }
+  if ((chat.app_id != NULL && !clarify_http_can_be_segment (chat.app_id)) ||
+      (chat.chat_id != NULL && !clarify_http_can_be_segment (chat.chat_id)))
+    {
+      g_set_error_literal (&error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                           _("An app or conversation id cannot be empty, “.” or “..”"));
       goto bad_args;
     }
   if (g_strv_length (args) < 3 && chat.chat_id == NULL)

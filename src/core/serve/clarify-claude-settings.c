@@ -4,14 +4,11 @@
  */
 #include "config.h"
 
-#include <errno.h>
 #include <glib/gi18n.h>
-#include <glib/gstdio.h>
-#include <stdlib.h>
 
 #include "clarify-claude-settings.h"
 #include "clarify-json.h"
-#include "clarify-strict-json.h"
+#include "clarify-json-config.h"
 
 static const struct
 {
@@ -436,68 +433,27 @@ clarify_claude_settings_apply (JsonNode            *root,
 /* ---------------------------------------------------------------------- */
 /* The file */
 
-/* A dotfiles link stays a link: write where it points. */
-static char *
-resolve_link (const char *path)
+typedef struct
 {
-  g_autofree char *real = NULL;
-  g_autofree char *target = NULL;
-  g_autofree char *dir = NULL;
-
-  if (!g_file_test (path, G_FILE_TEST_IS_SYMLINK))
-    return g_strdup (path);
-
-  real = realpath (path, NULL);
-  if (real != NULL)
-    return g_steal_pointer (&real);
-
-  /* Dangling: the file it names is to be created. */
-  target = g_file_read_link (path, NULL);
-  if (target == NULL)
-    return g_strdup (path);
-
-  dir = g_path_get_dirname (path);
-
-  return g_canonicalize_filename (target, dir);
-}
+  const char          *command;
+  ClarifyClaudeChange *changes;
+} UpdateData;
 
 static gboolean
-is_blank (const char *text)
+apply_edit (JsonNode  *root,
+            gboolean  *changed,
+            gpointer   user_data,
+            GError   **error)
 {
-  for (const char *p = text; *p != '\0'; p++)
-    {
-      if (!g_ascii_isspace (*p))
-        return FALSE;
-    }
+  UpdateData *data = user_data;
+
+  if (!clarify_claude_settings_apply (root, data->command, data->changes, error))
+    return FALSE;
+
+  for (guint i = 0; i < CLARIFY_CLAUDE_N_HOOKS; i++)
+    *changed |= data->changes[i] != CLARIFY_CLAUDE_CHANGE_NONE;
 
   return TRUE;
-}
-
-static char *
-to_pretty_json (JsonNode *root)
-{
-  g_autoptr(JsonGenerator) generator = json_generator_new ();
-  g_autofree char *text = NULL;
-
-  json_generator_set_pretty (generator, TRUE);
-  json_generator_set_indent (generator, 2);
-  json_generator_set_root (generator, root);
-  text = json_generator_to_data (generator, NULL);
-
-  return g_strconcat (text, "\n", NULL);
-}
-
-/* "PATH: No such file or directory", from errno. */
-static gboolean
-fail_errno (GError     **error,
-            const char  *path)
-{
-  int saved_errno = errno;
-
-  g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved_errno),
-               "%s: %s", path, g_strerror (saved_errno));
-
-  return FALSE;
 }
 
 gboolean
@@ -506,16 +462,7 @@ clarify_claude_settings_update (const char               *path,
                                 ClarifyClaudeSetupResult *result,
                                 GError                  **error)
 {
-  g_autofree char *target = NULL;
-  g_autofree char *old = NULL;
-  g_autofree char *text = NULL;
-  g_autofree char *backup = NULL;
-  g_autoptr(JsonNode) root = NULL;
-  g_autoptr(GError) local_error = NULL;
-  gsize old_length = 0;
-  GStatBuf st;
-  int mode = 0666;
-  gboolean changed = FALSE;
+  UpdateData data;
 
   g_return_val_if_fail (path != NULL, FALSE);
   g_return_val_if_fail (result != NULL, FALSE);
@@ -523,78 +470,28 @@ clarify_claude_settings_update (const char               *path,
   /* A result used before may hold a backup path. */
   clarify_claude_setup_result_clear (result);
   memset (result, 0, sizeof *result);
-  target = resolve_link (path);
+  data.command = command;
+  data.changes = result->changes;
 
-  if (!g_file_get_contents (target, &old, &old_length, &local_error))
+  /* Nothing there: nothing to remove. */
+  return clarify_json_config_update (path, command != NULL, apply_edit, &data,
+                                     &result->written, &result->backup_path, error);
+}
+
+gboolean
+clarify_claude_settings_has_ours (const char *path)
+{
+  g_autoptr(JsonNode) root = clarify_json_config_read (path, NULL);
+  ClarifyClaudeChange changes[CLARIFY_CLAUDE_N_HOOKS];
+
+  /* Removing from a copy tells whether there is anything of ours. */
+  if (root == NULL || !clarify_claude_settings_apply (root, NULL, changes, NULL))
+    return FALSE;
+  for (guint i = 0; i < CLARIFY_CLAUDE_N_HOOKS; i++)
     {
-      if (!g_error_matches (local_error, G_FILE_ERROR, G_FILE_ERROR_NOENT))
-        {
-          g_propagate_error (error, g_steal_pointer (&local_error));
-          return FALSE;
-        }
-
-      /* Nothing there: nothing to remove. */
-      if (command == NULL)
+      if (changes[i] == CLARIFY_CLAUDE_CHANGE_REMOVED)
         return TRUE;
     }
 
-  if (old == NULL || is_blank (old))
-    {
-      root = json_node_new (JSON_NODE_OBJECT);
-      json_node_take_object (root, json_object_new ());
-    }
-  else
-    {
-      g_autofree char *problem = clarify_strict_json_problem (old, old_length);
-
-      if (problem == NULL)
-        root = clarify_json_parse (old, old_length, &local_error);
-      if (root == NULL)
-        {
-          g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
-                       _("%s is not valid JSON (%s)"), target, problem != NULL ? problem : local_error->message);
-          return FALSE;
-        }
-    }
-
-  if (!clarify_claude_settings_apply (root, command, result->changes, &local_error))
-    {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, "%s: %s", target, local_error->message);
-      return FALSE;
-    }
-
-  for (guint i = 0; i < CLARIFY_CLAUDE_N_HOOKS; i++)
-    changed |= result->changes[i] != CLARIFY_CLAUDE_CHANGE_NONE;
-  if (!changed)
-    return TRUE;
-
-  if (old != NULL)
-    {
-      if (g_stat (target, &st) != 0)
-        return fail_errno (error, target);
-      mode = st.st_mode & 07777;
-
-      backup = g_strconcat (target, ".clarify-backup", NULL);
-      if (!g_file_set_contents_full (backup, old, old_length, G_FILE_SET_CONTENTS_CONSISTENT, mode, error))
-        return FALSE;
-    }
-  else
-    {
-      g_autofree char *dir = g_path_get_dirname (target);
-
-      if (g_mkdir_with_parents (dir, 0777) != 0)
-        return fail_errno (error, dir);
-    }
-
-  text = to_pretty_json (root);
-  if (!g_file_set_contents_full (target, text, -1, G_FILE_SET_CONTENTS_CONSISTENT, mode, error))
-    return FALSE;
-  /* The umask applied on creation; the mode is the file's own. */
-  if (old != NULL && g_chmod (target, mode) != 0)
-    return fail_errno (error, target);
-
-  result->written = TRUE;
-  result->backup_path = g_steal_pointer (&backup);
-
-  return TRUE;
+  return FALSE;
 }

@@ -81,4 +81,7 @@ gboolean    clarify_claude_settings_update       (const char        *path,
                                                   ClarifyClaudeSetupResult *result,
                                                   GError           **error);
 
+/* Whether the file at @path holds any of Clarify's hooks. */
+gboolean    clarify_claude_settings_has_ours     (const char        *path);
+
 G_END_DECLS

@@ -14,11 +14,12 @@
 #include "clarify-validate.h"
 
 static gboolean
-is_invalid_args (const GError *error)
+is_remote_error (const GError *error,
+                 const char   *error_name)
 {
   g_autofree char *name = g_dbus_error_get_remote_error (error);
 
-  return g_strcmp0 (name, "org.freedesktop.DBus.Error.InvalidArgs") == 0;
+  return g_strcmp0 (name, error_name) == 0;
 }
 
 typedef struct
@@ -308,6 +309,17 @@ ask_done_cb (GObject      *object,
   g_main_loop_quit (wait->loop);
 }
 
+static void
+reached_cb (GObject      *object,
+            GAsyncResult *result,
+            gpointer      user_data)
+{
+  AskWait *wait = user_data;
+
+  clarify_cli_reach_app_finish (result, &wait->error);
+  g_main_loop_quit (wait->loop);
+}
+
 int
 clarify_cli_run_ask (int    argc,
                      char **argv)
@@ -351,7 +363,7 @@ clarify_cli_run_ask (int    argc,
   g_option_context_set_summary (context,
                                 _("Shows a Clarify dialog and prints the answer.\n"
                                   "Exit status: 0 answered, 1 cancelled, 5 timed out, 2 bad arguments,\n"
-                                  "3 Clarify could not be reached."));
+                                  "3 Clarify could not be reached, 4 Clarify holds too many questions."));
   group = g_option_group_new ("ask", NULL, NULL, &options, NULL);
   g_option_group_add_entries (group, entries);
   g_option_group_set_translation_domain (group, GETTEXT_PACKAGE);
@@ -398,6 +410,19 @@ clarify_cli_run_ask (int    argc,
 
   loop = g_main_loop_new (NULL, FALSE);
   wait.loop = loop;
+
+  /* Not running: started, from an install or a build tree alike. */
+  clarify_cli_reach_app_async (g_dbus_proxy_get_connection (G_DBUS_PROXY (app)), CLARIFY_CLI_REACH_TIMEOUT_MS,
+                               NULL, reached_cb, &wait);
+  g_main_loop_run (loop);
+  if (wait.error != NULL)
+    {
+      g_printerr (_("clarify ask: cannot reach Clarify: %s\n"), wait.error->message);
+      g_clear_error (&wait.error);
+      status = CLARIFY_CLI_EXIT_UNREACHABLE;
+      goto out;
+    }
+
   cancellable = g_cancellable_new ();
   watch_id = clarify_cli_watch_owner (g_dbus_proxy_get_connection (G_DBUS_PROXY (app)), cancellable);
   clarify_cli_ask_app_async (app, request_json, cancellable, ask_done_cb, &wait);
@@ -406,16 +431,20 @@ clarify_cli_run_ask (int    argc,
 
   if (wait.response_json == NULL)
     {
-      gboolean bad_request = is_invalid_args (wait.error);
+      gboolean bad_request = is_remote_error (wait.error, "org.freedesktop.DBus.Error.InvalidArgs");
+      gboolean busy = is_remote_error (wait.error, "org.freedesktop.DBus.Error.LimitsExceeded");
 
       g_dbus_error_strip_remote_error (wait.error);
       if (clarify_cli_is_owner_gone (wait.error))
         g_printerr ("%s\n", _("clarify ask: Clarify quit before the question was answered."));
       else if (bad_request)
         g_printerr (_("clarify ask: %s\n"), wait.error->message);
+      else if (busy)
+        g_printerr (_("clarify ask: Clarify did not ask: %s\n"), wait.error->message);
       else
         g_printerr (_("clarify ask: cannot reach Clarify: %s\n"), wait.error->message);
-      status = bad_request ? CLARIFY_CLI_EXIT_BAD_ARGS : CLARIFY_CLI_EXIT_UNREACHABLE;
+      status = bad_request ? CLARIFY_CLI_EXIT_BAD_ARGS :
+               busy ? CLARIFY_CLI_EXIT_BUSY : CLARIFY_CLI_EXIT_UNREACHABLE;
       g_clear_error (&wait.error);
       goto out;
     }

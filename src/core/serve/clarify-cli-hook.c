@@ -35,9 +35,7 @@ typedef struct
   GMainLoop       *loop;
   GDBusConnection *bus;
   guint            watch_id;
-  guint            timeout_id;
   gboolean         reached;
-  gboolean         spawned;
   char            *output;
   GError          *error;
 } Hook;
@@ -46,7 +44,6 @@ static void
 hook_clear (Hook *hook)
 {
   g_clear_handle_id (&hook->watch_id, g_bus_unwatch_name);
-  g_clear_handle_id (&hook->timeout_id, g_source_remove);
   g_clear_pointer (&hook->loop, g_main_loop_unref);
   g_clear_object (&hook->bus);
   g_clear_pointer (&hook->output, g_free);
@@ -79,93 +76,22 @@ read_input (GError **error)
 }
 
 static void
-child_setup (gpointer data)
-{
-  /* Its own session: Claude Code may end the hook's process group. */
-  setsid ();
-}
-
-/* Starts this same program as the app, the way D-Bus activation does
- * (the service file runs `clarify --gapplication-service`): a service
- * stays up for its first caller even when nothing else holds it, which
- * `--background` does not do without a connection to keep. */
-static gboolean
-start_clarify (GError **error)
-{
-  g_autofree char *program = g_file_read_link ("/proc/self/exe", error);
-  const char *argv[] = { program, "--gapplication-service", NULL };
-
-  if (program == NULL)
-    return FALSE;
-
-  /* For tests: a machine on which nothing can start Clarify. */
-  if (g_getenv ("CLARIFY_HOOK_TEST_NO_START") != NULL)
-    {
-      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED, "starting Clarify is switched off");
-      return FALSE;
-    }
-
-  return g_spawn_async (NULL, (char **) argv, NULL,
-                        G_SPAWN_STDIN_FROM_DEV_NULL | G_SPAWN_STDOUT_TO_DEV_NULL | G_SPAWN_STDERR_TO_DEV_NULL,
-                        child_setup, NULL, NULL, error);
-}
-
-static void
-name_appeared_cb (GDBusConnection *bus,
-                  const char      *name,
-                  const char      *owner,
-                  gpointer         data)
+reached_cb (GObject      *object,
+            GAsyncResult *result,
+            gpointer      data)
 {
   Hook *hook = data;
 
-  hook->reached = TRUE;
+  hook->reached = clarify_cli_reach_app_finish (result, &hook->error);
   g_main_loop_quit (hook->loop);
-}
-
-/* Nobody owns the name, and D-Bus activation (asked for by the watch)
- * could not start Clarify: no service file, as in a build tree. */
-static void
-name_vanished_cb (GDBusConnection *bus,
-                  const char      *name,
-                  gpointer         data)
-{
-  Hook *hook = data;
-  g_autoptr(GError) error = NULL;
-
-  if (hook->spawned)
-    return;
-
-  hook->spawned = TRUE;
-  if (!start_clarify (&error))
-    {
-      g_printerr (_("clarify hook: cannot start Clarify: %s\n"), error->message);
-      g_main_loop_quit (hook->loop);
-    }
-}
-
-static gboolean
-reach_timeout_cb (gpointer data)
-{
-  Hook *hook = data;
-
-  hook->timeout_id = 0;
-  g_main_loop_quit (hook->loop);
-
-  return G_SOURCE_REMOVE;
 }
 
 /* Waits until Clarify owns its name, starting it when it does not run. */
 static gboolean
 reach_clarify (Hook *hook)
 {
-  hook->watch_id = g_bus_watch_name_on_connection (hook->bus, CLARIFY_DBUS_NAME,
-                                                   G_BUS_NAME_WATCHER_FLAGS_AUTO_START,
-                                                   name_appeared_cb, name_vanished_cb,
-                                                   hook, NULL);
-  hook->timeout_id = g_timeout_add (REACH_TIMEOUT_MS, reach_timeout_cb, hook);
+  clarify_cli_reach_app_async (hook->bus, REACH_TIMEOUT_MS, NULL, reached_cb, hook);
   g_main_loop_run (hook->loop);
-  g_clear_handle_id (&hook->watch_id, g_bus_unwatch_name);
-  g_clear_handle_id (&hook->timeout_id, g_source_remove);
 
   return hook->reached;
 }
@@ -239,9 +165,13 @@ clarify_cli_run_hook (int    argc,
   hook.loop = g_main_loop_new (NULL, FALSE);
   if (!reach_clarify (&hook))
     {
-      g_printerr ("%s\n", _("clarify hook: Clarify is not running and did not start in time; the terminal asks instead."));
+      if (g_error_matches (hook.error, G_IO_ERROR, G_IO_ERROR_TIMED_OUT))
+        g_printerr ("%s\n", _("clarify hook: Clarify is not running and did not start in time; the terminal asks instead."));
+      else
+        g_printerr (_("clarify hook: cannot start Clarify: %s\n"), hook.error->message);
       return 0;
     }
+  g_clear_error (&hook.error);
 
   /* No timeout: the person may take as long as the hook's own. But a
    * Clarify that dies meanwhile must not leave Claude Code waiting. */

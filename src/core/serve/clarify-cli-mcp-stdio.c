@@ -71,9 +71,9 @@ stdio_ask_done_cb (GObject      *object,
 }
 
 static void
-stdio_connected_cb (GObject      *object,
-                    GAsyncResult *result,
-                    gpointer      user_data)
+stdio_reached_cb (GObject      *object,
+                  GAsyncResult *result,
+                  gpointer      user_data)
 {
   g_autoptr(GTask) task = user_data;
   Asking *asking = g_task_get_task_data (task);
@@ -81,11 +81,9 @@ stdio_connected_cb (GObject      *object,
   g_autoptr(ClarifyDbusApi) app = NULL;
   g_autoptr(GError) error = NULL;
 
-  asking->connection = g_dbus_connection_new_for_address_finish (result, &error);
-  if (asking->connection == NULL)
+  if (!clarify_cli_reach_app_finish (result, &error))
     {
-      g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_NOT_CONNECTED,
-                               "no session bus: %s", error->message);
+      g_task_return_error (task, g_steal_pointer (&error));
       return;
     }
 
@@ -97,6 +95,29 @@ stdio_connected_cb (GObject      *object,
     }
 
   clarify_cli_ask_app_async (app, asking->request_json, cancellable, stdio_ask_done_cb, g_steal_pointer (&task));
+}
+
+static void
+stdio_connected_cb (GObject      *object,
+                    GAsyncResult *result,
+                    gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  Asking *asking = g_task_get_task_data (task);
+  GCancellable *cancellable = g_task_get_cancellable (task);
+  g_autoptr(GError) error = NULL;
+
+  asking->connection = g_dbus_connection_new_for_address_finish (result, &error);
+  if (asking->connection == NULL)
+    {
+      g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_NOT_CONNECTED,
+                               "no session bus: %s", error->message);
+      return;
+    }
+
+  /* Not running: started, from an install or a build tree alike. */
+  clarify_cli_reach_app_async (asking->connection, CLARIFY_CLI_REACH_TIMEOUT_MS, cancellable,
+                               stdio_reached_cb, g_steal_pointer (&task));
 }
 
 static void

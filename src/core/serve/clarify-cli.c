@@ -1,4 +1,7 @@
-/* clarify-cli.c
+/* clarify-cli.c: the commands that need the whole core (clarify-tools)
+ *
+ * `clarify ask` and `clarify hook` are in clarify-cli-client.c, which
+ * `clarify` itself links.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -13,141 +16,40 @@
 #include "clarify-chat-cli.h"
 #include "clarify-cli.h"
 #include "clarify-cli-private.h"
-#include "clarify-dbus-backend.h"
+#include "clarify-found-agent.h"
 #include "clarify-mcp-server.h"
 #include "clarify-secret.h"
 
 /* ---------------------------------------------------------------------- */
-/* D-Bus: the one way to the running app */
-
-/* The app's Ask API. The proxy loads, watches and starts nothing itself:
- * the call auto-starts, so D-Bus activation launches the app if needed. */
-#define APP_PROXY_FLAGS (G_DBUS_PROXY_FLAGS_DO_NOT_LOAD_PROPERTIES |   \
-                         G_DBUS_PROXY_FLAGS_DO_NOT_CONNECT_SIGNALS |   \
-                         G_DBUS_PROXY_FLAGS_DO_NOT_AUTO_START_AT_CONSTRUCTION)
-
-ClarifyDbusApi *
-clarify_cli_app_proxy_new (GError **error)
-{
-  return clarify_dbus_api_proxy_new_for_bus_sync (G_BUS_TYPE_SESSION, APP_PROXY_FLAGS,
-                                                  CLARIFY_DBUS_NAME, CLARIFY_DBUS_PATH,
-                                                  NULL, error);
-}
-
-/* Does no I/O: the flags leave nothing to load. */
-ClarifyDbusApi *
-clarify_cli_app_proxy_new_on (GDBusConnection  *connection,
-                              GError          **error)
-{
-  return clarify_dbus_api_proxy_new_sync (connection, APP_PROXY_FLAGS,
-                                          CLARIFY_DBUS_NAME, CLARIFY_DBUS_PATH,
-                                          NULL, error);
-}
-
-/* No call timeout: the user may take as long as the request allows. */
-void
-clarify_cli_ask_app_async (ClarifyDbusApi      *app,
-                           const char          *request_json,
-                           GCancellable        *cancellable,
-                           GAsyncReadyCallback  callback,
-                           gpointer             user_data)
-{
-  clarify_dbus_api_call_ask (app, request_json, G_DBUS_CALL_FLAGS_NONE, G_MAXINT,
-                             cancellable, callback, user_data);
-}
-
-char *
-clarify_cli_ask_app_finish (GObject       *proxy,
-                            GAsyncResult  *result,
-                            GError       **error)
-{
-  char *response_json = NULL;
-
-  if (!clarify_dbus_api_call_ask_finish (CLARIFY_DBUS_API (proxy), &response_json, result, error))
-    return NULL;
-
-  return response_json;
-}
-
-typedef struct
-{
-  GCancellable *cancellable;
-  gboolean      seen;
-} OwnerWatch;
-
-static void
-owner_watch_free (gpointer data)
-{
-  OwnerWatch *watch = data;
-
-  g_object_unref (watch->cancellable);
-  g_free (watch);
-}
-
-static void
-owner_appeared_cb (GDBusConnection *bus,
-                   const char      *name,
-                   const char      *owner,
-                   gpointer         data)
-{
-  ((OwnerWatch *) data)->seen = TRUE;
-}
-
-static void
-owner_vanished_cb (GDBusConnection *bus,
-                   const char      *name,
-                   gpointer         data)
-{
-  OwnerWatch *watch = data;
-
-  /* Not yet owned (activation may still start it) is not "gone". */
-  if (watch->seen)
-    g_cancellable_cancel (watch->cancellable);
-}
-
-guint
-clarify_cli_watch_owner (GDBusConnection *bus,
-                         GCancellable    *cancellable)
-{
-  OwnerWatch *watch = g_new0 (OwnerWatch, 1);
-
-  watch->cancellable = g_object_ref (cancellable);
-  return g_bus_watch_name_on_connection (bus, CLARIFY_DBUS_NAME, G_BUS_NAME_WATCHER_FLAGS_NONE,
-                                         owner_appeared_cb, owner_vanished_cb,
-                                         watch, owner_watch_free);
-}
-
-gboolean
-clarify_cli_is_owner_gone (const GError *error)
-{
-  /* Cancelled by the watch, or the bus's own word for a peer that died
-   * with our call unanswered (there is no call timeout to cause it). */
-  return g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED) ||
-         g_error_matches (error, G_DBUS_ERROR, G_DBUS_ERROR_NO_REPLY);
-}
-
-GStrv
-clarify_cli_args_new (const char  *name,
-                      int          argc,
-                      char       **argv)
-{
-  GStrv args = g_new0 (char *, MAX (argc, 1) + 1);
-
-  args[0] = g_strdup (name);
-  for (int i = 1; i < argc; i++)
-    args[i] = g_strdup (argv[i]);
-
-  return args;
-}
-
-/* ---------------------------------------------------------------------- */
 /* clarify --mcp-info */
+
+/* The entry "Add Clarify" writes into opencode.json, in its place there. */
+static void
+print_opencode_config (const char *url,
+                       const char *token)
+{
+  g_autoptr(JsonGenerator) generator = json_generator_new ();
+  g_autoptr(JsonNode) root = json_node_new (JSON_NODE_OBJECT);
+  g_autofree char *text = NULL;
+  JsonObject *servers = json_object_new ();
+  JsonObject *config = json_object_new ();
+
+  json_object_set_member (servers, "clarify", clarify_found_agent_mcp_entry ("opencode", url, token));
+  json_object_set_object_member (config, "mcp", servers);
+  json_node_take_object (root, config);
+
+  json_generator_set_pretty (generator, TRUE);
+  json_generator_set_indent (generator, 2);
+  json_generator_set_root (generator, root);
+  text = json_generator_to_data (generator, NULL);
+  g_print ("%s\n", text);
+}
 
 static int
 run_mcp_info (void)
 {
   g_autoptr(GError) error = NULL;
-  g_autofree char *token = clarify_mcp_server_ensure_token (&error);
+  g_autofree char *token = clarify_mcp_token_ensure (&error);
   g_autofree char *url = NULL;
   guint interval = CLARIFY_ASK_USER_PROGRESS_INTERVAL_MS;
 
@@ -157,22 +59,14 @@ run_mcp_info (void)
       return 1;
     }
 
-  url = g_strdup_printf ("http://127.0.0.1:%u" CLARIFY_MCP_PATH, clarify_mcp_server_get_configured_port ());
+  url = g_strdup_printf ("http://127.0.0.1:%u" CLARIFY_MCP_PATH, clarify_mcp_config_get_port ());
 
   /* The user asked for the token: this is its one place to be shown. */
   g_print (_("MCP endpoint: %s\n"), url);
   g_print (_("Token: %s\n"), token);
   g_print ("\n");
   g_print (_("OpenCode (opencode.json):\n"));
-  g_print ("{\n"
-           "  \"mcp\": {\n"
-           "    \"clarify\": {\n"
-           "      \"type\": \"remote\",\n"
-           "      \"url\": \"%s\",\n"
-           "      \"headers\": { \"Authorization\": \"Bearer %s\" }\n"
-           "    }\n"
-           "  }\n"
-           "}\n", url, token);
+  print_opencode_config (url, token);
   /* Translators: the numbers are seconds and milliseconds */
   g_print (_("OpenCode waits for the answer as long as Clarify reports progress,\n"
              "every %u seconds while the dialog is open. A \"timeout\" (ms) set for\n"
@@ -197,29 +91,17 @@ run_mcp_info (void)
              "call the tool with onprogress and resetTimeoutOnProgress: true, or\n"
              "with a longer timeout.\n"));
   g_print ("\n");
-  g_print (_("Hosts that only start stdio servers: clarify mcp-stdio (the same\n"
-             "progress, and no token).\n"));
+  /* In a Flatpak the host starts it through flatpak run, as the hooks. */
+  g_print (_("Hosts that only start stdio servers run this command (the same\n"
+             "progress, and no token):\n"));
+  g_print ("  %s\n", g_file_test ("/.flatpak-info", G_FILE_TEST_EXISTS)
+                      ? "flatpak run --command=clarify " APP_ID " mcp-stdio" : "clarify mcp-stdio");
 
   return 0;
 }
 
 /* ---------------------------------------------------------------------- */
 /* clarify set-password NAME */
-
-static gboolean
-is_connection_name (const char *name)
-{
-  if (name == NULL || *name == '\0')
-    return FALSE;
-
-  for (const char *p = name; *p != '\0'; p++)
-    {
-      if (!g_ascii_isalnum (*p) && *p != '-' && *p != '_' && *p != '.')
-        return FALSE;
-    }
-
-  return TRUE;
-}
 
 /* One line from stdin; on a terminal without echo, so the password stays
  * off the screen and out of the shell history. */
@@ -258,6 +140,62 @@ read_secret_line (void)
   return line;
 }
 
+typedef enum
+{
+  HANDED_OVER,
+  NOT_RUNNING,     /* or a Clarify too old to take it */
+  HAND_OVER_FAILED,
+} HandOver;
+
+/* How long the running Clarify may take to store it: its keyring may ask
+ * to be unlocked first. */
+#define HAND_OVER_TIMEOUT_MS 60000
+
+/* While Clarify runs, the password goes to it, and only to it: a call on
+ * its bus name, never starting it. It stores the password with its own
+ * secret store and reconnects at once (in a Flatpak a store made here
+ * would reach it only after a restart: libsecret there reads its keyring
+ * file once per process). */
+static HandOver
+hand_to_running (const char  *name,
+                 const char  *password,
+                 gboolean    *reconnected,
+                 GError     **error)
+{
+  g_autoptr(GDBusConnection) bus = g_bus_get_sync (G_BUS_TYPE_SESSION, NULL, NULL);
+  g_autoptr(ClarifyDbusApi) app = NULL;
+  g_autoptr(GError) local_error = NULL;
+
+  /* No session bus: no Clarify to reach either. */
+  if (bus == NULL)
+    return NOT_RUNNING;
+
+  app = clarify_cli_app_proxy_new_on (bus, error);
+  if (app == NULL)
+    return HAND_OVER_FAILED;
+
+  if (clarify_dbus_api_call_set_password_sync (app, name, password, G_DBUS_CALL_FLAGS_NO_AUTO_START,
+                                               HAND_OVER_TIMEOUT_MS, reconnected, NULL, &local_error))
+    return HANDED_OVER;
+
+  if (g_error_matches (local_error, G_DBUS_ERROR, G_DBUS_ERROR_SERVICE_UNKNOWN) ||
+      g_error_matches (local_error, G_DBUS_ERROR, G_DBUS_ERROR_NAME_HAS_NO_OWNER) ||
+      g_error_matches (local_error, G_DBUS_ERROR, G_DBUS_ERROR_UNKNOWN_METHOD))
+    return NOT_RUNNING;
+
+  if (g_error_matches (local_error, G_IO_ERROR, G_IO_ERROR_TIMED_OUT))
+    g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_TIMED_OUT,
+                         _("The running Clarify did not confirm the password in time: "
+                           "its keyring may wait to be unlocked, or be stuck."));
+  else
+    {
+      g_dbus_error_strip_remote_error (local_error);
+      g_propagate_error (error, g_steal_pointer (&local_error));
+    }
+
+  return HAND_OVER_FAILED;
+}
+
 static int
 run_set_password (int    argc,
                   char **argv)
@@ -265,33 +203,64 @@ run_set_password (int    argc,
   g_autoptr(GError) error = NULL;
   g_autofree char *key = NULL;
   g_autofree char *label = NULL;
+  const char *name = argv[1];
+  gboolean reconnected = FALSE;
+  gboolean removing;
   char *password;
+  HandOver hand_over;
   gboolean ok;
 
-  if (argc != 2 || !is_connection_name (argv[1]))
+  const char *usage = _("Usage: clarify set-password NAME (the password is read from standard input; an empty one removes it)");
+
+  if (argc == 2 && (g_str_equal (name, "--help") || g_str_equal (name, "-h")))
     {
-      g_printerr ("%s\n", _("Usage: clarify set-password NAME (the password is read from standard input; an empty one removes it)"));
+      g_print ("%s\n", usage);
+      return 0;
+    }
+  /* An option is never a name: "--help" must not read a password for it. */
+  if (argc != 2 || name[0] == '-' || !clarify_connection_name_is_valid (name))
+    {
+      g_printerr ("%s\n", usage);
       return CLARIFY_CLI_EXIT_BAD_ARGS;
     }
 
-  key = g_strdup_printf ("connection:%s", argv[1]);
   password = read_secret_line ();
-  if (password == NULL || *password == '\0')
+  removing = password == NULL || *password == '\0';
+
+  hand_over = hand_to_running (name, removing ? "" : password, &reconnected, &error);
+  if (hand_over == HANDED_OVER)
     {
       clarify_secret_free (password);
+      if (removing)
+        g_print (_("Removed the password of “%s”.\n"), name);
+      else if (reconnected)
+        g_print (_("Stored the password of “%s”; Clarify reconnects with it now.\n"), name);
+      else
+        g_print (_("Stored the password of “%s”.\n"), name);
+      return 0;
+    }
+  if (hand_over == HAND_OVER_FAILED)
+    {
+      clarify_secret_free (password);
+      g_printerr ("clarify: %s\n", error->message);
+      return 1;
+    }
+
+  key = clarify_secret_connection_key (name);
+  if (removing)
+    {
       ok = clarify_secret_clear (key, &error);
       if (ok)
-        g_print (_("Removed the password of “%s”.\n"), argv[1]);
+        g_print (_("Removed the password of “%s”.\n"), name);
     }
   else
     {
-      /* Translators: the label of the stored password in the user's keyring */
-      label = g_strdup_printf (_("Clarify: password of “%s”"), argv[1]);
+      label = clarify_secret_connection_label (name);
       ok = clarify_secret_store (key, label, password, &error);
-      clarify_secret_free (password);
       if (ok)
-        g_print (_("Stored the password of “%s”. Restart the connection to use it.\n"), argv[1]);
+        g_print (_("Stored the password of “%s”. Clarify uses it from its next start.\n"), name);
     }
+  clarify_secret_free (password);
 
   if (!ok)
     {
@@ -309,15 +278,14 @@ clarify_cli_handle (int    argc,
 {
   g_return_val_if_fail (exit_status != NULL, FALSE);
 
-  if (argc < 2 || argv[1] == NULL)
+  if (clarify_cli_handle_client (argc, argv, exit_status))
+    return TRUE;
+
+  if (!clarify_cli_is_core_command (argv[1]))
     return FALSE;
 
-  if (g_str_equal (argv[1], "ask"))
-    *exit_status = clarify_cli_run_ask (argc - 1, argv + 1);
-  else if (g_str_equal (argv[1], "chat"))
+  if (g_str_equal (argv[1], "chat"))
     *exit_status = clarify_chat_cli_run (argc - 1, argv + 1);
-  else if (g_str_equal (argv[1], "hook"))
-    *exit_status = clarify_cli_run_hook (argc - 1, argv + 1);
   else if (g_str_equal (argv[1], "mcp-stdio"))
     *exit_status = clarify_cli_run_mcp_stdio (argc - 1, argv + 1);
   else if (g_str_equal (argv[1], "setup"))
@@ -327,7 +295,7 @@ clarify_cli_handle (int    argc,
   else if (g_str_equal (argv[1], "set-password"))
     *exit_status = run_set_password (argc - 1, argv + 1);
   else
-    return FALSE;
+    g_return_val_if_reached (FALSE);
 
   return TRUE;
 }

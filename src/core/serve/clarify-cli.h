@@ -26,13 +26,34 @@ G_BEGIN_DECLS
 #define CLARIFY_CLI_EXIT_CANCELLED    1
 #define CLARIFY_CLI_EXIT_BAD_ARGS     2
 #define CLARIFY_CLI_EXIT_UNREACHABLE  3
+/* Clarify holds as many questions as it takes; ask again later. */
+#define CLARIFY_CLI_EXIT_BUSY         4
 #define CLARIFY_CLI_EXIT_TIMED_OUT    5
 
 /* Runs the command when argv[1] names one of them and returns TRUE with
  * its exit status in @exit_status; returns FALSE (touching nothing) for
  * anything else, which then goes to GApplication. */
-gboolean clarify_cli_handle (int    argc,
-                             char **argv,
-                             int   *exit_status);
+gboolean clarify_cli_handle        (int          argc,
+                                    char       **argv,
+                                    int         *exit_status);
+
+/* The same for `ask` and `hook` only, the commands an agent starts once
+ * per question: `clarify` runs them without linking the rest of the core
+ * (clarify-cli-client.c). */
+gboolean clarify_cli_handle_client (int          argc,
+                                    char       **argv,
+                                    int         *exit_status);
+/* Whether @command is one of the others clarify_cli_handle() runs, which
+ * `clarify` hands to clarify-tools. */
+gboolean clarify_cli_is_core_command (const char *command);
+/* The locale and the message catalog (CLARIFY_LOCALEDIR in a build tree),
+ * as each program sets them up first. */
+void     clarify_cli_init_locale   (void);
+/* Replaces this process with the program @name (clarify-tools, clarify-gui)
+ * beside it in a build tree, else in libexecdir, with @argv as it is (argv[0]
+ * included, so messages still say "clarify"). Returns only when that fails,
+ * with the message printed and the exit status to use. */
+int      clarify_cli_exec          (const char  *name,
+                                    char       **argv);
 
 G_END_DECLS

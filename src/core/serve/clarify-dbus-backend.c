@@ -11,6 +11,7 @@
 #include "clarify-dbus-backend.h"
 #include "clarify-error.h"
 #include "clarify-json.h"
+#include "clarify-secret.h"
 
 struct _ClarifyDbusBackend
 {
@@ -35,6 +36,13 @@ enum {
 };
 
 static GParamSpec *properties[N_PROPS];
+
+enum {
+  PASSWORD_CHANGED,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
 
 /* One Ask or Hook call waiting for its answer. */
 typedef struct
@@ -233,6 +241,83 @@ handle_hook_cb (ClarifyDbusApi        *skeleton,
   return G_DBUS_METHOD_INVOCATION_HANDLED;
 }
 
+/* One SetPassword call, until its secret is stored (or removed). */
+typedef struct
+{
+  ClarifyDbusBackend    *self;
+  GDBusMethodInvocation *invocation;
+  char                  *name;
+  gboolean               removing;
+} PasswordCall;
+
+static void
+password_stored_cb (GObject      *object,
+                    GAsyncResult *result,
+                    gpointer      user_data)
+{
+  PasswordCall *call = user_data;
+  g_autoptr(GError) error = NULL;
+  gboolean reconnected = FALSE;
+  gboolean ok = call->removing ? clarify_secret_clear_finish (result, &error)
+                               : clarify_secret_store_finish (result, &error);
+
+  if (ok)
+    {
+      g_signal_emit (call->self, signals[PASSWORD_CHANGED], 0, call->name, &reconnected);
+      clarify_dbus_api_complete_set_password (call->self->skeleton, call->invocation, reconnected);
+    }
+  else
+    {
+      g_dbus_method_invocation_return_error_literal (call->invocation, G_DBUS_ERROR, G_DBUS_ERROR_FAILED,
+                                                     error->message);
+    }
+
+  g_object_unref (call->self);
+  g_free (call->name);
+  g_free (call);
+}
+
+/* Stored by this process's own secret store: in a Flatpak, libsecret reads
+ * its keyring file once per process, so a store made by `clarify` itself
+ * would reach a running Clarify only after a restart. Never logged. */
+static gboolean
+handle_set_password_cb (ClarifyDbusApi        *skeleton,
+                        GDBusMethodInvocation *invocation,
+                        const char            *name,
+                        const char            *password,
+                        ClarifyDbusBackend    *self)
+{
+  g_autofree char *key = NULL;
+  PasswordCall *call;
+
+  if (!clarify_connection_name_is_valid (name))
+    {
+      g_dbus_method_invocation_return_error_literal (invocation, G_DBUS_ERROR, G_DBUS_ERROR_INVALID_ARGS,
+                                                     "A connection name is letters, digits, “-”, “_” and “.”");
+      return G_DBUS_METHOD_INVOCATION_HANDLED;
+    }
+
+  call = g_new0 (PasswordCall, 1);
+  call->self = g_object_ref (self);
+  call->invocation = invocation;
+  call->name = g_strdup (name);
+  call->removing = *password == '\0';
+  key = clarify_secret_connection_key (name);
+
+  if (call->removing)
+    {
+      clarify_secret_clear_async (key, NULL, password_stored_cb, call);
+    }
+  else
+    {
+      g_autofree char *label = clarify_secret_connection_label (name);
+
+      clarify_secret_store_async (key, label, password, NULL, password_stored_cb, call);
+    }
+
+  return G_DBUS_METHOD_INVOCATION_HANDLED;
+}
+
 static void
 unexport (ClarifyDbusBackend *self)
 {
@@ -376,6 +461,21 @@ clarify_dbus_backend_class_init (ClarifyDbusBackendClass *klass)
                          (G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS));
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  /**
+   * ClarifyDbusBackend::password-changed:
+   * @name: the connection whose password was stored or removed
+   *
+   * Returns: TRUE when a handler started that connection again with it.
+   */
+  signals[PASSWORD_CHANGED] =
+    g_signal_new ("password-changed",
+                  G_TYPE_FROM_CLASS (klass),
+                  G_SIGNAL_RUN_LAST,
+                  0,
+                  g_signal_accumulator_true_handled, NULL,
+                  NULL,
+                  G_TYPE_BOOLEAN, 1, G_TYPE_STRING);
 }
 
 static void
@@ -384,6 +484,7 @@ clarify_dbus_backend_init (ClarifyDbusBackend *self)
   self->skeleton = clarify_dbus_api_skeleton_new ();
   g_signal_connect (self->skeleton, "handle-ask", G_CALLBACK (handle_ask_cb), self);
   g_signal_connect (self->skeleton, "handle-hook", G_CALLBACK (handle_hook_cb), self);
+  g_signal_connect (self->skeleton, "handle-set-password", G_CALLBACK (handle_set_password_cb), self);
 }
 
 ClarifyBackend *

@@ -20,6 +20,13 @@
  * ClarifyClaudeCodeBackend it is given: the input is the hook's stdin, the
  * reply its stdout ("" prints nothing). `clarify hook` is its client.
  *
+ *   SetPassword (s name, s password) → (b reconnected)
+ *
+ * stores a connection's password with this process's secret store ("" removes
+ * it), then emits ::password-changed, whose handler (the application)
+ * reconnects that connection. `clarify set-password` is its client while
+ * Clarify runs.
+ *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #pragma once

@@ -265,6 +265,11 @@ admit (ClarifyMcpListener *self,
     }
 
   g_socket_set_option (client, IPPROTO_TCP, TCP_NODELAY, TRUE, NULL);
+  /* A client that stops reading its reply (its window shut) holds the
+   * server's writing as long as it likes: the kernel drops it once its
+   * data could not go out for the idle limit. Nothing pending (a call
+   * waiting for the user) is not affected. */
+  g_socket_set_option (client, IPPROTO_TCP, TCP_USER_TIMEOUT, (gint) MIN (self->idle_timeout_ms, G_MAXINT), NULL);
   stream = g_socket_connection_factory_create_connection (client);
 
   connection = g_new0 (Connection, 1);

@@ -10,6 +10,9 @@
  *    request within the idle timeout of being accepted or of its last
  *    reply, or it is closed. A call being answered (its body read, its
  *    reply or event stream not yet written) is never cut off;
+ *  - a reply its client does not read (the client's window stays shut)
+ *    is given up once nothing could be sent for the idle timeout
+ *    (TCP_USER_TIMEOUT), and the connection with it;
  *  - past the cap on connections the oldest idle one is closed for each
  *    newcomer; when every one is inside a call the newcomer gets 503;
  *  - an accept that fails for want of descriptors backs off and retries,

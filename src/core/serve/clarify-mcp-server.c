@@ -8,13 +8,14 @@
 #include <glib/gi18n.h>
 #include <libsoup/soup.h>
 #include <string.h>
-#include <sys/random.h>
 #include <sys/socket.h>
 
+#include "clarify-mcp-config.h"
 #include "clarify-mcp-gate.h"
 #include "clarify-mcp-listener.h"
 #include "clarify-mcp-protocol.h"
 #include "clarify-mcp-server.h"
+#include "clarify-mcp-token.h"
 #include "clarify-secret.h"
 
 /* Sessions are cheap markers; the oldest are forgotten past this many
@@ -34,12 +35,36 @@ struct _ClarifyMcpServer
   /* The token and the port requests must name; kept for the draining one. */
   ClarifyMcpGate      *gate;
   guint                port;
+  /* Read before it was made (clarify_mcp_server_new_async), else NULL;
+   * or why it could not be. */
+  char                *token;
+  GError              *token_error;
 
   GHashTable          *sessions;
   GQueue               session_order;
 };
 
 G_DEFINE_FINAL_TYPE (ClarifyMcpServer, clarify_mcp_server, CLARIFY_TYPE_LOCAL_BACKEND)
+
+enum {
+  PROP_0,
+  PROP_PORT,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+/* The port listened on changed (0: none); the window shows it. */
+static void
+set_listening_port (ClarifyMcpServer *self,
+                    guint             port)
+{
+  if (self->port == port)
+    return;
+
+  self->port = port;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PORT]);
+}
 
 /* One HTTP request waiting for its reply. */
 typedef struct
@@ -197,110 +222,6 @@ exchange_socket_cb (GSocket      *socket,
   return G_SOURCE_CONTINUE;
 }
 
-static char *
-random_base64url (gsize n_bytes)
-{
-  g_autofree guchar *bytes = g_malloc (n_bytes);
-  g_autofree char *encoded = NULL;
-  gsize filled = 0;
-
-  while (filled < n_bytes)
-    {
-      gssize got = getrandom (bytes + filled, n_bytes - filled, 0);
-
-      if (got < 0)
-        {
-          if (errno == EINTR)
-            continue;
-          g_error ("getrandom() failed: %s", g_strerror (errno));
-        }
-      filled += got;
-    }
-
-  encoded = g_base64_encode (bytes, n_bytes);
-  explicit_bzero (bytes, n_bytes);
-
-  g_strdelimit (encoded, "+", '-');
-  g_strdelimit (encoded, "/", '_');
-  for (char *p = encoded + strlen (encoded); p > encoded && p[-1] == '='; p--)
-    p[-1] = '\0';
-
-  return g_steal_pointer (&encoded);
-}
-
-char *
-clarify_mcp_server_ensure_token (GError **error)
-{
-  g_autoptr(GError) local_error = NULL;
-  char *token;
-
-  token = clarify_secret_lookup (CLARIFY_MCP_TOKEN_KEY, &local_error);
-  if (local_error != NULL)
-    {
-      g_propagate_error (error, g_steal_pointer (&local_error));
-      return NULL;
-    }
-
-  if (token != NULL && *token != '\0')
-    return token;
-
-  g_free (token);
-  token = random_base64url (32);
-
-  if (!clarify_secret_store (CLARIFY_MCP_TOKEN_KEY, _("Clarify MCP access token"), token, error))
-    {
-      g_free (token);
-      return NULL;
-    }
-
-  return token;
-}
-
-static GKeyFile *
-load_settings (void)
-{
-  g_autoptr(GKeyFile) keyfile = g_key_file_new ();
-  g_autofree char *path = g_build_filename (g_get_user_config_dir (), "clarify", "mcp.ini", NULL);
-
-  if (!g_key_file_load_from_file (keyfile, path, G_KEY_FILE_NONE, NULL))
-    return NULL;
-
-  return g_steal_pointer (&keyfile);
-}
-
-guint
-clarify_mcp_server_get_configured_port (void)
-{
-  g_autoptr(GKeyFile) keyfile = load_settings ();
-  g_autoptr(GError) error = NULL;
-  gint port;
-
-  if (keyfile == NULL)
-    return CLARIFY_MCP_DEFAULT_PORT;
-
-  /* Clients are configured with the port, so it must be a fixed one. */
-  port = g_key_file_get_integer (keyfile, "mcp", "port", &error);
-  if (error != NULL || port <= 0 || port > 65535)
-    return CLARIFY_MCP_DEFAULT_PORT;
-
-  return (guint) port;
-}
-
-gboolean
-clarify_mcp_server_get_configured_enabled (void)
-{
-  g_autoptr(GKeyFile) keyfile = load_settings ();
-  g_autoptr(GError) error = NULL;
-  gboolean enabled;
-
-  if (keyfile == NULL)
-    return TRUE;
-
-  enabled = g_key_file_get_boolean (keyfile, "mcp", "enabled", &error);
-
-  return error != NULL ? TRUE : enabled;
-}
-
 static void
 clarify_mcp_server_add_session (ClarifyMcpServer *self,
                                 const char       *session_id)
@@ -390,7 +311,7 @@ handle_cb (GObject      *object,
 
       if (flags & CLARIFY_MCP_REPLY_INITIALIZED)
         {
-          g_autofree char *session_id = random_base64url (18);
+          g_autofree char *session_id = clarify_mcp_token_random (18);
 
           clarify_mcp_server_add_session (self, session_id);
           soup_message_headers_replace (headers, "Mcp-Session-Id", session_id);
@@ -604,12 +525,50 @@ listening_cb (ClarifyMcpListener *listener,
                              address, clarify_mcp_listener_get_error (listener));
 }
 
+/* A server and its listener on 127.0.0.1:@port, sharing the gate. */
+static ClarifyMcpListener *
+clarify_mcp_server_listen (ClarifyMcpServer  *self,
+                           guint              port,
+                           GError           **error)
+{
+  g_autoptr(SoupServer) server = soup_server_new ("server-header", "clarify ", NULL);
+  g_autoptr(ClarifyMcpListener) listener = NULL;
+
+  soup_server_add_handler (server, CLARIFY_MCP_PATH, clarify_mcp_server_handler, self, NULL);
+  clarify_mcp_gate_watch (self->gate, server);
+  listener = clarify_mcp_listener_new (server);
+
+  /* Loopback and IPv4 only: the URL clients are given is 127.0.0.1. */
+  if (!clarify_mcp_listener_listen (listener, port, error))
+    {
+      clarify_mcp_listener_disconnect (listener);
+      return NULL;
+    }
+
+  g_signal_connect_object (listener, "notify::listening", G_CALLBACK (listening_cb), self, 0);
+
+  return g_steal_pointer (&listener);
+}
+
+/* The old listener takes no new clients and goes once its last reply is out. */
+static void
+clarify_mcp_server_retire_listener (ClarifyMcpServer *self)
+{
+  if (self->listener == NULL)
+    return;
+
+  clarify_mcp_listener_close (self->listener);
+  if (self->draining != NULL)
+    clarify_mcp_listener_disconnect (self->draining);
+  g_clear_object (&self->draining);
+  self->draining = g_steal_pointer (&self->listener);
+}
+
 static void
 clarify_mcp_server_start (ClarifyBackend *backend)
 {
   ClarifyMcpServer *self = CLARIFY_MCP_SERVER (backend);
   g_autoptr(GError) error = NULL;
-  g_autoptr(SoupServer) server = NULL;
   char *token;
   g_autofree char *address = NULL;
   guint wanted_port;
@@ -631,7 +590,17 @@ clarify_mcp_server_start (ClarifyBackend *backend)
       return;
     }
 
-  token = clarify_mcp_server_ensure_token (&error);
+  /* Made with its token (the application's way), nothing waits for the
+   * keyring here; else (tests) it is read now. */
+  if (self->token_error != NULL)
+    {
+      error = g_error_copy (self->token_error);
+      token = NULL;
+    }
+  else
+    {
+      token = self->token != NULL ? g_strdup (self->token) : clarify_mcp_token_ensure (&error);
+    }
   if (token == NULL)
     {
       g_message ("Cannot create the MCP access token: %s", error->message);
@@ -640,19 +609,13 @@ clarify_mcp_server_start (ClarifyBackend *backend)
       return;
     }
 
-  server = soup_server_new ("server-header", "clarify ", NULL);
-  soup_server_add_handler (server, CLARIFY_MCP_PATH, clarify_mcp_server_handler, self, NULL);
   g_clear_object (&self->gate);
   self->gate = clarify_mcp_gate_new (token);
   clarify_secret_free (token);
-  clarify_mcp_gate_watch (self->gate, server);
-  self->listener = clarify_mcp_listener_new (server);
 
-  /* Loopback and IPv4 only: the URL clients are given is 127.0.0.1. */
-  if (!clarify_mcp_listener_listen (self->listener, wanted_port, &error))
+  self->listener = clarify_mcp_server_listen (self, wanted_port, &error);
+  if (self->listener == NULL)
     {
-      clarify_mcp_listener_disconnect (self->listener);
-      g_clear_object (&self->listener);
       address = g_strdup_printf ("127.0.0.1:%u", wanted_port);
       g_message ("Cannot listen on %s for MCP clients: %s", address, error->message);
       clarify_backend_set_state (backend, CLARIFY_CONNECTION_STATE_FAILED,
@@ -660,9 +623,8 @@ clarify_mcp_server_start (ClarifyBackend *backend)
       return;
     }
 
-  self->port = clarify_mcp_listener_get_port (self->listener);
+  set_listening_port (self, clarify_mcp_listener_get_port (self->listener));
   clarify_mcp_gate_set_port (self->gate, self->port);
-  g_signal_connect_object (self->listener, "notify::listening", G_CALLBACK (listening_cb), self, 0);
   clarify_backend_set_state (backend, CLARIFY_CONNECTION_STATE_CONNECTED, CLARIFY_BACKEND_NOTE_LISTENING, NULL, NULL);
 }
 
@@ -671,17 +633,10 @@ clarify_mcp_server_stop (ClarifyBackend *backend)
 {
   ClarifyMcpServer *self = CLARIFY_MCP_SERVER (backend);
 
-  if (self->listener != NULL)
-    {
-      /* No new clients; those waiting get their (error) replies, and the
-       * server goes once the last one is written. */
-      clarify_mcp_listener_close (self->listener);
-      if (self->draining != NULL)
-        clarify_mcp_listener_disconnect (self->draining);
-      g_clear_object (&self->draining);
-      self->draining = g_steal_pointer (&self->listener);
-    }
-  self->port = 0;
+  /* No new clients; those waiting get their (error) replies, and the
+   * server goes once the last one is written. */
+  clarify_mcp_server_retire_listener (self);
+  set_listening_port (self, 0);
   if (self->gate != NULL)
     clarify_mcp_gate_set_port (self->gate, 0);
 
@@ -713,10 +668,31 @@ clarify_mcp_server_finalize (GObject *object)
 
   g_clear_object (&self->gate);
   g_clear_object (&self->protocol);
+  g_clear_pointer (&self->token, clarify_secret_free);
+  g_clear_error (&self->token_error);
   g_clear_pointer (&self->sessions, g_hash_table_unref);
   g_queue_clear_full (&self->session_order, g_free);
 
   G_OBJECT_CLASS (clarify_mcp_server_parent_class)->finalize (object);
+}
+
+static void
+clarify_mcp_server_get_property (GObject    *object,
+                                 guint       prop_id,
+                                 GValue     *value,
+                                 GParamSpec *pspec)
+{
+  ClarifyMcpServer *self = CLARIFY_MCP_SERVER (object);
+
+  switch (prop_id)
+    {
+    case PROP_PORT:
+      g_value_set_uint (value, self->port);
+      break;
+
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
 }
 
 static void
@@ -727,6 +703,12 @@ clarify_mcp_server_class_init (ClarifyMcpServerClass *klass)
 
   object_class->dispose = clarify_mcp_server_dispose;
   object_class->finalize = clarify_mcp_server_finalize;
+  object_class->get_property = clarify_mcp_server_get_property;
+
+  properties[PROP_PORT] =
+    g_param_spec_uint ("port", NULL, NULL, 0, 65535, 0,
+                       G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
 
   backend_class->start = clarify_mcp_server_start;
   backend_class->stop = clarify_mcp_server_stop;
@@ -745,7 +727,7 @@ clarify_mcp_server_new_connection (guint port)
 {
   g_autofree char *url = g_strdup_printf ("http://127.0.0.1:%u" CLARIFY_MCP_PATH, port);
 
-  return clarify_connection_new ("MCP", "mcp", url);
+  return clarify_connection_new (CLARIFY_MCP_CONNECTION_NAME, "mcp", url);
 }
 
 ClarifyBackend *
@@ -758,6 +740,55 @@ clarify_mcp_server_new (ClarifyConnection *connection)
                        NULL);
 }
 
+static void
+server_token_cb (GObject      *object,
+                 GAsyncResult *result,
+                 gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  g_autoptr(GError) error = NULL;
+  char *token = clarify_mcp_token_ensure_finish (result, &error);
+  ClarifyMcpServer *self;
+
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    {
+      g_task_return_error (task, g_steal_pointer (&error));
+      return;
+    }
+
+  /* Without a token it is made all the same: its start says why it
+   * cannot serve, where the user sees connections. */
+  self = CLARIFY_MCP_SERVER (clarify_mcp_server_new (g_task_get_task_data (task)));
+  self->token = token;
+  self->token_error = g_steal_pointer (&error);
+  g_task_return_pointer (task, self, g_object_unref);
+}
+
+void
+clarify_mcp_server_new_async (ClarifyConnection   *connection,
+                              GCancellable        *cancellable,
+                              GAsyncReadyCallback  callback,
+                              gpointer             user_data)
+{
+  GTask *task;
+
+  g_return_if_fail (CLARIFY_IS_CONNECTION (connection));
+
+  task = g_task_new (NULL, cancellable, callback, user_data);
+  g_task_set_source_tag (task, clarify_mcp_server_new_async);
+  g_task_set_task_data (task, g_object_ref (connection), g_object_unref);
+  clarify_mcp_token_ensure_async (cancellable, server_token_cb, task);
+}
+
+ClarifyBackend *
+clarify_mcp_server_new_finish (GAsyncResult  *result,
+                               GError       **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, NULL), NULL);
+
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
 ClarifyBackend *
 clarify_mcp_server_new_default (guint port_override)
 {
@@ -765,7 +796,7 @@ clarify_mcp_server_new_default (guint port_override)
 
   connection = clarify_mcp_server_new_connection (port_override != 0
                                                   ? port_override
-                                                  : clarify_mcp_server_get_configured_port ());
+                                                  : clarify_mcp_config_get_port ());
 
   return clarify_mcp_server_new (connection);
 }
@@ -787,6 +818,39 @@ clarify_mcp_server_get_url (ClarifyMcpServer *self)
     return NULL;
 
   return g_strdup_printf ("http://127.0.0.1:%u" CLARIFY_MCP_PATH, self->port);
+}
+
+gboolean
+clarify_mcp_server_set_port (ClarifyMcpServer  *self,
+                             guint              port,
+                             GError           **error)
+{
+  g_autoptr(ClarifyMcpListener) listener = NULL;
+
+  g_return_val_if_fail (CLARIFY_IS_MCP_SERVER (self), FALSE);
+  g_return_val_if_fail (port > 0 && port <= 65535, FALSE);
+
+  /* Not serving: the port applies at the next start. */
+  if (self->listener == NULL || self->gate == NULL)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_CONNECTED, "The MCP endpoint is not running");
+      return FALSE;
+    }
+  if (port == self->port)
+    return TRUE;
+
+  listener = clarify_mcp_server_listen (self, port, error);
+  if (listener == NULL)
+    return FALSE;
+
+  /* Calls taken on the old port are still answered there. */
+  clarify_mcp_server_retire_listener (self);
+  self->listener = g_steal_pointer (&listener);
+  set_listening_port (self, clarify_mcp_listener_get_port (self->listener));
+  clarify_mcp_gate_set_port (self->gate, self->port);
+  clarify_mcp_server_drain (self);
+
+  return TRUE;
 }
 
 ClarifyMcpListener *

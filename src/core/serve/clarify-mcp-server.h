@@ -22,43 +22,54 @@
 #pragma once
 
 #include "clarify-local-backend.h"
+#include "clarify-mcp-config.h"
 #include "clarify-mcp-listener.h"
+#include "clarify-mcp-token.h"
 
 G_BEGIN_DECLS
 
 /* Above 1024, below Linux's ephemeral range (32768+), and clear of the
  * agents' own ports (OpenCode 4096, CodeNomad 9899, MCP Inspector 6274/6277)
  * and of common dev servers (3000, 5173, 8000, 8080). */
-#define CLARIFY_MCP_DEFAULT_PORT 7111
 #define CLARIFY_MCP_PATH         "/mcp"
-#define CLARIFY_MCP_TOKEN_KEY    "mcp-token"
+/* The name it is listed under, like a connection. */
+#define CLARIFY_MCP_CONNECTION_NAME "MCP"
 
 #define CLARIFY_TYPE_MCP_SERVER (clarify_mcp_server_get_type ())
 G_DECLARE_FINAL_TYPE (ClarifyMcpServer, clarify_mcp_server, CLARIFY, MCP_SERVER, ClarifyLocalBackend)
 
 /* The port comes from @connection's URL (0 picks a free one, for tests). */
 ClarifyBackend    *clarify_mcp_server_new                 (ClarifyConnection *connection);
+/* The same with its token read (or made and stored) first, without
+ * blocking: a slow keyring must not freeze the window. Fails only when
+ * cancelled; without a token its start fails and says why. */
+void               clarify_mcp_server_new_async           (ClarifyConnection   *connection,
+                                                           GCancellable        *cancellable,
+                                                           GAsyncReadyCallback  callback,
+                                                           gpointer             user_data);
+ClarifyBackend    *clarify_mcp_server_new_finish          (GAsyncResult        *result,
+                                                           GError             **error);
 /* The endpoint as configured: port @port_override when non-zero, else the
- * configured one (clarify_mcp_server_get_configured_port). */
+ * configured one (clarify_mcp_config_get_port). */
 ClarifyBackend    *clarify_mcp_server_new_default         (guint              port_override);
 /* "MCP", kind "mcp", http://127.0.0.1:@port/mcp */
 ClarifyConnection *clarify_mcp_server_new_connection      (guint              port);
 
-/* The port actually listened on, or 0 while not listening. */
+/* The port actually listened on, or 0 while not listening (:port notifies). */
 guint              clarify_mcp_server_get_port            (ClarifyMcpServer  *self);
 /* http://127.0.0.1:PORT/mcp while listening, else NULL. */
 char              *clarify_mcp_server_get_url             (ClarifyMcpServer  *self);
 
+/* Listens on @port from now on. The old port takes no new clients and
+ * closes once the calls taken there are answered; when @port cannot be
+ * listened on, the old one serves on and @error says why. Fails too while
+ * the endpoint is not started. */
+gboolean           clarify_mcp_server_set_port            (ClarifyMcpServer  *self,
+                                                           guint              port,
+                                                           GError           **error);
+
 /* The listening socket and its connections while started, else NULL; for
  * tests. */
 ClarifyMcpListener *clarify_mcp_server_get_listener       (ClarifyMcpServer  *self);
-
-/* [mcp] port= in g_get_user_config_dir()/clarify/mcp.ini, else the default. */
-guint              clarify_mcp_server_get_configured_port (void);
-/* [mcp] enabled= in the same file; TRUE unless set to false. */
-gboolean           clarify_mcp_server_get_configured_enabled (void);
-/* The bearer token clients must send; made (32 random bytes, base64url) and
- * stored with clarify_secret_store() the first time. Never log it. */
-char              *clarify_mcp_server_ensure_token        (GError           **error);
 
 G_END_DECLS

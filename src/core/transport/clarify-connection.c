@@ -149,10 +149,10 @@ clarify_connection_new (const char *name,
                        NULL);
 }
 
-static gboolean
-is_valid_name (const char *name)
+gboolean
+clarify_connection_name_is_valid (const char *name)
 {
-  if (name[0] == '\0')
+  if (name == NULL || name[0] == '\0')
     return FALSE;
 
   for (const char *p = name; *p != '\0'; p++)
@@ -232,7 +232,7 @@ clarify_connection_new_from_spec (const char  *spec,
       return NULL;
     }
 
-  if (!is_valid_name (name))
+  if (!clarify_connection_name_is_valid (name))
     {
       g_set_error (error, CLARIFY_ERROR, CLARIFY_ERROR_INVALID,
                    _("“%s” is not a valid connection name. Use letters, digits, “-”, “_” and “.”."), name);

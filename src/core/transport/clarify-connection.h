@@ -29,6 +29,8 @@ ClarifyConnection *clarify_connection_new           (const char         *name,
  * letters, digits, '-', '_' and '.'; the URL must be http(s). */
 ClarifyConnection *clarify_connection_new_from_spec (const char         *spec,
                                                      GError            **error);
+/* Letters, digits, '-', '_' and '.': what a connection may be called. */
+gboolean           clarify_connection_name_is_valid (const char         *name);
 const char        *clarify_connection_get_name      (ClarifyConnection  *self);
 const char        *clarify_connection_get_kind      (ClarifyConnection  *self);
 const char        *clarify_connection_get_url       (ClarifyConnection  *self);

@@ -256,14 +256,20 @@ clarify_http_parse_json (SoupMessage  *message,
   return node;
 }
 
+gboolean
+clarify_http_can_be_segment (const char *segment)
+{
+  /* GUri and libsoup resolve "." and ".." (even as %2E) out of a path, and
+   * "" makes "//": none of them can stay one segment. */
+  return segment != NULL && *segment != '\0' &&
+         !g_str_equal (segment, ".") && !g_str_equal (segment, "..");
+}
+
 char *
 clarify_http_escape_segment (const char  *segment,
                              GError     **error)
 {
-  /* GUri and libsoup resolve "." and ".." (even as %2E) out of a path, and
-   * "" makes "//": none of them can stay one segment, so refuse them. */
-  if (segment == NULL || *segment == '\0' ||
-      g_str_equal (segment, ".") || g_str_equal (segment, ".."))
+  if (!clarify_http_can_be_segment (segment))
     {
       g_set_error (error, CLARIFY_ERROR, CLARIFY_ERROR_INVALID,
                    "the id “%s” cannot be part of a URL", segment != NULL ? segment : "");
@@ -271,6 +277,50 @@ clarify_http_escape_segment (const char  *segment,
     }
 
   return g_uri_escape_string (segment, NULL, FALSE);
+}
+
+static gboolean
+is_loopback (GUri *uri)
+{
+  const char *host = uri != NULL ? g_uri_get_host (uri) : NULL;
+
+  return g_strcmp0 (host, "127.0.0.1") == 0 || g_strcmp0 (host, "::1") == 0 ||
+         g_strcmp0 (host, "[::1]") == 0 || g_strcmp0 (host, "localhost") == 0;
+}
+
+static gboolean
+accept_loopback_cb (SoupMessage          *message,
+                    GTlsCertificate      *certificate,
+                    GTlsCertificateFlags  errors,
+                    gpointer              user_data)
+{
+  /* Reaching this port is the trust: anyone who could bind it could have
+   * served plain HTTP there as well. */
+  return is_loopback (soup_message_get_uri (message));
+}
+
+void
+clarify_http_message_accept_loopback_certificate (SoupMessage *message)
+{
+  g_return_if_fail (SOUP_IS_MESSAGE (message));
+
+  g_signal_connect (message, "accept-certificate", G_CALLBACK (accept_loopback_cb), NULL);
+}
+
+static void
+request_queued_cb (SoupSession *session,
+                   SoupMessage *message,
+                   gpointer     user_data)
+{
+  clarify_http_message_accept_loopback_certificate (message);
+}
+
+void
+clarify_http_accept_loopback_certificates (SoupSession *session)
+{
+  g_return_if_fail (SOUP_IS_SESSION (session));
+
+  g_signal_connect (session, "request-queued", G_CALLBACK (request_queued_cb), NULL);
 }
 
 void

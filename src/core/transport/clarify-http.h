@@ -51,6 +51,15 @@ JsonNode *clarify_http_parse_json   (SoupMessage   *message,
  * "..", which no encoding keeps from changing the URL. */
 char     *clarify_http_escape_segment (const char  *segment,
                                        GError     **error);
+/* Whether clarify_http_escape_segment() takes @segment. */
+gboolean  clarify_http_can_be_segment (const char  *segment);
+
+/* Makes @session take any certificate from a server on this machine
+ * (127.0.0.1, ::1, localhost), as a browser does once told to: agents that
+ * serve HTTPS on loopback make their own. Other hosts are checked as ever. */
+void      clarify_http_accept_loopback_certificates (SoupSession *session);
+/* The same for one @message. */
+void      clarify_http_message_accept_loopback_certificate (SoupMessage *message);
 
 /* For dispose: aborts what is still in flight on *@session and clears it. */
 void      clarify_http_clear_session (SoupSession  **session);

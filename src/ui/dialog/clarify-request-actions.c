@@ -23,6 +23,7 @@ struct _ClarifyRequestActions
   GtkWidget      *back_button;
   GtkWidget      *next_button;
   GtkWidget      *submit_button;
+  GtkLabel       *waiting_label;
   GtkLabel       *notice_label;
   GtkWidget      *notice_close_button;
 };
@@ -110,6 +111,7 @@ clarify_request_actions_class_init (ClarifyRequestActionsClass *klass)
   gtk_widget_class_bind_template_child (widget_class, ClarifyRequestActions, back_button);
   gtk_widget_class_bind_template_child (widget_class, ClarifyRequestActions, next_button);
   gtk_widget_class_bind_template_child (widget_class, ClarifyRequestActions, submit_button);
+  gtk_widget_class_bind_template_child (widget_class, ClarifyRequestActions, waiting_label);
   gtk_widget_class_bind_template_child (widget_class, ClarifyRequestActions, notice_label);
   gtk_widget_class_bind_template_child (widget_class, ClarifyRequestActions, notice_close_button);
 
@@ -209,4 +211,27 @@ clarify_request_actions_show_notice (ClarifyRequestActions *self,
   gtk_accessible_update_state (GTK_ACCESSIBLE (self->notice_label), GTK_ACCESSIBLE_STATE_HIDDEN, FALSE, -1);
   gtk_label_set_text (self->notice_label, text);
   gtk_stack_set_visible_child_name (self->bottom_stack, "notice");
+}
+
+void
+clarify_request_actions_set_waiting_text (ClarifyRequestActions *self,
+                                          const char            *text)
+{
+  g_return_if_fail (CLARIFY_IS_REQUEST_ACTIONS (self));
+
+  gtk_label_set_text (self->waiting_label, text != NULL ? text : "");
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->waiting_label), text);
+  /* Empty, it would be read out as "label". */
+  gtk_widget_set_visible (GTK_WIDGET (self->waiting_label), text != NULL);
+}
+
+const char *
+clarify_request_actions_get_waiting_text (ClarifyRequestActions *self)
+{
+  const char *text;
+
+  g_return_val_if_fail (CLARIFY_IS_REQUEST_ACTIONS (self), NULL);
+
+  text = gtk_label_get_text (self->waiting_label);
+  return gtk_widget_get_visible (GTK_WIDGET (self->waiting_label)) ? text : NULL;
 }

@@ -27,6 +27,10 @@ void            clarify_request_actions_set_step             (ClarifyRequestActi
 /* Next or Submit, whichever shows; Close once the notice shows. */
 GtkWidget      *clarify_request_actions_get_default_widget   (ClarifyRequestActions *self);
 gboolean        clarify_request_actions_get_submit_sensitive (ClarifyRequestActions *self);
+/* A line between the buttons (how many more questions wait), or NULL for none. */
+void            clarify_request_actions_set_waiting_text     (ClarifyRequestActions *self,
+                                                              const char            *text);
+const char     *clarify_request_actions_get_waiting_text     (ClarifyRequestActions *self);
 /* Replaces the buttons with @text and a Close button that closes the window. */
 void            clarify_request_actions_show_notice          (ClarifyRequestActions *self,
                                                               const char            *text);

@@ -52,6 +52,7 @@ struct _ClarifyRequestDialog
   guint                  finished : 1;
   guint                  withdrawn : 1;
   guint                  focused_once : 1;
+  guint                  hide_countdown : 1;  /* the user's preference */
 };
 
 G_DEFINE_FINAL_TYPE (ClarifyRequestDialog, clarify_request_dialog, GTK_TYPE_WINDOW)
@@ -537,7 +538,7 @@ clarify_request_dialog_constructed (GObject *object)
 
   if (clarify_request_get_timeout_ms (self->request) > 0)
     {
-      gtk_widget_set_visible (GTK_WIDGET (self->countdown), TRUE);
+      gtk_widget_set_visible (GTK_WIDGET (self->countdown), !self->hide_countdown);
       clarify_countdown_start (self->countdown,
                                clarify_request_get_deadline (self->request),
                                (gint64) clarify_request_get_timeout_ms (self->request) * 1000);
@@ -855,6 +856,19 @@ clarify_request_dialog_is_submit_sensitive (ClarifyRequestDialog *self)
   return clarify_request_actions_get_submit_sensitive (self->actions);
 }
 
+void
+clarify_request_dialog_set_show_countdown (ClarifyRequestDialog *self,
+                                           gboolean              show_countdown)
+{
+  g_return_if_fail (CLARIFY_IS_REQUEST_DIALOG (self));
+
+  self->hide_countdown = !show_countdown;
+  /* Hidden, it still ends the question at the deadline. */
+  if (self->countdown != NULL)
+    gtk_widget_set_visible (GTK_WIDGET (self->countdown),
+                            show_countdown && clarify_countdown_get_running (self->countdown));
+}
+
 ClarifyCountdown *
 clarify_request_dialog_get_countdown (ClarifyRequestDialog *self)
 {
@@ -918,4 +932,26 @@ clarify_request_dialog_get_withdrawn (ClarifyRequestDialog *self)
   g_return_val_if_fail (CLARIFY_IS_REQUEST_DIALOG (self), FALSE);
 
   return self->withdrawn;
+}
+
+void
+clarify_request_dialog_set_n_waiting (ClarifyRequestDialog *self,
+                                      guint                 n_waiting)
+{
+  g_autofree char *text = NULL;
+
+  g_return_if_fail (CLARIFY_IS_REQUEST_DIALOG (self));
+
+  if (n_waiting > 0)
+    text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u more question is waiting", "%u more questions are waiting", n_waiting),
+                            n_waiting);
+  clarify_request_actions_set_waiting_text (self->actions, text);
+}
+
+const char *
+clarify_request_dialog_get_waiting_text (ClarifyRequestDialog *self)
+{
+  g_return_val_if_fail (CLARIFY_IS_REQUEST_DIALOG (self), NULL);
+
+  return clarify_request_actions_get_waiting_text (self->actions);
 }

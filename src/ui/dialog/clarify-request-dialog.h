@@ -20,7 +20,16 @@ ClarifyRequest       *clarify_request_dialog_get_request (ClarifyRequestDialog *
 /* A line saying the agent cannot be reached right now, or NULL. */
 void                  clarify_request_dialog_set_agent_away (ClarifyRequestDialog *self,
                                                              const char           *text);
+/* Whether the time left shows (it runs either way). */
+void                  clarify_request_dialog_set_show_countdown (ClarifyRequestDialog *self,
+                                                                 gboolean              show_countdown);
 const char           *clarify_request_dialog_get_agent_away (ClarifyRequestDialog *self);
+/* A line saying how many more questions wait behind this one (none: no line):
+ * while the user answers here, they get no notification. */
+void                  clarify_request_dialog_set_n_waiting (ClarifyRequestDialog *self,
+                                                            guint                 n_waiting);
+/* The line's text, or NULL while it is hidden. */
+const char           *clarify_request_dialog_get_waiting_text (ClarifyRequestDialog *self);
 
 /* Signals:
  *   ::response (ClarifyResponse *response)

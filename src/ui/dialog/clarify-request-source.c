@@ -289,3 +289,27 @@ clarify_request_source_get_name (ClarifyRequestSource *self)
 
   return self->name;
 }
+
+const char *
+clarify_request_source_get_asker (ClarifyRequest *request)
+{
+  const char *caller;
+  const char *connection;
+
+  g_return_val_if_fail (CLARIFY_IS_REQUEST (request), NULL);
+
+  caller = clarify_request_get_caller (request);
+  if (caller != NULL && caller[0] != '\0')
+    return caller_display_name (caller);
+
+  connection = clarify_request_get_connection_name (request);
+  return connection != NULL ? connection : "";
+}
+
+const char *
+clarify_request_source_name_caller (const char *caller)
+{
+  g_return_val_if_fail (caller != NULL, NULL);
+
+  return caller_display_name (caller);
+}

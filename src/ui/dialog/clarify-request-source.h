@@ -23,4 +23,11 @@ void            clarify_request_source_set_request (ClarifyRequestSource *self,
 /* The agent's name as shown, or NULL when it is not known. */
 const char     *clarify_request_source_get_name    (ClarifyRequestSource *self);
 
+/* Who asks, in one short name for a list row or a notification: the
+ * calling program as its users know it (an MCP client's clientInfo.name),
+ * else the connection's name. */
+const char     *clarify_request_source_get_asker   (ClarifyRequest       *request);
+/* An MCP client's id ("opencode") as its users know the program ("OpenCode"). */
+const char     *clarify_request_source_name_caller (const char           *caller);
+
 G_END_DECLS

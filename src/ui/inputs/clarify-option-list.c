@@ -8,7 +8,7 @@
  * GtkListView (4.8) keeps a row widget for each of up to 200 items, shown
  * or not, and measures all of them on every layout. So the rows ask for no
  * width, and a long list's rows answer GtkScrolledWindow's question for
- * their height without a width with a lower bound (row_texts_measure()):
+ * their height without a width with a lower bound (ClarifyOptionTexts):
  * each text is laid out once, at the width it gets.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
@@ -19,6 +19,7 @@
 
 #include "clarify-option-filter.h"
 #include "clarify-option-list.h"
+#include "clarify-option-texts.h"
 
 struct _ClarifyOptionList
 {
@@ -52,9 +53,6 @@ G_DEFINE_FINAL_TYPE (ClarifyOptionList, clarify_option_list, CLARIFY_TYPE_CHOICE
 
 /* Rows up to this height, then the list scrolls. */
 #define LIST_MAX_HEIGHT 264
-/* A row's texts are at least one line of small text. */
-#define ROW_MIN_HEIGHT 16
-#define ROW_TEXTS_SPACING 2
 
 static gboolean
 item_get_active (ClarifyOptionList *self,
@@ -252,127 +250,14 @@ check_toggled_cb (GtkCheckButton    *check,
   item_set_active (self, item, gtk_check_button_get_active (check));
 }
 
-static GtkWidget *
-new_row_label (void)
-{
-  GtkWidget *label = gtk_label_new (NULL);
-
-  gtk_label_set_use_markup (GTK_LABEL (label), FALSE);
-  gtk_label_set_wrap (GTK_LABEL (label), TRUE);
-  gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
-  gtk_label_set_xalign (GTK_LABEL (label), 0.0);
-
-  return label;
-}
-
-static GtkSizeRequestMode
-row_texts_request_mode (GtkWidget *widget)
-{
-  return GTK_SIZE_REQUEST_HEIGHT_FOR_WIDTH;
-}
-
-/* Stacks the shown texts from the top at @width, like a vertical GtkBox,
- * allocating them if @allocate; returns their height. */
-static int
-stack_row_texts (GtkWidget *widget,
-                 int        width,
-                 gboolean   allocate)
-{
-  gboolean first = TRUE;
-  int y = 0;
-
-  for (GtkWidget *child = gtk_widget_get_first_child (widget);
-       child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      int height;
-
-      if (!gtk_widget_should_layout (child))
-        continue;
-
-      if (!first)
-        y += ROW_TEXTS_SPACING;
-      first = FALSE;
-
-      gtk_widget_measure (child, GTK_ORIENTATION_VERTICAL, width, &height, NULL, NULL, NULL);
-      if (allocate)
-        gtk_widget_allocate (child, width, height, -1,
-                             gsk_transform_translate (NULL, &GRAPHENE_POINT_INIT (0, y)));
-      y += height;
-    }
-
-  return y;
-}
-
-/* The texts ask for no width: measured across, a wrapping label is laid out
- * as narrow as it goes, one character per line, and the list view measures
- * every row across. The list takes the width of the dialog anyway.
- *
- * GtkScrolledWindow (4.8) asks for its content's natural height without a
- * width, so every row would also be laid out unwrapped for that. In a long
- * list the answer is LIST_MAX_HEIGHT whatever the rows hold, and a lower
- * bound per row gives it as well. */
-static void
-row_texts_measure (GtkWidget      *widget,
-                   GtkOrientation  orientation,
-                   int             for_size,
-                   int            *minimum,
-                   int            *natural,
-                   int            *minimum_baseline,
-                   int            *natural_baseline)
-{
-  GtkWidget *list = gtk_widget_get_ancestor (widget, CLARIFY_TYPE_OPTION_LIST);
-
-  if (orientation == GTK_ORIENTATION_HORIZONTAL)
-    *minimum = 0;
-  else if (for_size < 0 && list != NULL && CLARIFY_OPTION_LIST (list)->long_list)
-    *minimum = ROW_MIN_HEIGHT;
-  else
-    *minimum = stack_row_texts (widget, for_size, FALSE);
-
-  *natural = *minimum;
-}
-
-static void
-row_texts_allocate (GtkWidget *widget,
-                    int        width,
-                    int        height,
-                    int        baseline)
-{
-  stack_row_texts (widget, width, TRUE);
-}
-
-static GtkWidget *
-new_row_texts (GtkWidget **title,
-               GtkWidget **subtitle)
-{
-  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
-
-  gtk_widget_set_layout_manager (box, gtk_custom_layout_new (row_texts_request_mode,
-                                                             row_texts_measure,
-                                                             row_texts_allocate));
-  *title = new_row_label ();
-  *subtitle = new_row_label ();
-  gtk_widget_add_css_class (*subtitle, "dim-label");
-  gtk_widget_add_css_class (*subtitle, "caption");
-  gtk_widget_set_hexpand (box, TRUE);
-  gtk_widget_set_valign (box, GTK_ALIGN_CENTER);
-  gtk_box_append (GTK_BOX (box), *title);
-  gtk_box_append (GTK_BOX (box), *subtitle);
-
-  return box;
-}
-
 static void
 setup_row_cb (GtkSignalListItemFactory *factory,
               GtkListItem              *list_item,
               ClarifyOptionList        *self)
 {
-  GtkWidget *title, *subtitle, *texts;
+  GtkWidget *texts = clarify_option_texts_new (self->long_list);
 
-  texts = new_row_texts (&title, &subtitle);
-  g_object_set_data (G_OBJECT (list_item), "title", title);
-  g_object_set_data (G_OBJECT (list_item), "subtitle", subtitle);
+  g_object_set_data (G_OBJECT (list_item), "texts", texts);
 
   if (clarify_choice_view_get_multiple (CLARIFY_CHOICE_VIEW (self)))
     {
@@ -434,14 +319,10 @@ bind_row_cb (GtkSignalListItemFactory *factory,
              ClarifyOptionList        *self)
 {
   ClarifyOption *item = gtk_list_item_get_item (list_item);
-  GtkWidget *title = g_object_get_data (G_OBJECT (list_item), "title");
-  GtkWidget *subtitle = g_object_get_data (G_OBJECT (list_item), "subtitle");
+  ClarifyOptionTexts *texts = g_object_get_data (G_OBJECT (list_item), "texts");
   GtkWidget *child = gtk_list_item_get_child (list_item);
-  const char *description = clarify_option_get_description (item);
 
-  gtk_label_set_text (GTK_LABEL (title), clarify_option_get_label (item));
-  gtk_label_set_text (GTK_LABEL (subtitle), description != NULL ? description : "");
-  gtk_widget_set_visible (subtitle, description != NULL && description[0] != '\0');
+  clarify_option_texts_set (texts, clarify_option_get_label (item), clarify_option_get_description (item));
 
   /* The row's option, for the preview too (see ClarifyChoiceView). */
   g_object_set_data (G_OBJECT (child), OPTION_KEY, item);
@@ -482,7 +363,7 @@ clarify_option_list_setup (ClarifyChoiceView *view)
   guint n_rows;
 
   n_rows = g_list_model_get_n_items (options) + (clarify_choice_view_get_with_other (view) ? 1 : 0);
-  self->long_list = n_rows * ROW_MIN_HEIGHT >= LIST_MAX_HEIGHT;
+  self->long_list = n_rows * CLARIFY_OPTION_TEXTS_MIN_HEIGHT >= LIST_MAX_HEIGHT;
 
   self->filter = clarify_option_filter_new ();
   self->filtered = gtk_filter_list_model_new (g_object_ref (options), g_object_ref (GTK_FILTER (self->filter)));
@@ -536,7 +417,10 @@ clarify_option_list_setup (ClarifyChoiceView *view)
   g_signal_connect (factory, "bind", G_CALLBACK (bind_row_cb), self);
   g_signal_connect (factory, "unbind", G_CALLBACK (unbind_row_cb), self);
 
-  self->list_view = gtk_list_view_new (g_object_ref (self->selection), factory);
+  /* A long list gets its rows when first shown (clarify_option_list_map()):
+   * the list view builds up to 200 of them as soon as it has a model, and a
+   * request of 20 such questions would hold 4,000 rows for one page shown. */
+  self->list_view = gtk_list_view_new (self->long_list ? NULL : g_object_ref (self->selection), factory);
   gtk_list_view_set_single_click_activate (GTK_LIST_VIEW (self->list_view), FALSE);
   gtk_widget_add_css_class (self->list_view, "clarify-option-list");
   if (multiple)
@@ -548,6 +432,9 @@ clarify_option_list_setup (ClarifyChoiceView *view)
                                   GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
   gtk_scrolled_window_set_propagate_natural_height (GTK_SCROLLED_WINDOW (self->scrolled), TRUE);
   gtk_scrolled_window_set_max_content_height (GTK_SCROLLED_WINDOW (self->scrolled), LIST_MAX_HEIGHT);
+  /* Until then, the height it will have with them. */
+  if (self->long_list)
+    gtk_scrolled_window_set_min_content_height (GTK_SCROLLED_WINDOW (self->scrolled), LIST_MAX_HEIGHT);
   gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (self->scrolled), self->list_view);
   /* The keyboard scrolls the list; unnamed, GTK 4.8 would call the
    * scroll bars "GtkScrollbar" to screen readers. */
@@ -772,6 +659,21 @@ clarify_option_list_finalize (GObject *object)
 }
 
 static void
+clarify_option_list_map (GtkWidget *widget)
+{
+  ClarifyOptionList *self = CLARIFY_OPTION_LIST (widget);
+
+  if (gtk_list_view_get_model (GTK_LIST_VIEW (self->list_view)) == NULL)
+    {
+      gtk_list_view_set_model (GTK_LIST_VIEW (self->list_view), self->selection);
+      /* A search may leave a row or two, and the card must shrink to them. */
+      gtk_scrolled_window_set_min_content_height (GTK_SCROLLED_WINDOW (self->scrolled), -1);
+    }
+
+  GTK_WIDGET_CLASS (clarify_option_list_parent_class)->map (widget);
+}
+
+static void
 clarify_option_list_class_init (ClarifyOptionListClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
@@ -781,6 +683,7 @@ clarify_option_list_class_init (ClarifyOptionListClass *klass)
   object_class->dispose = clarify_option_list_dispose;
   object_class->finalize = clarify_option_list_finalize;
 
+  widget_class->map = clarify_option_list_map;
   widget_class->grab_focus = clarify_option_list_grab_focus;
   widget_class->focus = clarify_option_list_focus;
 

@@ -7,6 +7,9 @@
 #include <glib/gi18n.h>
 
 #include "clarify-application-private.h"
+#include "clarify-connection-editor.h"
+#include "clarify-preferences-window.h"
+#include "clarify-request-notification.h"
 
 
 static void
@@ -57,6 +60,45 @@ demo_action (GSimpleAction *action,
 }
 
 static void
+look_for_agents_action (GSimpleAction *action,
+                        GVariant      *parameter,
+                        gpointer       user_data)
+{
+  ClarifyApplication *self = user_data;
+
+  clarify_agent_discovery_look (self->discovery);
+}
+
+static void
+add_connection_action (GSimpleAction *action,
+                       GVariant      *parameter,
+                       gpointer       user_data)
+{
+  ClarifyApplication *self = user_data;
+  ClarifyWindow *window = clarify_application_ensure_window (self);
+
+  gtk_window_present (GTK_WINDOW (window));
+  gtk_window_present (GTK_WINDOW (clarify_connection_editor_new (self, GTK_WINDOW (window), NULL)));
+}
+
+static void
+edit_connection_action (GSimpleAction *action,
+                        GVariant      *parameter,
+                        gpointer       user_data)
+{
+  ClarifyApplication *self = user_data;
+  ClarifyConnection *connection = clarify_connection_store_lookup (self->store, g_variant_get_string (parameter, NULL));
+  ClarifyWindow *window;
+
+  if (connection == NULL)
+    return;
+
+  window = clarify_application_ensure_window (self);
+  gtk_window_present (GTK_WINDOW (window));
+  gtk_window_present (GTK_WINDOW (clarify_connection_editor_new (self, GTK_WINDOW (window), connection)));
+}
+
+static void
 show_window_action (GSimpleAction *action,
                     GVariant      *parameter,
                     gpointer       user_data)
@@ -77,6 +119,40 @@ open_request_action (GSimpleAction *action,
     g_application_activate (G_APPLICATION (self));
 }
 
+/* A notification's button: (inbox key, answer value). */
+static void
+answer_request_action (GSimpleAction *action,
+                       GVariant      *parameter,
+                       gpointer       user_data)
+{
+  ClarifyApplication *self = user_data;
+  g_autoptr(ClarifyResponse) response = NULL;
+  const char *key, *value;
+  ClarifyRequest *request;
+
+  g_variant_get (parameter, "(&s&s)", &key, &value);
+  request = clarify_inbox_lookup_key (self->inbox, key);
+
+  /* A notification may outlive its question: nothing is sent then. */
+  if (request == NULL || clarify_request_get_state (request) != CLARIFY_REQUEST_PENDING)
+    {
+      clarify_application_tell_user (self, "answer-too-late",
+                                     _("That question no longer waits for an answer; nothing was sent."));
+      return;
+    }
+
+  /* Not one of the buttons' answers: the dialog asks properly. */
+  response = clarify_request_notification_answer (request, value);
+  if (response == NULL)
+    {
+      clarify_dialog_queue_present (self->dialogs, request);
+      return;
+    }
+
+  clarify_dialog_queue_answer (self->dialogs, request, response);
+}
+
+/* The start-at-login preference, for the one-time question's buttons. */
 static void
 start_at_login_change_state (GSimpleAction *action,
                              GVariant      *state,
@@ -84,30 +160,74 @@ start_at_login_change_state (GSimpleAction *action,
 {
   ClarifyApplication *self = user_data;
 
-  clarify_autostart_set_enabled (self->autostart, g_variant_get_boolean (state),
-                                 self->window != NULL ? GTK_WINDOW (self->window) : NULL);
-  g_simple_action_set_state (action, state);
+  g_settings_set_boolean (self->settings, "start-at-login", g_variant_get_boolean (state));
+}
+
+static void
+start_at_login_activate (GSimpleAction *action,
+                         GVariant      *parameter,
+                         gpointer       user_data)
+{
+  start_at_login_change_state (action, parameter, user_data);
+}
+
+static void
+start_at_login_changed_cb (GSettings     *settings,
+                           const char    *key,
+                           GSimpleAction *action)
+{
+  g_simple_action_set_state (action, g_variant_new_boolean (g_settings_get_boolean (settings, key)));
+}
+
+static void
+preferences_action (GSimpleAction *action,
+                    GVariant      *parameter,
+                    gpointer       user_data)
+{
+  ClarifyApplication *self = user_data;
+  GtkWindow *parent = GTK_WINDOW (clarify_application_ensure_window (self));
+  GtkWindow *preferences = NULL;
+
+  for (GList *l = gtk_application_get_windows (GTK_APPLICATION (self)); l != NULL; l = l->next)
+    {
+      if (CLARIFY_IS_PREFERENCES_WINDOW (l->data))
+        preferences = l->data;
+    }
+  if (preferences == NULL)
+    preferences = GTK_WINDOW (clarify_preferences_window_new (self));
+  gtk_window_set_transient_for (preferences, gtk_widget_get_visible (GTK_WIDGET (parent)) ? parent : NULL);
+  gtk_window_present (preferences);
 }
 
 static const GActionEntry app_actions[] = {
   { "quit", quit_action },
   { "about", about_action },
   { "demo", demo_action },
+  { "look-for-agents", look_for_agents_action },
   { "show-window", show_window_action },
+  { "add-connection", add_connection_action },
+  { "edit-connection", edit_connection_action, "s" },
   { "open-request", open_request_action, "s" },
-  { "start-at-login", NULL, NULL, "false", start_at_login_change_state },
+  { CLARIFY_ANSWER_REQUEST_ACTION, answer_request_action, "(ss)" },
+  { "start-at-login", start_at_login_activate, "b", "false", start_at_login_change_state },
+  { "preferences", preferences_action },
 };
 
 void
 clarify_application_add_actions (ClarifyApplication *self)
 {
   static const char *quit_accels[] = { "<Control>q", NULL };
+  static const char *preferences_accels[] = { "<Control>comma", NULL };
+  GAction *start_at_login;
 
   g_action_map_add_action_entries (G_ACTION_MAP (self), app_actions, G_N_ELEMENTS (app_actions), self);
   gtk_application_set_accels_for_action (GTK_APPLICATION (self), "app.quit", quit_accels);
+  gtk_application_set_accels_for_action (GTK_APPLICATION (self), "app.preferences", preferences_accels);
   clarify_application_update_demo_action (self);
-  g_simple_action_set_state (G_SIMPLE_ACTION (g_action_map_lookup_action (G_ACTION_MAP (self), "start-at-login")),
-                             g_variant_new_boolean (clarify_autostart_get_enabled (self->autostart)));
+  start_at_login = g_action_map_lookup_action (G_ACTION_MAP (self), "start-at-login");
+  start_at_login_changed_cb (self->settings, "start-at-login", G_SIMPLE_ACTION (start_at_login));
+  g_signal_connect_object (self->settings, "changed::start-at-login",
+                           G_CALLBACK (start_at_login_changed_cb), start_at_login, 0);
 }
 
 void

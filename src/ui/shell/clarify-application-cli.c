@@ -181,8 +181,7 @@ clarify_application_run_command_line (ClarifyApplication      *self,
     {
       ClarifyConnection *connection = g_ptr_array_index (connections, i);
 
-      clarify_connection_store_add (self->store, connection);
-      if (!clarify_connection_store_save (self->store, &error))
+      if (!clarify_application_keep_connection (self, connection, &error))
         {
           g_application_command_line_printerr (command_line, "clarify: %s\n", error->message);
           return 1;
@@ -213,7 +212,8 @@ clarify_application_run_command_line (ClarifyApplication      *self,
       /* The first start just began every stored one, these too: a second
        * backend would replace the first and connect (and replay) again. */
       gboolean started = first_start &&
-                         clarify_inbox_lookup_backend (self->inbox, clarify_connection_get_name (connection)) != NULL;
+                         (clarify_inbox_lookup_backend (self->inbox, clarify_connection_get_name (connection)) != NULL ||
+                          clarify_application_is_starting (self, clarify_connection_get_name (connection)));
 
       if (!started && !clarify_application_start_connection (self, connection, &error))
         {
@@ -234,7 +234,9 @@ clarify_application_run_command_line (ClarifyApplication      *self,
   if (list)
     print_connections (self, command_line);
 
-  if (!background)
+  /* Connecting is done where the user typed it; the window shows the new
+   * connection the next time it is opened. */
+  if (!background && connections->len == 0)
     g_application_activate (application);
 
   return 0;

@@ -63,7 +63,7 @@ update_hold (ClarifyApplication *self)
       if (!self->background_requested)
         {
           self->background_requested = TRUE;
-          clarify_autostart_apply (self->autostart, self->window != NULL ? GTK_WINDOW (self->window) : NULL);
+          clarify_application_apply_start_at_login (self);
         }
     }
   else
@@ -229,6 +229,9 @@ claude_idle_prompt_cb (ClarifyBackend     *backend,
   /* One per session: a later one replaces it. */
   g_autofree char *notification_id = g_strconcat ("claude-idle\x1f", session_id != NULL ? session_id : "", NULL);
 
+  if (!g_settings_get_boolean (self->settings, "notifications"))
+    return;
+
   /* The project goes in the title, as for questions: some servers read a
    * notification's body as markup, and a folder name is the agent's text. */
   if (project != NULL && *project != '\0')
@@ -254,10 +257,10 @@ remove_backend (ClarifyApplication *self,
   clarify_inbox_remove_backend (self->inbox, backend);
 }
 
-static void
-add_backend (ClarifyApplication *self,
-             ClarifyBackend     *backend,
-             gboolean            temporary)
+void
+clarify_application_attach_backend (ClarifyApplication *self,
+                                    ClarifyBackend     *backend,
+                                    gboolean            temporary)
 {
   const char *name = clarify_connection_get_name (clarify_backend_get_connection (backend));
   ClarifyBackend *existing = clarify_inbox_lookup_backend (self->inbox, name);
@@ -278,57 +281,12 @@ add_backend (ClarifyApplication *self,
   clarify_backend_start (backend);
 }
 
-gboolean
-clarify_application_start_connection (ClarifyApplication  *self,
-                                      ClarifyConnection   *connection,
-                                      GError             **error)
+ClarifyAgentDiscovery *
+clarify_application_get_discovery (ClarifyApplication *self)
 {
-  g_autoptr(ClarifyBackend) backend = clarify_backend_registry_create (connection, error);
+  g_return_val_if_fail (CLARIFY_IS_APPLICATION (self), NULL);
 
-  if (backend == NULL)
-    return FALSE;
-
-  add_backend (self, backend, FALSE);
-  return TRUE;
-}
-
-/* The ask_user endpoint for MCP clients, listed like a connection. */
-void
-clarify_application_start_mcp_server (ClarifyApplication *self,
-                                      guint               port_override)
-{
-  g_autoptr(ClarifyBackend) mcp = NULL;
-
-  if (port_override == 0 && !clarify_mcp_server_get_configured_enabled ())
-    return;
-
-  mcp = clarify_mcp_server_new_default (port_override);
-  add_backend (self, mcp, TRUE);
-}
-
-void
-clarify_application_ensure_backends_started (ClarifyApplication *self)
-{
-  GListModel *connections;
-  guint n;
-
-  if (self->backends_started)
-    return;
-
-  self->backends_started = TRUE;
-  connections = clarify_connection_store_get_connections (self->store);
-  n = g_list_model_get_n_items (connections);
-  for (guint i = 0; i < n; i++)
-    {
-      g_autoptr(ClarifyConnection) connection = g_list_model_get_item (connections, i);
-      g_autoptr(GError) error = NULL;
-
-      if (!clarify_application_start_connection (self, connection, &error))
-        g_warning ("Cannot start connection “%s”: %s",
-                   clarify_connection_get_name (connection), error->message);
-    }
-
-  clarify_application_start_mcp_server (self, self->mcp_port);
+  return self->discovery;
 }
 
 gboolean
@@ -346,6 +304,7 @@ clarify_application_disconnect (ClarifyApplication  *self,
         return FALSE;
     }
 
+  clarify_application_cancel_start (self, name);
   backend = clarify_inbox_lookup_backend (self->inbox, name);
   if (backend != NULL)
     {
@@ -396,6 +355,8 @@ clarify_application_ensure_window (ClarifyApplication *self)
   if (self->window == NULL)
     {
       g_set_weak_pointer (&self->window, clarify_window_new (GTK_APPLICATION (self), self->inbox));
+      clarify_window_set_history (self->window, self->history);
+      clarify_window_set_connection_store (self->window, self->store);
       g_signal_connect_object (self->window, "notify::visible",
                                G_CALLBACK (main_window_visible_cb), self, 0);
     }
@@ -454,6 +415,8 @@ clarify_application_dbus_register (GApplication     *application,
   /* In the inbox like any backend, but not a connection to list or hold for. */
   self->dbus_backend = clarify_dbus_backend_new (connection, object_path);
   clarify_backend_set_inbox (self->dbus_backend, self->inbox);
+  g_signal_connect_object (self->dbus_backend, "password-changed",
+                           G_CALLBACK (clarify_application_password_changed_cb), self, 0);
 
   /* Claude Code's hooks come through the same API (its Hook method). */
   self->claude_code_backend = clarify_claude_code_backend_new ();
@@ -501,8 +464,10 @@ clarify_application_startup (GApplication *application)
   /* GTK has read its variables: what Clarify launches gets the user's. */
   clarify_renderer_restore_environment ();
 
+  clarify_application_init_settings (self);
   clarify_application_add_actions (self);
   self->dialogs = clarify_dialog_queue_new (GTK_APPLICATION (self), self->inbox);
+  clarify_application_apply_settings (self);
 
   /* The tray icon, on desktops that show one. */
   if (g_application_get_dbus_connection (application) != NULL)
@@ -533,6 +498,15 @@ clarify_application_shutdown (GApplication *application)
   GListModel *backends = clarify_inbox_get_backends (self->inbox);
 
   g_clear_object (&self->tray);
+  {
+    GHashTableIter iter;
+    gpointer cancellable;
+
+    g_hash_table_iter_init (&iter, self->starting);
+    while (g_hash_table_iter_next (&iter, NULL, &cancellable))
+      g_cancellable_cancel (cancellable);
+    g_hash_table_remove_all (self->starting);
+  }
   /* Answers still waiting for an agent stay on disk for the next start. */
   clarify_outbox_set_store (clarify_inbox_get_outbox (self->inbox), NULL);
   while (g_list_model_get_n_items (backends) > 0)
@@ -560,10 +534,14 @@ clarify_application_dispose (GObject *object)
   g_clear_object (&self->demo_agent);
   g_clear_object (&self->dbus_backend);
   g_clear_object (&self->claude_code_backend);
+  g_clear_object (&self->history);
   g_clear_object (&self->inbox);
   g_clear_pointer (&self->temporary, g_hash_table_unref);
+  g_clear_pointer (&self->starting, g_hash_table_unref);
   g_clear_object (&self->store);
   g_clear_object (&self->autostart);
+  g_clear_object (&self->discovery);
+  g_clear_object (&self->settings);
 
   G_OBJECT_CLASS (clarify_application_parent_class)->dispose (object);
 }
@@ -593,8 +571,14 @@ clarify_application_init (ClarifyApplication *self)
 
   self->store = clarify_connection_store_new (NULL);
   self->temporary = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  self->starting = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_object_unref);
   self->inbox = clarify_inbox_new ();
+  /* The tests point CLARIFY_HISTORY_FILE elsewhere, or keep it in memory
+   * with an empty value. */
+  self->history = clarify_history_new (g_getenv ("CLARIFY_HISTORY_FILE"));
+  clarify_history_watch (self->history, self->inbox);
   self->autostart = clarify_autostart_new ();
+  self->discovery = clarify_agent_discovery_new ();
 
   outbox = clarify_inbox_get_outbox (self->inbox);
   g_signal_connect_object (outbox, "delivered", G_CALLBACK (outbox_delivered_cb), self, 0);
@@ -659,7 +643,7 @@ clarify_application_add_backend (ClarifyApplication *self,
   g_return_if_fail (CLARIFY_IS_APPLICATION (self));
   g_return_if_fail (CLARIFY_IS_BACKEND (backend));
 
-  add_backend (self, backend, TRUE);
+  clarify_application_attach_backend (self, backend, TRUE);
 }
 
 void
@@ -733,7 +717,8 @@ clarify_application_start_demo (ClarifyApplication  *self,
 
   connection = clarify_connection_new (DEMO_CONNECTION_NAME, DEMO_CONNECTION_KIND,
                                        clarify_demo_agent_get_events_url (agent));
-  backend = clarify_backend_registry_create (connection, error);
+  /* The demo has no secret to ask the keyring for. */
+  backend = clarify_backend_registry_create_full (connection, "", error);
   if (backend == NULL)
     {
       clarify_demo_agent_stop (agent);
@@ -742,7 +727,7 @@ clarify_application_start_demo (ClarifyApplication  *self,
 
   self->demo_agent = g_steal_pointer (&agent);
   clarify_application_update_demo_action (self);
-  add_backend (self, backend, TRUE);
+  clarify_application_attach_backend (self, backend, TRUE);
 
   return TRUE;
 }
@@ -761,4 +746,12 @@ clarify_application_get_n_queued (ClarifyApplication *self)
   g_return_val_if_fail (CLARIFY_IS_APPLICATION (self), 0);
 
   return self->dialogs != NULL ? clarify_dialog_queue_get_n_queued (self->dialogs) : 0;
+}
+
+ClarifyHistory *
+clarify_application_get_history (ClarifyApplication *self)
+{
+  g_return_val_if_fail (CLARIFY_IS_APPLICATION (self), NULL);
+
+  return self->history;
 }

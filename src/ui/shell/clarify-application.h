@@ -6,6 +6,7 @@
 
 #include <adwaita.h>
 
+#include "clarify-agent-discovery.h"
 #include "clarify-inbox.h"
 #include "clarify-connection.h"
 #include "clarify-request-dialog.h"
@@ -48,9 +49,30 @@ ClarifyRequestDialog *clarify_application_present_request (ClarifyApplication *s
 ClarifyConnection    *clarify_application_parse_connect_spec (const char   *spec,
                                                               GError      **error);
 
+/* Adds @connection to the stored connections and connects, as `--connect`
+ * does: a stored one of the same name is replaced. */
+gboolean              clarify_application_add_connection  (ClarifyApplication *self,
+                                                           ClarifyConnection  *connection,
+                                                           GError            **error);
+
+/* What looks for agents on this machine: once when the backends start,
+ * and on app.look-for-agents. Tests point it at their fake servers
+ * (clarify_agent_discovery_set_ports()) before the application starts. */
+ClarifyAgentDiscovery *clarify_application_get_discovery  (ClarifyApplication *self);
+
 /* Starts the built-in demo agent and connects to it as the temporary
  * connection "Demo" (kind "clarify"). Does nothing when it runs already. */
 gboolean              clarify_application_start_demo      (ClarifyApplication *self,
+                                                           GError            **error);
+
+/* The preferences (schema io.github.clarify.Clarify); each change applies
+ * at once. NULL before startup. */
+GSettings            *clarify_application_get_settings    (ClarifyApplication *self);
+/* Moves the MCP endpoint to @port and keeps it in the preferences; when
+ * the port cannot be listened on, the endpoint stays where it is and
+ * @error says why. */
+gboolean              clarify_application_set_mcp_port    (ClarifyApplication *self,
+                                                           guint               port,
                                                            GError            **error);
 
 G_END_DECLS

@@ -1,8 +1,8 @@
 /* clarify-autostart.c: starting Clarify at login, when the user chose it
  *
- * The choice ([autostart] enabled= in clarify.ini, off unless the user
- * turned it on) is applied each time Clarify starts to keep running and
- * whenever it changes. In a Flatpak the Background portal holds it: it is
+ * The choice (the start-at-login preference, off unless the user turned
+ * it on; clarify-application-settings.c keeps it) is applied each time
+ * Clarify starts to keep running and whenever it changes. In a Flatpak the Background portal holds it: it is
  * asked for autostart, or for none, which withdraws an earlier one.
  * Elsewhere Clarify writes or removes its own desktop file in the user's
  * autostart folder.
@@ -24,19 +24,10 @@ struct _ClarifyAutostart
 {
   GObject  parent_instance;
 
-  char    *path;     /* clarify.ini */
-  gboolean enabled;
+  gboolean use_portal;
 };
 
 G_DEFINE_FINAL_TYPE (ClarifyAutostart, clarify_autostart, G_TYPE_OBJECT)
-
-enum {
-  PROP_0,
-  PROP_ENABLED,
-  N_PROPS
-};
-
-static GParamSpec *properties[N_PROPS];
 
 char *
 clarify_autostart_get_desktop_path (void)
@@ -57,8 +48,8 @@ request_background_cb (GObject      *object,
 }
 
 static void
-apply_with_portal (ClarifyAutostart *self,
-                   GtkWindow        *parent)
+apply_with_portal (gboolean   enabled,
+                   GtkWindow *parent)
 {
   g_autoptr(XdpPortal) portal = xdp_portal_new ();
   g_autoptr(GPtrArray) commandline = g_ptr_array_new ();
@@ -72,21 +63,21 @@ apply_with_portal (ClarifyAutostart *self,
   xdp_portal_request_background (portal, xdp_parent,
                                  _("Clarify keeps listening to your agents and shows their questions."),
                                  commandline,
-                                 self->enabled ? XDP_BACKGROUND_FLAG_AUTOSTART : XDP_BACKGROUND_FLAG_NONE,
+                                 enabled ? XDP_BACKGROUND_FLAG_AUTOSTART : XDP_BACKGROUND_FLAG_NONE,
                                  NULL, request_background_cb, NULL);
   g_clear_pointer (&xdp_parent, xdp_parent_free);
 }
 #endif
 
 static void
-apply_with_desktop_file (ClarifyAutostart *self)
+apply_with_desktop_file (gboolean enabled)
 {
   g_autofree char *path = clarify_autostart_get_desktop_path ();
   g_autofree char *dir = g_path_get_dirname (path);
   g_autoptr(GKeyFile) file = NULL;
   g_autoptr(GError) error = NULL;
 
-  if (!self->enabled)
+  if (!enabled)
     {
       if (g_unlink (path) != 0 && errno != ENOENT)
         g_message ("Cannot remove %s: %s", path, g_strerror (errno));
@@ -108,70 +99,32 @@ apply_with_desktop_file (ClarifyAutostart *self)
 
 void
 clarify_autostart_apply (ClarifyAutostart *self,
+                         gboolean          enabled,
                          GtkWindow        *parent)
 {
   g_return_if_fail (CLARIFY_IS_AUTOSTART (self));
 
 #if HAVE_LIBPORTAL
-  if (xdp_portal_running_under_flatpak ())
+  if (self->use_portal)
     {
-      apply_with_portal (self, parent);
+      apply_with_portal (enabled, parent);
       return;
     }
 #endif
-  apply_with_desktop_file (self);
-}
-
-static void
-clarify_autostart_get_property (GObject    *object,
-                                guint       prop_id,
-                                GValue     *value,
-                                GParamSpec *pspec)
-{
-  ClarifyAutostart *self = CLARIFY_AUTOSTART (object);
-
-  switch (prop_id)
-    {
-    case PROP_ENABLED:
-      g_value_set_boolean (value, self->enabled);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
-static void
-clarify_autostart_finalize (GObject *object)
-{
-  ClarifyAutostart *self = CLARIFY_AUTOSTART (object);
-
-  g_free (self->path);
-
-  G_OBJECT_CLASS (clarify_autostart_parent_class)->finalize (object);
+  apply_with_desktop_file (enabled);
 }
 
 static void
 clarify_autostart_class_init (ClarifyAutostartClass *klass)
 {
-  GObjectClass *object_class = G_OBJECT_CLASS (klass);
-
-  object_class->get_property = clarify_autostart_get_property;
-  object_class->finalize = clarify_autostart_finalize;
-
-  properties[PROP_ENABLED] =
-    g_param_spec_boolean ("enabled", NULL, NULL, FALSE,
-                          G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
-  g_object_class_install_properties (object_class, N_PROPS, properties);
 }
 
 static void
 clarify_autostart_init (ClarifyAutostart *self)
 {
-  g_autoptr(GKeyFile) file = g_key_file_new ();
-
-  self->path = g_build_filename (g_get_user_config_dir (), "clarify", "clarify.ini", NULL);
-  if (g_key_file_load_from_file (file, self->path, G_KEY_FILE_KEEP_COMMENTS, NULL))
-    self->enabled = g_key_file_get_boolean (file, "autostart", "enabled", NULL);
+#if HAVE_LIBPORTAL
+  self->use_portal = xdp_portal_running_under_flatpak ();
+#endif
 }
 
 ClarifyAutostart *
@@ -180,37 +133,11 @@ clarify_autostart_new (void)
   return g_object_new (CLARIFY_TYPE_AUTOSTART, NULL);
 }
 
-gboolean
-clarify_autostart_get_enabled (ClarifyAutostart *self)
-{
-  g_return_val_if_fail (CLARIFY_IS_AUTOSTART (self), FALSE);
-
-  return self->enabled;
-}
-
 void
-clarify_autostart_set_enabled (ClarifyAutostart *self,
-                               gboolean          enabled,
-                               GtkWindow        *parent)
+clarify_autostart_set_use_portal (ClarifyAutostart *self,
+                                  gboolean          use_portal)
 {
-  g_autoptr(GKeyFile) file = g_key_file_new ();
-  g_autofree char *dir = NULL;
-  g_autoptr(GError) error = NULL;
-
   g_return_if_fail (CLARIFY_IS_AUTOSTART (self));
 
-  enabled = !!enabled;
-  if (enabled == self->enabled)
-    return;
-
-  self->enabled = enabled;
-  g_key_file_load_from_file (file, self->path, G_KEY_FILE_KEEP_COMMENTS, NULL);
-  g_key_file_set_boolean (file, "autostart", "enabled", enabled);
-  dir = g_path_get_dirname (self->path);
-  g_mkdir_with_parents (dir, 0700);
-  if (!g_key_file_save_to_file (file, self->path, &error))
-    g_message ("Cannot save the start-at-login choice: %s", error->message);
-
-  clarify_autostart_apply (self, parent);
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ENABLED]);
+  self->use_portal = !!use_portal;
 }

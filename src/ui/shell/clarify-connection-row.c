@@ -12,6 +12,7 @@
 #include "clarify-row-text.h"
 #include "clarify-conversation-window.h"
 #include "clarify-ihub-backend.h"
+#include "clarify-mcp-server.h"
 
 struct _ClarifyConnectionRow
 {
@@ -128,13 +129,21 @@ add_chat_button (ClarifyConnectionRow *self)
   adw_action_row_add_suffix (ADW_ACTION_ROW (self), button);
 }
 
+/* Kind · URL. The MCP endpoint's URL is the one it listens on: a port
+ * changed in Preferences shows at once. */
 static void
-setup_backend (ClarifyConnectionRow *self)
+update_subtitle (ClarifyConnectionRow *self)
 {
   ClarifyConnection *connection = clarify_backend_get_connection (self->backend);
   const char *kind = clarify_backend_registry_get_display_name (clarify_connection_get_kind (connection));
+  g_autofree char *listening = NULL;
   const char *url = clarify_connection_get_url (connection);
   g_autofree char *subtitle = NULL;
+
+  if (CLARIFY_IS_MCP_SERVER (self->backend))
+    listening = clarify_mcp_server_get_url (CLARIFY_MCP_SERVER (self->backend));
+  if (listening != NULL)
+    url = listening;
 
   if (url != NULL && *url != '\0')
     /* Translators: connection kind · URL, e.g. "OpenCode · http://127.0.0.1:4096" */
@@ -143,6 +152,16 @@ setup_backend (ClarifyConnectionRow *self)
     subtitle = g_strdup (kind);
 
   clarify_row_set_texts (ADW_ACTION_ROW (self), clarify_connection_get_name (connection), subtitle);
+}
+
+static void
+setup_backend (ClarifyConnectionRow *self)
+{
+  update_subtitle (self);
+  if (CLARIFY_IS_MCP_SERVER (self->backend))
+    g_signal_connect_object (self->backend, "notify::port",
+                             G_CALLBACK (update_subtitle), self,
+                             G_CONNECT_SWAPPED);
 
   g_signal_connect_object (self->backend, "notify::state",
                            G_CALLBACK (backend_state_changed_cb), self,

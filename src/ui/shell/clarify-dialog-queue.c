@@ -7,8 +7,7 @@
 #include <glib/gi18n.h>
 
 #include "clarify-dialog-queue.h"
-
-#define NOTIFICATION_SUMMARY_CHARS 80
+#include "clarify-request-notification.h"
 
 struct _ClarifyDialogQueue
 {
@@ -19,7 +18,14 @@ struct _ClarifyDialogQueue
   GQueue                queue;       /* ClarifyRequest (owned) waiting for their turn */
   GHashTable           *dialogs;     /* ClarifyRequest → ClarifyRequestDialog (GTK owns it) */
   GHashTable           *notified;    /* keys of requests with a notification out */
+  gboolean              body_markup; /* whether the server reads bodies as markup (until it says, yes) */
+  GCancellable         *asking;      /* … while asked */
   ClarifyRequestDialog *presenting;  /* weak: presented, focus not yet seen */
+  guint                 focus_left_id; /* idle: has the focus left Clarify? */
+  /* The user's preferences */
+  gboolean              notifications;
+  gboolean              sound;
+  gboolean              show_countdown;
 };
 
 G_DEFINE_FINAL_TYPE (ClarifyDialogQueue, clarify_dialog_queue, G_TYPE_OBJECT)
@@ -63,36 +69,46 @@ has_active_window (ClarifyDialogQueue *self)
 /* Notifications */
 
 static void
+body_markup_cb (GObject      *object,
+                GAsyncResult *result,
+                gpointer      user_data)
+{
+  ClarifyDialogQueue *self = user_data;
+
+  /* Cancelled in dispose: @self is gone. */
+  if (g_cancellable_is_cancelled (g_task_get_cancellable (G_TASK (result))))
+    return;
+  self->body_markup = clarify_request_notification_ask_body_markup_finish (result);
+  g_clear_object (&self->asking);
+}
+
+static void
 notify_request (ClarifyDialogQueue *self,
                 ClarifyRequest     *request)
 {
   g_autoptr(GNotification) notification = NULL;
   g_autofree char *key = clarify_inbox_dup_key (request);
-  g_autofree char *summary = NULL;
-  g_autofree char *title = NULL;
-  const char *text = clarify_request_get_summary (request);
-  const char *connection = clarify_request_get_connection_name (request);
 
-  if (g_utf8_strlen (text, -1) > NOTIFICATION_SUMMARY_CHARS)
-    {
-      g_autofree char *cut = g_utf8_substring (text, 0, NOTIFICATION_SUMMARY_CHARS - 1);
+  if (!self->notifications || g_hash_table_contains (self->notified, key))
+    return;
 
-      summary = g_strconcat (cut, "…", NULL);
-    }
-  else
-    {
-      summary = g_strdup (text);
-    }
-
-  /* Only the title: notification bodies may be read as markup by some
-   * servers, and agent text must never be. */
-  /* Translators: "<connection> asks: <question>", in a notification */
-  title = g_strdup_printf (_("%s asks: %s"), connection ? connection : "", summary);
-  notification = g_notification_new (title);
-  g_notification_set_priority (notification, G_NOTIFICATION_PRIORITY_HIGH);
-  g_notification_set_default_action_and_target (notification, "app.open-request", "s", key);
+  notification = clarify_request_notification_new (request, self->body_markup);
   g_application_send_notification (G_APPLICATION (self->application), key, notification);
   g_hash_table_add (self->notified, g_steal_pointer (&key));
+}
+
+/* A new question: one notification, unless a Clarify window has the focus;
+ * there the user sees it already, in the dialog's "more questions" line or
+ * the window's list. */
+static void
+announce_request (ClarifyDialogQueue *self,
+                  ClarifyRequest     *request)
+{
+  /* The alert sound says a question came, notification or not. */
+  if (self->sound)
+    gdk_display_beep (gdk_display_get_default ());
+  if (!has_active_window (self))
+    notify_request (self, request);
 }
 
 static void
@@ -108,13 +124,38 @@ withdraw_notification (ClarifyDialogQueue *self,
 /* Dialogs */
 
 static void present_next (ClarifyDialogQueue *self);
+static void unqueue      (ClarifyDialogQueue *self,
+                          ClarifyRequest     *request);
+
+/* @answering is the dialog that answered, or NULL for a notification's button. */
+static void
+answer (ClarifyDialogQueue   *self,
+        ClarifyRequest       *request,
+        ClarifyResponse      *response,
+        ClarifyRequestDialog *answering)
+{
+  ClarifyRequestDialog *dialog = g_hash_table_lookup (self->dialogs, request);
+
+  if (clarify_request_get_state (request) != CLARIFY_REQUEST_PENDING)
+    return;
+
+  /* Answered: nothing needs to call the user to it any more. */
+  unqueue (self, request);
+  withdraw_notification (self, request);
+  clarify_inbox_answer (self->inbox, request, response);
+
+  /* Another way answered it: a dialog still open for it goes. */
+  if (dialog != NULL && dialog != answering)
+    gtk_window_destroy (GTK_WINDOW (dialog));
+}
 
 static void
 dialog_response_cb (ClarifyRequestDialog *dialog,
                     ClarifyResponse      *response,
                     ClarifyDialogQueue   *self)
 {
-  clarify_inbox_answer (self->inbox, clarify_request_dialog_get_request (dialog), response);
+  /* It closes itself once it has told us. */
+  answer (self, clarify_request_dialog_get_request (dialog), response, dialog);
 }
 
 static void
@@ -197,6 +238,8 @@ ensure_dialog (ClarifyDialogQueue *self,
     return dialog;
 
   dialog = clarify_request_dialog_new (self->application, request);
+  clarify_request_dialog_set_show_countdown (dialog, self->show_countdown);
+  clarify_request_dialog_set_n_waiting (dialog, g_queue_get_length (&self->queue));
   g_hash_table_insert (self->dialogs, request, dialog);
   g_signal_connect_object (dialog, "response", G_CALLBACK (dialog_response_cb), self, 0);
   g_signal_connect_object (dialog, "notify::visible", G_CALLBACK (dialog_visible_cb), self, 0);
@@ -213,6 +256,21 @@ ensure_dialog (ClarifyDialogQueue *self,
   return dialog;
 }
 
+/* Every dialog says how many wait in line behind it. */
+static void
+update_n_waiting (ClarifyDialogQueue *self)
+{
+  GHashTableIter iter;
+  gpointer dialog;
+
+  if (self->dialogs == NULL)
+    return;
+
+  g_hash_table_iter_init (&iter, self->dialogs);
+  while (g_hash_table_iter_next (&iter, NULL, &dialog))
+    clarify_request_dialog_set_n_waiting (dialog, g_queue_get_length (&self->queue));
+}
+
 static void
 unqueue (ClarifyDialogQueue *self,
          ClarifyRequest     *request)
@@ -224,6 +282,7 @@ unqueue (ClarifyDialogQueue *self,
       g_signal_handlers_disconnect_by_data (request, self);
       g_queue_delete_link (&self->queue, link);
       g_object_unref (request);
+      update_n_waiting (self);
     }
 }
 
@@ -249,6 +308,7 @@ enqueue (ClarifyDialogQueue *self,
 
   g_queue_push_tail (&self->queue, g_object_ref (request));
   g_signal_connect_object (request, "notify::state", G_CALLBACK (queued_state_cb), self, 0);
+  update_n_waiting (self);
 }
 
 ClarifyRequestDialog *
@@ -298,14 +358,51 @@ request_added_cb (ClarifyInbox       *inbox,
     {
       /* Never steal the focus from the question being answered. */
       enqueue (self, request);
-      notify_request (self, request);
+      announce_request (self, request);
       return;
     }
 
   /* The user is elsewhere: the dialog alone could go unnoticed. */
-  if (!has_active_window (self))
-    notify_request (self, request);
+  announce_request (self, request);
   clarify_dialog_queue_present (self, request);
+}
+
+/* The focus went from a Clarify window to another program: what waits in
+ * line was announced only by the dialog's line, which the user no longer
+ * looks at, so each gets its notification now. A question whose dialog is
+ * on screen needs none: its window is in front of the user already. */
+static gboolean
+focus_left_cb (gpointer data)
+{
+  ClarifyDialogQueue *self = data;
+
+  self->focus_left_id = 0;
+  /* Between one dialog and the next nothing has the focus for a moment. */
+  if (self->application == NULL || has_active_window (self) || self->presenting != NULL)
+    return G_SOURCE_REMOVE;
+
+  for (GList *l = self->queue.head; l != NULL; l = l->next)
+    notify_request (self, l->data);
+
+  return G_SOURCE_REMOVE;
+}
+
+static void
+window_is_active_cb (GtkWindow          *window,
+                     GParamSpec         *pspec,
+                     ClarifyDialogQueue *self)
+{
+  /* Seen once the focus events that came with it are handled. */
+  if (!gtk_window_is_active (window) && self->focus_left_id == 0)
+    self->focus_left_id = g_idle_add (focus_left_cb, self);
+}
+
+static void
+window_added_cb (GtkApplication     *application,
+                 GtkWindow          *window,
+                 ClarifyDialogQueue *self)
+{
+  g_signal_connect_object (window, "notify::is-active", G_CALLBACK (window_is_active_cb), self, 0);
 }
 
 static void
@@ -351,6 +448,11 @@ clarify_dialog_queue_dispose (GObject *object)
   g_clear_pointer (&self->dialogs, g_hash_table_unref);
   g_clear_pointer (&self->notified, g_hash_table_unref);
   g_clear_weak_pointer (&self->presenting);
+  g_clear_handle_id (&self->focus_left_id, g_source_remove);
+  g_cancellable_cancel (self->asking);
+  g_clear_object (&self->asking);
+  if (self->application != NULL)
+    g_signal_handlers_disconnect_by_data (self->application, self);
   g_clear_weak_pointer (&self->application);
   g_clear_object (&self->inbox);
 
@@ -371,6 +473,10 @@ clarify_dialog_queue_init (ClarifyDialogQueue *self)
   g_queue_init (&self->queue);
   self->dialogs = g_hash_table_new (NULL, NULL);
   self->notified = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  self->notifications = TRUE;
+  self->body_markup = TRUE;
+  self->sound = TRUE;
+  self->show_countdown = TRUE;
 }
 
 ClarifyDialogQueue *
@@ -388,6 +494,17 @@ clarify_dialog_queue_new (GtkApplication *application,
   g_signal_connect_object (inbox, "request-added", G_CALLBACK (request_added_cb), self, 0);
   g_signal_connect_object (inbox, "request-ended", G_CALLBACK (request_ended_cb), self, 0);
   g_signal_connect_object (inbox, "answer-refused", G_CALLBACK (answer_refused_cb), self, 0);
+  g_signal_connect_object (application, "window-added", G_CALLBACK (window_added_cb), self, 0);
+  for (GList *l = gtk_application_get_windows (application); l != NULL; l = l->next)
+    window_added_cb (application, l->data, self);
+
+  /* Asked once, as GLib picks the way out once; never waited for. */
+  if (g_application_get_dbus_connection (G_APPLICATION (application)) != NULL)
+    {
+      self->asking = g_cancellable_new ();
+      clarify_request_notification_ask_body_markup (g_application_get_dbus_connection (G_APPLICATION (application)),
+                                                    self->asking, body_markup_cb, self);
+    }
 
   return self;
 }
@@ -398,4 +515,50 @@ clarify_dialog_queue_get_n_queued (ClarifyDialogQueue *self)
   g_return_val_if_fail (CLARIFY_IS_DIALOG_QUEUE (self), 0);
 
   return g_queue_get_length (&self->queue);
+}
+
+void
+clarify_dialog_queue_answer (ClarifyDialogQueue *self,
+                             ClarifyRequest     *request,
+                             ClarifyResponse    *response)
+{
+  g_return_if_fail (CLARIFY_IS_DIALOG_QUEUE (self));
+  g_return_if_fail (CLARIFY_IS_REQUEST (request));
+  g_return_if_fail (CLARIFY_IS_RESPONSE (response));
+
+  answer (self, request, response, NULL);
+}
+
+void
+clarify_dialog_queue_set_notifications (ClarifyDialogQueue *self,
+                                        gboolean            notifications)
+{
+  g_return_if_fail (CLARIFY_IS_DIALOG_QUEUE (self));
+
+  self->notifications = !!notifications;
+}
+
+void
+clarify_dialog_queue_set_sound (ClarifyDialogQueue *self,
+                                gboolean            sound)
+{
+  g_return_if_fail (CLARIFY_IS_DIALOG_QUEUE (self));
+
+  self->sound = !!sound;
+}
+
+void
+clarify_dialog_queue_set_show_countdown (ClarifyDialogQueue *self,
+                                         gboolean            show_countdown)
+{
+  GHashTableIter iter;
+  gpointer dialog;
+
+  g_return_if_fail (CLARIFY_IS_DIALOG_QUEUE (self));
+
+  self->show_countdown = !!show_countdown;
+  /* The dialogs open now change at once. */
+  g_hash_table_iter_init (&iter, self->dialogs);
+  while (g_hash_table_iter_next (&iter, NULL, &dialog))
+    clarify_request_dialog_set_show_countdown (dialog, self->show_countdown);
 }

@@ -1,9 +1,12 @@
 /* clarify-dialog-queue.h: one dialog on screen at a time, the rest in line
  *
  * Observes the inbox: every new pending request gets a dialog, which never
- * takes the focus from the one the user is answering (it waits in line, and a
- * notification says it came). A dialog is built only when it is shown,
- * and destroyed when it closes: a request in line is data, not widgets.
+ * takes the focus from the one the user is answering (it waits in line, and
+ * the dialog on screen says how many wait). A notification says a question
+ * came only while no Clarify window has the focus; those that came while one
+ * had it get theirs when the focus leaves Clarify with them still in line.
+ * A dialog is built only when it is shown, and destroyed when it closes: a
+ * request in line is data, not widgets.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -25,5 +28,20 @@ ClarifyDialogQueue   *clarify_dialog_queue_new         (GtkApplication     *appl
 ClarifyRequestDialog *clarify_dialog_queue_present     (ClarifyDialogQueue *self,
                                                         ClarifyRequest     *request);
 guint                 clarify_dialog_queue_get_n_queued (ClarifyDialogQueue *self);
+/* Hands the user's answer to the inbox, from the dialog or a notification:
+ * the notification goes, and a dialog still open for it closes. Nothing
+ * happens when @request no longer waits for an answer. */
+void                  clarify_dialog_queue_answer       (ClarifyDialogQueue *self,
+                                                         ClarifyRequest     *request,
+                                                         ClarifyResponse    *response);
+
+/* The user's preferences; each applies at once. Without notifications a
+ * question in line waits silently (the window and the tray still count it). */
+void                  clarify_dialog_queue_set_notifications  (ClarifyDialogQueue *self,
+                                                               gboolean            notifications);
+void                  clarify_dialog_queue_set_sound          (ClarifyDialogQueue *self,
+                                                               gboolean            sound);
+void                  clarify_dialog_queue_set_show_countdown (ClarifyDialogQueue *self,
+                                                               gboolean            show_countdown);
 
 G_END_DECLS

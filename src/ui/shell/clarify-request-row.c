@@ -9,18 +9,24 @@
 #include "clarify-end-reason.h"
 #include "clarify-inbox.h"
 #include "clarify-request-row.h"
-#include "clarify-row-text.h"
+#include "clarify-request-source.h"
 
+/* Laid out and styled as libadwaita 1.2 lays out an action row's content
+ * (CSS "row > box.header"), so that it looks the same as the child of a
+ * GtkListView's row or of a GtkListBox's. Plain labels: agent text is never
+ * markup. */
 struct _ClarifyRequestRow
 {
-  AdwActionRow    parent_instance;
+  GtkWidget       parent_instance;
 
   ClarifyRequest *request;
+  GtkLabel       *title_label;
+  GtkLabel       *subtitle_label;
   GtkLabel       *time_left_label;
   guint           tick_id;
 };
 
-G_DEFINE_FINAL_TYPE (ClarifyRequestRow, clarify_request_row, ADW_TYPE_ACTION_ROW)
+G_DEFINE_FINAL_TYPE (ClarifyRequestRow, clarify_request_row, GTK_TYPE_WIDGET)
 
 enum {
   PROP_0,
@@ -29,6 +35,7 @@ enum {
 };
 
 static GParamSpec *properties[N_PROPS];
+static guint n_rows_built;
 
 static gboolean
 update_time_left (ClarifyRequestRow *self)
@@ -84,7 +91,7 @@ clarify_request_row_map (GtkWidget *widget)
 
   GTK_WIDGET_CLASS (clarify_request_row_parent_class)->map (widget);
 
-  if (self->tick_id == 0 && update_time_left (self))
+  if (self->request != NULL && self->tick_id == 0 && update_time_left (self))
     self->tick_id = g_timeout_add_seconds (1, tick_cb, self);
 }
 
@@ -107,21 +114,25 @@ state_changed_cb (ClarifyRequestRow *self)
   if (clarify_request_get_end_reason (self->request) != CLARIFY_END_REASON_NONE)
     why = clarify_end_reason_describe (clarify_request_get_end_reason (self->request),
                                        clarify_request_get_end_detail (self->request));
-  gtk_widget_set_tooltip_text (GTK_WIDGET (self), why);
+  /* Setting a tooltip asks the display where the pointer is: only on a change. */
+  if (g_strcmp0 (gtk_widget_get_tooltip_text (GTK_WIDGET (self)), why) != 0)
+    gtk_widget_set_tooltip_text (GTK_WIDGET (self), why);
 
-  if (update_time_left (self) && self->tick_id == 0 && gtk_widget_get_mapped (GTK_WIDGET (self)))
+  gtk_widget_remove_css_class (GTK_WIDGET (self->time_left_label), "warning");
+  g_clear_handle_id (&self->tick_id, g_source_remove);
+  if (update_time_left (self) && gtk_widget_get_mapped (GTK_WIDGET (self)))
     self->tick_id = g_timeout_add_seconds (1, tick_cb, self);
 }
 
 static void
-setup_request (ClarifyRequestRow *self)
+show_request (ClarifyRequestRow *self)
 {
-  const char *connection = clarify_request_get_connection_name (self->request);
+  /* Who asks: an MCP client by its own name, not the endpoint's. */
+  const char *connection = clarify_request_source_get_asker (self->request);
   const char *project = clarify_request_get_project (self->request);
   const char *title = clarify_request_get_title (self->request);
   guint n_questions = clarify_request_get_n_questions (self->request);
-  g_autofree char *key = clarify_inbox_dup_key (self->request);
-  GString *subtitle = g_string_new (connection ? connection : "");
+  g_autoptr(GString) subtitle = g_string_new (connection ? connection : "");
 
   if (project != NULL && *project != '\0')
     {
@@ -142,15 +153,13 @@ setup_request (ClarifyRequestRow *self)
       g_string_append (subtitle, _(" · "));
       g_string_append (subtitle, clarify_question_get_text (clarify_request_get_question (self->request, 0)));
     }
-  clarify_row_set_texts (ADW_ACTION_ROW (self), clarify_request_get_summary (self->request), subtitle->str);
-  g_string_free (subtitle, TRUE);
+  gtk_label_set_text (self->title_label, clarify_request_get_summary (self->request));
+  gtk_label_set_text (self->subtitle_label, subtitle->str);
+  gtk_widget_set_visible (GTK_WIDGET (self->subtitle_label), subtitle->len > 0);
 
   state_changed_cb (self);
   g_signal_connect_object (self->request, "notify::state", G_CALLBACK (state_changed_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->request, "notify::end-reason", G_CALLBACK (state_changed_cb), self, G_CONNECT_SWAPPED);
-
-  gtk_actionable_set_action_name (GTK_ACTIONABLE (self), "app.open-request");
-  gtk_actionable_set_action_target (GTK_ACTIONABLE (self), "s", key);
 }
 
 static void
@@ -158,8 +167,11 @@ clarify_request_row_dispose (GObject *object)
 {
   ClarifyRequestRow *self = CLARIFY_REQUEST_ROW (object);
 
-  g_clear_handle_id (&self->tick_id, g_source_remove);
-  g_clear_object (&self->request);
+  GtkWidget *child;
+
+  clarify_request_row_set_request (self, NULL);
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self))) != NULL)
+    gtk_widget_unparent (child);
 
   G_OBJECT_CLASS (clarify_request_row_parent_class)->dispose (object);
 }
@@ -194,8 +206,7 @@ clarify_request_row_set_property (GObject      *object,
   switch (prop_id)
     {
     case PROP_REQUEST:
-      self->request = g_value_dup_object (value);
-      setup_request (self);
+      clarify_request_row_set_request (self, g_value_get_object (value));
       break;
 
     default:
@@ -219,38 +230,91 @@ clarify_request_row_class_init (ClarifyRequestRowClass *klass)
   properties[PROP_REQUEST] =
     g_param_spec_object ("request", NULL, NULL,
                          CLARIFY_TYPE_REQUEST,
-                         (G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS));
+                         (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  /* libadwaita's rules for an action row's content apply (see above). */
+  gtk_widget_class_set_css_name (widget_class, "box");
+  gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BOX_LAYOUT);
+  gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_GROUP);
+}
+
+static GtkLabel *
+row_label_new (GtkWidget  *box,
+               const char *css_class,
+               int         lines)
+{
+  GtkWidget *label = gtk_label_new (NULL);
+
+  gtk_label_set_xalign (GTK_LABEL (label), 0.0);
+  gtk_label_set_wrap (GTK_LABEL (label), TRUE);
+  gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
+  gtk_label_set_lines (GTK_LABEL (label), lines);
+  gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
+  gtk_widget_add_css_class (label, css_class);
+  gtk_box_append (GTK_BOX (box), label);
+
+  return GTK_LABEL (label);
 }
 
 static void
 clarify_request_row_init (ClarifyRequestRow *self)
 {
+  GtkWidget *title_box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
   GtkWidget *arrow;
 
-  adw_action_row_set_title_lines (ADW_ACTION_ROW (self), 2);
-  adw_action_row_set_subtitle_lines (ADW_ACTION_ROW (self), 1);
-  gtk_list_box_row_set_activatable (GTK_LIST_BOX_ROW (self), TRUE);
+  n_rows_built++;
+  gtk_widget_add_css_class (GTK_WIDGET (self), "header");
+
+  gtk_widget_add_css_class (title_box, "title");
+  gtk_widget_set_hexpand (title_box, TRUE);
+  gtk_widget_set_valign (title_box, GTK_ALIGN_CENTER);
+  gtk_widget_set_parent (title_box, GTK_WIDGET (self));
+  self->title_label = row_label_new (title_box, "title", 2);
+  self->subtitle_label = row_label_new (title_box, "subtitle", 1);
 
   self->time_left_label = GTK_LABEL (gtk_label_new (NULL));
   gtk_widget_add_css_class (GTK_WIDGET (self->time_left_label), "numeric");
   gtk_widget_add_css_class (GTK_WIDGET (self->time_left_label), "dim-label");
-  adw_action_row_add_suffix (ADW_ACTION_ROW (self), GTK_WIDGET (self->time_left_label));
+  gtk_widget_set_visible (GTK_WIDGET (self->time_left_label), FALSE);
+  gtk_widget_set_parent (GTK_WIDGET (self->time_left_label), GTK_WIDGET (self));
 
   arrow = gtk_image_new_from_icon_name ("go-next-symbolic");
   gtk_accessible_update_property (GTK_ACCESSIBLE (arrow),
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, _("Answer"),
                                   -1);
-  adw_action_row_add_suffix (ADW_ACTION_ROW (self), arrow);
+  gtk_widget_set_parent (arrow, GTK_WIDGET (self));
 }
 
 GtkWidget *
 clarify_request_row_new (ClarifyRequest *request)
 {
-  g_return_val_if_fail (CLARIFY_IS_REQUEST (request), NULL);
+  g_return_val_if_fail (request == NULL || CLARIFY_IS_REQUEST (request), NULL);
 
   return g_object_new (CLARIFY_TYPE_REQUEST_ROW, "request", request, NULL);
+}
+
+/* A list view hands a row from one request to the next as it scrolls. */
+void
+clarify_request_row_set_request (ClarifyRequestRow *self,
+                                 ClarifyRequest    *request)
+{
+  g_return_if_fail (CLARIFY_IS_REQUEST_ROW (self));
+  g_return_if_fail (request == NULL || CLARIFY_IS_REQUEST (request));
+
+  if (self->request == request)
+    return;
+
+  if (self->request != NULL)
+    g_signal_handlers_disconnect_by_data (self->request, self);
+  g_clear_handle_id (&self->tick_id, g_source_remove);
+  g_set_object (&self->request, request);
+
+  if (request != NULL)
+    show_request (self);
+
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_REQUEST]);
 }
 
 ClarifyRequest *
@@ -262,11 +326,28 @@ clarify_request_row_get_request (ClarifyRequestRow *self)
 }
 
 const char *
+clarify_request_row_get_title (ClarifyRequestRow *self)
+{
+  g_return_val_if_fail (CLARIFY_IS_REQUEST_ROW (self), NULL);
+
+  return gtk_label_get_text (self->title_label);
+}
+
+const char *
+clarify_request_row_get_subtitle (ClarifyRequestRow *self)
+{
+  g_return_val_if_fail (CLARIFY_IS_REQUEST_ROW (self), NULL);
+
+  return gtk_label_get_text (self->subtitle_label);
+}
+
+const char *
 clarify_request_row_get_time_left (ClarifyRequestRow *self)
 {
   g_return_val_if_fail (CLARIFY_IS_REQUEST_ROW (self), NULL);
 
-  if (clarify_request_get_timeout_ms (self->request) == 0 ||
+  if (self->request == NULL ||
+      clarify_request_get_timeout_ms (self->request) == 0 ||
       clarify_request_get_state (self->request) != CLARIFY_REQUEST_PENDING)
     return NULL;
 
@@ -278,8 +359,14 @@ clarify_request_row_get_delivery (ClarifyRequestRow *self)
 {
   g_return_val_if_fail (CLARIFY_IS_REQUEST_ROW (self), NULL);
 
-  if (clarify_request_get_state (self->request) != CLARIFY_REQUEST_SENDING)
+  if (self->request == NULL || clarify_request_get_state (self->request) != CLARIFY_REQUEST_SENDING)
     return NULL;
 
   return gtk_label_get_text (self->time_left_label);
+}
+
+guint
+clarify_request_row_get_n_built (void)
+{
+  return n_rows_built;
 }

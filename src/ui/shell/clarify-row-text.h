@@ -13,5 +13,8 @@ G_BEGIN_DECLS
 void clarify_row_set_texts (AdwActionRow *row,
                             const char   *title,
                             const char   *subtitle);
+/* The subtitle alone, for a row whose title is the application's own. */
+void clarify_row_set_subtitle (AdwActionRow *row,
+                               const char   *subtitle);
 
 G_END_DECLS

@@ -2,8 +2,9 @@
  *
  * The tray icon's menu in the dbusmenu format (what KDE, GNOME's
  * AppIndicator extension, Xfce and waybar render): one flat level under
- * the root, rebuilt whenever the pending requests change. The D-Bus side
- * is generated from com.canonical.dbusmenu.xml.
+ * the root, rebuilt when the pending requests change: once for a burst of
+ * changes, at most once a frame (clarify-coalesce.h), and before any host
+ * reads it. The D-Bus side is generated from com.canonical.dbusmenu.xml.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -12,6 +13,7 @@
 #include <glib/gi18n.h>
 #include <gtk/gtk.h>
 
+#include "clarify-coalesce.h"
 #include "clarify-dbusmenu.h"
 #include "clarify-inbox.h"
 #include "clarify-tray-menu.h"
@@ -48,6 +50,7 @@ struct _ClarifyTrayMenu
   ClarifyDbusmenu *skeleton;
   GActionGroup    *actions;         /* weak */
   GListModel      *requests;
+  ClarifyCoalesce *update;
 
   GArray          *items;           /* MenuItem */
   GHashTable      *question_ids;    /* request key → menu item id */
@@ -180,10 +183,14 @@ find_item (ClarifyTrayMenu *self,
   return NULL;
 }
 
+/* Every handler of a host's call asks this first: a change still queued
+ * is made now, so that no host reads a menu older than the requests. */
 static gboolean
 item_exists (ClarifyTrayMenu *self,
              int              id)
 {
+  if (self->update != NULL)
+    clarify_coalesce_flush (self->update);
   return id == ROOT_ID || find_item (self, id) != NULL;
 }
 
@@ -251,16 +258,22 @@ item_layout (ClarifyTrayMenu    *self,
 }
 
 static void
-requests_changed_cb (GListModel      *requests,
-                     guint            position,
-                     guint            removed,
-                     guint            added,
-                     ClarifyTrayMenu *self)
+update (gpointer data,
+        gpointer unused)
 {
+  ClarifyTrayMenu *self = data;
+
   rebuild_items (self);
 
   self->revision++;
   clarify_dbusmenu_emit_layout_updated (self->skeleton, self->revision, ROOT_ID);
+}
+
+static void
+requests_changed_cb (ClarifyTrayMenu *self)
+{
+  if (self->update != NULL)
+    clarify_coalesce_queue (self->update);
 }
 
 /* com.canonical.dbusmenu: each handler answers @invocation. */
@@ -458,7 +471,8 @@ clarify_tray_menu_constructed (GObject *object)
 
   G_OBJECT_CLASS (clarify_tray_menu_parent_class)->constructed (object);
 
-  g_signal_connect_object (self->requests, "items-changed", G_CALLBACK (requests_changed_cb), self, 0);
+  self->update = clarify_coalesce_new (update, self);
+  g_signal_connect_object (self->requests, "items-changed", G_CALLBACK (requests_changed_cb), self, G_CONNECT_SWAPPED);
   rebuild_items (self);
 }
 
@@ -476,6 +490,7 @@ clarify_tray_menu_dispose (GObject *object)
 
   g_clear_weak_pointer (&self->actions);
   g_clear_object (&self->requests);
+  g_clear_pointer (&self->update, clarify_coalesce_free);
 
   G_OBJECT_CLASS (clarify_tray_menu_parent_class)->dispose (object);
 }

@@ -22,6 +22,7 @@
 #include <glib/gi18n.h>
 #include <gtk/gtk.h>
 
+#include "clarify-coalesce.h"
 #include "clarify-inbox.h"
 #include "clarify-status-notifier-item.h"
 #include "clarify-tray.h"
@@ -43,6 +44,7 @@ struct _ClarifyTray
   GDBusConnection           *connection;
   GActionGroup              *actions;         /* weak */
   GListModel                *requests;
+  ClarifyCoalesce           *update;
 
   /* Generated from the XML beside this file. */
   ClarifyStatusNotifierItem *item;
@@ -104,16 +106,15 @@ tooltip (ClarifyTray *self)
 
 /* Reacting to the pending requests */
 
+/* Once for a burst of changes, at most once a frame (clarify-coalesce.h). */
 static void
-requests_changed_cb (GListModel  *requests,
-                     guint        position,
-                     guint        removed,
-                     guint        added,
-                     ClarifyTray *self)
+update (gpointer data,
+        gpointer unused)
 {
+  ClarifyTray *self = data;
   guint old_n_pending = self->n_pending;
 
-  self->n_pending = g_list_model_get_n_items (requests);
+  self->n_pending = g_list_model_get_n_items (self->requests);
   if (old_n_pending == self->n_pending)
     return;
 
@@ -198,6 +199,13 @@ item_new (ClarifyTray *self)
   return item;
 }
 
+static void
+requests_changed_cb (ClarifyTray *self)
+{
+  if (self->update != NULL)
+    clarify_coalesce_queue (self->update);
+}
+
 /* Registration with the watcher */
 
 static void
@@ -269,7 +277,9 @@ clarify_tray_constructed (GObject *object)
 
   /* The menu first: hosts hear of its new layout before the new status. */
   self->menu = clarify_tray_menu_new (self->actions, self->requests);
-  g_signal_connect_object (self->requests, "items-changed", G_CALLBACK (requests_changed_cb), self, 0);
+  self->update = clarify_coalesce_new (update, self);
+  g_signal_connect_object (self->requests, "items-changed", G_CALLBACK (requests_changed_cb), self,
+                           G_CONNECT_SWAPPED);
   self->n_pending = g_list_model_get_n_items (self->requests);
   self->item = item_new (self);
 
@@ -312,6 +322,7 @@ clarify_tray_dispose (GObject *object)
   if (self->menu != NULL)
     clarify_tray_menu_unexport (self->menu);
   g_clear_object (&self->menu);
+  g_clear_pointer (&self->update, clarify_coalesce_free);
 
   g_clear_weak_pointer (&self->actions);
   g_clear_object (&self->requests);

@@ -8,9 +8,12 @@
 
 #include "clarify-connection-row.h"
 #include "clarify-conversation-window.h"
+#include "clarify-discovery-list.h"
+#include "clarify-history-view.h"
 #include "clarify-ihub-backend.h"
 #include "clarify-request-row.h"
 #include "clarify-row-text.h"
+#include "clarify-secret-banner.h"
 #include "clarify-window.h"
 
 struct _ClarifyWindow
@@ -19,12 +22,18 @@ struct _ClarifyWindow
 
   AdwToastOverlay      *toast_overlay;
   GtkStack             *stack;
-  GtkListBox           *requests_list;
+  AdwPreferencesPage   *content_page;
+  GtkStack             *requests_stack;
+  GtkListView          *requests_list;
   GtkListBox           *connections_list;
   GtkWidget            *conversations_group;
   GtkListBox           *conversations_list;
+  ClarifyHistoryView   *history_view;
+
+  GtkWidget            *secret_banner;
 
   ClarifyInbox         *inbox;
+  ClarifyConnectionStore *store;     /* what the user may edit; NULL: nothing */
   GListModel           *backends;
   GListModel           *requests;
   GListModel           *conversations;
@@ -44,14 +53,60 @@ static GtkWidget *
 create_connection_row (gpointer item,
                        gpointer user_data)
 {
-  return clarify_connection_row_new (CLARIFY_BACKEND (item));
+  ClarifyWindow *self = user_data;
+  GtkWidget *row = clarify_connection_row_new (CLARIFY_BACKEND (item));
+  const char *name = clarify_connection_get_name (clarify_backend_get_connection (item));
+
+  /* Stored connections open their editor; the demo and the MCP endpoint
+   * are not the user's to edit. */
+  if (self->store != NULL && clarify_connection_store_lookup (self->store, name) != NULL)
+    {
+      gtk_list_box_row_set_activatable (GTK_LIST_BOX_ROW (row), TRUE);
+      gtk_actionable_set_action_name (GTK_ACTIONABLE (row), "app.edit-connection");
+      gtk_actionable_set_action_target (GTK_ACTIONABLE (row), "s", name);
+      adw_action_row_add_suffix (ADW_ACTION_ROW (row), gtk_image_new_from_icon_name ("go-next-symbolic"));
+    }
+
+  return row;
 }
 
-static GtkWidget *
-create_request_row (gpointer item,
-                    gpointer user_data)
+/* The open questions: a row widget for each one in view, not for each one
+ * in the inbox; rows go from request to request as the list scrolls. */
+static void
+setup_request_item (GtkSignalListItemFactory *factory,
+                    GtkListItem              *item)
 {
-  return clarify_request_row_new (CLARIFY_REQUEST (item));
+  gtk_list_item_set_child (item, clarify_request_row_new (NULL));
+}
+
+static void
+bind_request_item (GtkSignalListItemFactory *factory,
+                   GtkListItem              *item)
+{
+  clarify_request_row_set_request (CLARIFY_REQUEST_ROW (gtk_list_item_get_child (item)),
+                                   gtk_list_item_get_item (item));
+}
+
+static void
+unbind_request_item (GtkSignalListItemFactory *factory,
+                     GtkListItem              *item)
+{
+  clarify_request_row_set_request (CLARIFY_REQUEST_ROW (gtk_list_item_get_child (item)), NULL);
+}
+
+static void
+request_activated_cb (GtkListView   *list,
+                      guint          position,
+                      ClarifyWindow *self)
+{
+  g_autoptr(ClarifyRequest) request = g_list_model_get_item (self->requests, position);
+  g_autofree char *key = NULL;
+
+  if (request == NULL)
+    return;
+
+  key = clarify_inbox_dup_key (request);
+  gtk_widget_activate_action (GTK_WIDGET (self), "app.open-request", "s", key);
 }
 
 /* The conversations of every iHub connection, in one list. */
@@ -180,10 +235,14 @@ has_agent_connections (ClarifyWindow *self)
 static void
 update_visible_page (ClarifyWindow *self)
 {
+  ClarifyHistory *history = clarify_history_view_get_history (self->history_view);
   gboolean empty = !has_agent_connections (self) &&
-                   g_list_model_get_n_items (self->requests) == 0;
+                   g_list_model_get_n_items (self->requests) == 0 &&
+                   (history == NULL || g_list_model_get_n_items (G_LIST_MODEL (history)) == 0);
 
   gtk_stack_set_visible_child_name (self->stack, empty ? "empty" : "content");
+  gtk_stack_set_visible_child_name (self->requests_stack,
+                                    g_list_model_get_n_items (self->requests) > 0 ? "list" : "empty");
   gtk_widget_set_visible (self->conversations_group, g_list_model_get_n_items (self->conversations) > 0);
 }
 
@@ -197,32 +256,36 @@ static void
 clarify_window_constructed (GObject *object)
 {
   ClarifyWindow *self = CLARIFY_WINDOW (object);
-  GtkWidget *placeholder;
+  GtkListItemFactory *factory;
+  g_autoptr(GtkSelectionModel) selection = NULL;
 
   G_OBJECT_CLASS (clarify_window_parent_class)->constructed (object);
+
+  /* Under the header bar, above the pages (no AdwBanner in libadwaita 1.2). */
+  self->secret_banner = clarify_secret_banner_new ();
+  gtk_box_insert_child_after (GTK_BOX (gtk_widget_get_parent (GTK_WIDGET (self->stack))), self->secret_banner,
+                              gtk_widget_get_prev_sibling (GTK_WIDGET (self->stack)));
 
   self->backends = g_object_ref (clarify_inbox_get_backends (self->inbox));
   self->requests = g_object_ref (G_LIST_MODEL (self->inbox));
 
   gtk_list_box_bind_model (self->connections_list, self->backends,
-                           create_connection_row, NULL, NULL);
-  gtk_list_box_bind_model (self->requests_list, self->requests,
-                           create_request_row, NULL, NULL);
+                           create_connection_row, self, NULL);
+  factory = gtk_signal_list_item_factory_new ();
+  g_signal_connect (factory, "setup", G_CALLBACK (setup_request_item), NULL);
+  g_signal_connect (factory, "bind", G_CALLBACK (bind_request_item), NULL);
+  g_signal_connect (factory, "unbind", G_CALLBACK (unbind_request_item), NULL);
+  gtk_list_view_set_factory (self->requests_list, factory);
+  g_object_unref (factory);
+  selection = GTK_SELECTION_MODEL (gtk_no_selection_new (g_object_ref (self->requests)));
+  gtk_list_view_set_model (self->requests_list, selection);
+  g_signal_connect_object (self->requests_list, "activate", G_CALLBACK (request_activated_cb), self, 0);
   self->conversations =
     G_LIST_MODEL (gtk_flatten_list_model_new (G_LIST_MODEL (gtk_map_list_model_new (g_object_ref (self->backends),
                                                                                      map_backend_to_chats,
                                                                                      NULL, NULL))));
   gtk_list_box_bind_model (self->conversations_list, self->conversations,
                            create_conversation_row, self, NULL);
-
-  placeholder = gtk_label_new (_("No questions right now"));
-  gtk_label_set_wrap (GTK_LABEL (placeholder), TRUE);
-  gtk_widget_set_margin_top (placeholder, 18);
-  gtk_widget_set_margin_bottom (placeholder, 18);
-  gtk_widget_set_margin_start (placeholder, 12);
-  gtk_widget_set_margin_end (placeholder, 12);
-  gtk_widget_add_css_class (placeholder, "dim-label");
-  gtk_list_box_set_placeholder (self->requests_list, placeholder);
 
   g_signal_connect_object (self->backends, "items-changed",
                            G_CALLBACK (models_changed_cb), self, G_CONNECT_SWAPPED);
@@ -280,6 +343,7 @@ clarify_window_dispose (GObject *object)
   g_clear_object (&self->requests);
   g_clear_object (&self->conversations);
   g_clear_object (&self->inbox);
+  g_clear_object (&self->store);
 
   G_OBJECT_CLASS (clarify_window_parent_class)->dispose (object);
 }
@@ -302,13 +366,18 @@ clarify_window_class_init (ClarifyWindowClass *klass)
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
+  g_type_ensure (CLARIFY_TYPE_DISCOVERY_LIST);
+  g_type_ensure (CLARIFY_TYPE_HISTORY_VIEW);
   gtk_widget_class_set_template_from_resource (widget_class, APP_PATH "/clarify-window.ui");
   gtk_widget_class_bind_template_child (widget_class, ClarifyWindow, toast_overlay);
   gtk_widget_class_bind_template_child (widget_class, ClarifyWindow, stack);
+  gtk_widget_class_bind_template_child (widget_class, ClarifyWindow, content_page);
+  gtk_widget_class_bind_template_child (widget_class, ClarifyWindow, requests_stack);
   gtk_widget_class_bind_template_child (widget_class, ClarifyWindow, requests_list);
   gtk_widget_class_bind_template_child (widget_class, ClarifyWindow, connections_list);
   gtk_widget_class_bind_template_child (widget_class, ClarifyWindow, conversations_group);
   gtk_widget_class_bind_template_child (widget_class, ClarifyWindow, conversations_list);
+  gtk_widget_class_bind_template_child (widget_class, ClarifyWindow, history_view);
 
   /* Closing only hides the window (hide-on-close): Clarify keeps listening. */
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_w, GDK_CONTROL_MASK,
@@ -318,7 +387,18 @@ clarify_window_class_init (ClarifyWindowClass *klass)
 static void
 clarify_window_init (ClarifyWindow *self)
 {
+  GtkWidget *scroller;
+
   gtk_widget_init_template (GTK_WIDGET (self));
+
+  /* The page's viewport hands its groups their minimum height, which for
+   * the open questions' own scroller is one row: it hands them their
+   * natural height, and the page scrolls. */
+  scroller = gtk_widget_get_first_child (GTK_WIDGET (self->content_page));
+  if (GTK_IS_SCROLLED_WINDOW (scroller) &&
+      GTK_IS_SCROLLABLE (gtk_scrolled_window_get_child (GTK_SCROLLED_WINDOW (scroller))))
+    gtk_scrollable_set_vscroll_policy (GTK_SCROLLABLE (gtk_scrolled_window_get_child (GTK_SCROLLED_WINDOW (scroller))),
+                                       GTK_SCROLL_NATURAL);
 }
 
 ClarifyWindow *
@@ -350,4 +430,32 @@ clarify_window_show_toast (ClarifyWindow *self,
   toast = adw_toast_new (escaped);
   adw_toast_set_timeout (toast, 5);
   adw_toast_overlay_add_toast (self->toast_overlay, toast);
+}
+
+void
+clarify_window_set_history (ClarifyWindow  *self,
+                            ClarifyHistory *history)
+{
+  g_return_if_fail (CLARIFY_IS_WINDOW (self));
+
+  clarify_history_view_set_history (self->history_view, history);
+  /* A history to show is reason enough for the page. */
+  if (history != NULL)
+    g_signal_connect_object (history, "items-changed", G_CALLBACK (models_changed_cb), self, G_CONNECT_SWAPPED);
+  update_visible_page (self);
+}
+
+void
+clarify_window_set_connection_store (ClarifyWindow          *self,
+                                     ClarifyConnectionStore *store)
+{
+  g_return_if_fail (CLARIFY_IS_WINDOW (self));
+  g_return_if_fail (store == NULL || CLARIFY_IS_CONNECTION_STORE (store));
+
+  if (!g_set_object (&self->store, store))
+    return;
+
+  /* The rows are made again, editable or not. */
+  gtk_list_box_bind_model (self->connections_list, self->backends,
+                           create_connection_row, self, NULL);
 }

@@ -6,6 +6,8 @@
 
 #include <adwaita.h>
 
+#include "clarify-connection-store.h"
+#include "clarify-history.h"
 #include "clarify-inbox.h"
 
 G_BEGIN_DECLS
@@ -19,5 +21,12 @@ ClarifyWindow *clarify_window_new        (GtkApplication     *application,
 /* Shows @text (plain, never markup) as a toast. */
 void           clarify_window_show_toast (ClarifyWindow      *self,
                                           const char         *text);
+/* Lists @history's questions below the open ones. */
+void           clarify_window_set_history (ClarifyWindow     *self,
+                                           ClarifyHistory    *history);
+
+/* The stored connections, whose rows open their editor (app.edit-connection). */
+void           clarify_window_set_connection_store (ClarifyWindow          *self,
+                                                    ClarifyConnectionStore *store);
 
 G_END_DECLS

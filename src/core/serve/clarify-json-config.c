@@ -1,0 +1,205 @@
+/* clarify-json-config.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <glib/gi18n.h>
+#include <glib/gstdio.h>
+#include <stdlib.h>
+
+#include "clarify-json.h"
+#include "clarify-json-config.h"
+#include "clarify-strict-json.h"
+
+/* A dotfiles link stays a link: write where it points. */
+static char *
+resolve_link (const char *path)
+{
+  g_autofree char *real = NULL;
+  g_autofree char *target = NULL;
+  g_autofree char *dir = NULL;
+
+  if (!g_file_test (path, G_FILE_TEST_IS_SYMLINK))
+    return g_strdup (path);
+
+  real = realpath (path, NULL);
+  if (real != NULL)
+    return g_steal_pointer (&real);
+
+  /* Dangling: the file it names is to be created. */
+  target = g_file_read_link (path, NULL);
+  if (target == NULL)
+    return g_strdup (path);
+
+  dir = g_path_get_dirname (path);
+
+  return g_canonicalize_filename (target, dir);
+}
+
+static gboolean
+is_blank (const char *text)
+{
+  for (const char *p = text; *p != '\0'; p++)
+    {
+      if (!g_ascii_isspace (*p))
+        return FALSE;
+    }
+
+  return TRUE;
+}
+
+static char *
+to_pretty_json (JsonNode *root)
+{
+  g_autoptr(JsonGenerator) generator = json_generator_new ();
+  g_autofree char *text = NULL;
+
+  json_generator_set_pretty (generator, TRUE);
+  json_generator_set_indent (generator, 2);
+  json_generator_set_root (generator, root);
+  text = json_generator_to_data (generator, NULL);
+
+  return g_strconcat (text, "\n", NULL);
+}
+
+/* "PATH: No such file or directory", from errno. */
+static gboolean
+fail_errno (GError     **error,
+            const char  *path)
+{
+  int saved_errno = errno;
+
+  g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved_errno),
+               "%s: %s", path, g_strerror (saved_errno));
+
+  return FALSE;
+}
+
+static JsonNode *
+parse_text (const char  *path,
+            const char  *text,
+            gsize        length,
+            GError     **error)
+{
+  g_autofree char *problem = NULL;
+  g_autoptr(GError) local_error = NULL;
+  JsonNode *root = NULL;
+
+  if (is_blank (text))
+    {
+      root = json_node_new (JSON_NODE_OBJECT);
+      json_node_take_object (root, json_object_new ());
+      return root;
+    }
+
+  problem = clarify_strict_json_problem (text, length);
+  if (problem == NULL)
+    root = clarify_json_parse (text, length, &local_error);
+  if (root == NULL)
+    g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                 _("%s is not valid JSON (%s)"), path, problem != NULL ? problem : local_error->message);
+
+  return root;
+}
+
+JsonNode *
+clarify_json_config_read (const char  *path,
+                          GError     **error)
+{
+  g_autofree char *text = NULL;
+  gsize length = 0;
+
+  g_return_val_if_fail (path != NULL, NULL);
+
+  if (!g_file_get_contents (path, &text, &length, error))
+    return NULL;
+
+  return parse_text (path, text, length, error);
+}
+
+gboolean
+clarify_json_config_update (const char             *path,
+                            gboolean                create,
+                            ClarifyJsonConfigEdit   edit,
+                            gpointer                user_data,
+                            gboolean               *written,
+                            char                  **backup_path,
+                            GError                **error)
+{
+  g_autofree char *target = NULL;
+  g_autofree char *old = NULL;
+  g_autofree char *text = NULL;
+  g_autofree char *backup = NULL;
+  g_autoptr(JsonNode) root = NULL;
+  g_autoptr(GError) local_error = NULL;
+  gsize old_length = 0;
+  GStatBuf st;
+  int mode = 0666;
+  gboolean changed = FALSE;
+
+  g_return_val_if_fail (path != NULL, FALSE);
+  g_return_val_if_fail (edit != NULL, FALSE);
+
+  if (written != NULL)
+    *written = FALSE;
+  if (backup_path != NULL)
+    *backup_path = NULL;
+  target = resolve_link (path);
+
+  if (!g_file_get_contents (target, &old, &old_length, &local_error))
+    {
+      if (!g_error_matches (local_error, G_FILE_ERROR, G_FILE_ERROR_NOENT))
+        {
+          g_propagate_error (error, g_steal_pointer (&local_error));
+          return FALSE;
+        }
+      if (!create)
+        return TRUE;
+    }
+
+  root = parse_text (target, old != NULL ? old : "", old_length, error);
+  if (root == NULL)
+    return FALSE;
+
+  if (!edit (root, &changed, user_data, &local_error))
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, "%s: %s", target, local_error->message);
+      return FALSE;
+    }
+  if (!changed)
+    return TRUE;
+
+  if (old != NULL)
+    {
+      if (g_stat (target, &st) != 0)
+        return fail_errno (error, target);
+      mode = st.st_mode & 07777;
+
+      backup = g_strconcat (target, ".clarify-backup", NULL);
+      if (!g_file_set_contents_full (backup, old, old_length, G_FILE_SET_CONTENTS_CONSISTENT, mode, error))
+        return FALSE;
+    }
+  else
+    {
+      g_autofree char *dir = g_path_get_dirname (target);
+
+      if (g_mkdir_with_parents (dir, 0777) != 0)
+        return fail_errno (error, dir);
+    }
+
+  text = to_pretty_json (root);
+  if (!g_file_set_contents_full (target, text, -1, G_FILE_SET_CONTENTS_CONSISTENT, mode, error))
+    return FALSE;
+  /* The umask applied on creation; the mode is the file's own. */
+  if (old != NULL && g_chmod (target, mode) != 0)
+    return fail_errno (error, target);
+
+  if (written != NULL)
+    *written = TRUE;
+  if (backup_path != NULL)
+    *backup_path = g_steal_pointer (&backup);
+
+  return TRUE;
+}

@@ -1,0 +1,389 @@
+/* clarify-secret-async.c: the secret store without blocking
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <gio/gio.h>
+#include <libsecret/secret.h>
+
+#include "clarify-secret-private.h"
+#include "clarify-secret.h"
+
+/* libsecret's own async calls, on the caller's main context; without a
+ * Secret Service the same fallback as the blocking calls. */
+
+typedef struct
+{
+  char *key;
+  char *label;
+  char *secret;
+} SecretCall;
+
+static void
+secret_call_free (SecretCall *call)
+{
+  g_free (call->key);
+  g_free (call->label);
+  clarify_secret_free (call->secret);
+  g_free (call);
+}
+
+static GTask *
+secret_call_new (const char          *key,
+                 const char          *label,
+                 const char          *secret,
+                 GCancellable        *cancellable,
+                 GAsyncReadyCallback  callback,
+                 gpointer             user_data,
+                 gpointer             source_tag)
+{
+  GTask *task = g_task_new (NULL, cancellable, callback, user_data);
+  SecretCall *call = g_new0 (SecretCall, 1);
+
+  call->key = g_strdup (key);
+  call->label = g_strdup (label != NULL ? label : key);
+  call->secret = g_strdup (secret);
+  g_task_set_source_tag (task, source_tag);
+  g_task_set_task_data (task, call, (GDestroyNotify) secret_call_free);
+
+  return task;
+}
+
+/* In a Flatpak, libsecret 0.20's file backend first asks the Secret portal
+ * for the app's key, with one fixed request token: backends made at once
+ * (calls made before the first has its backend) lose all answers but one,
+ * and wait forever. So the first call goes alone; the others wait for it. */
+typedef void (*SecretStart) (GTask *task);
+
+typedef struct
+{
+  GTask       *task;
+  SecretStart  start;
+} SecretWaiting;
+
+static enum { FIRST_CALL_NONE, FIRST_CALL_RUNNING, FIRST_CALL_DONE } first_call;
+static GQueue waiting_calls = G_QUEUE_INIT;
+
+/* Takes @task. */
+static void
+run_call (GTask       *task,
+          SecretStart  start)
+{
+  SecretWaiting *waiting;
+
+  if (first_call != FIRST_CALL_RUNNING)
+    {
+      if (first_call == FIRST_CALL_NONE)
+        first_call = FIRST_CALL_RUNNING;
+      start (task);
+      return;
+    }
+
+  waiting = g_new (SecretWaiting, 1);
+  waiting->task = task;
+  waiting->start = start;
+  g_queue_push_tail (&waiting_calls, waiting);
+}
+
+static void
+first_call_finished (void)
+{
+  SecretWaiting *waiting;
+
+  first_call = FIRST_CALL_DONE;
+  while ((waiting = g_queue_pop_head (&waiting_calls)) != NULL)
+    {
+      waiting->start (waiting->task);
+      g_free (waiting);
+    }
+}
+
+static void
+return_fallback_lookup (GTask *task)
+{
+  SecretCall *call = g_task_get_task_data (task);
+  g_autoptr(GError) error = NULL;
+  char *secret = clarify_secret_fallback_lookup (call->key, &error);
+
+  if (error != NULL)
+    g_task_return_error (task, g_steal_pointer (&error));
+  else
+    g_task_return_pointer (task, secret, (GDestroyNotify) clarify_secret_free);
+}
+
+static void
+lookup_cb (GObject      *object,
+           GAsyncResult *result,
+           gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  g_autoptr(GError) error = NULL;
+  char *secret = secret_password_lookup_finish (result, &error);
+
+  first_call_finished ();
+  if (error != NULL && !clarify_secret_service_unavailable (error))
+    {
+      g_task_return_error (task, g_steal_pointer (&error));
+      return;
+    }
+  if (error != NULL)
+    g_debug ("Secret Service unavailable (%s); using %s", error->message, "the fallback");
+
+  if (secret != NULL)
+    {
+      char *copy = g_strdup (secret);
+
+      secret_password_free (secret);
+      g_task_return_pointer (task, copy, (GDestroyNotify) clarify_secret_free);
+      return;
+    }
+
+  return_fallback_lookup (task);
+}
+
+static void
+start_lookup (GTask *task)
+{
+  SecretCall *call = g_task_get_task_data (task);
+
+  secret_password_lookup (clarify_secret_get_schema (), g_task_get_cancellable (task), lookup_cb, task,
+                          "key", call->key,
+                          NULL);
+}
+
+void
+clarify_secret_lookup_async (const char          *key,
+                             GCancellable        *cancellable,
+                             GAsyncReadyCallback  callback,
+                             gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+
+  g_return_if_fail (key != NULL);
+
+  task = secret_call_new (key, NULL, NULL, cancellable, callback, user_data, clarify_secret_lookup_async);
+  if (clarify_secret_use_file_only ())
+    {
+      return_fallback_lookup (task);
+      return;
+    }
+
+  run_call (g_steal_pointer (&task), start_lookup);
+}
+
+char *
+clarify_secret_lookup_finish (GAsyncResult  *result,
+                              GError       **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, NULL), NULL);
+
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+static void
+return_fallback_store (GTask *task)
+{
+  SecretCall *call = g_task_get_task_data (task);
+  g_autoptr(GError) error = NULL;
+
+  if (!clarify_secret_fallback_store (call->key, call->label, call->secret, &error))
+    g_task_return_error (task, g_steal_pointer (&error));
+  else
+    g_task_return_boolean (task, TRUE);
+}
+
+static void
+store_cb (GObject      *object,
+          GAsyncResult *result,
+          gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  SecretCall *call = g_task_get_task_data (task);
+  g_autoptr(GError) error = NULL;
+
+  first_call_finished ();
+  if (secret_password_store_finish (result, &error))
+    {
+      g_autoptr(GError) clear_error = NULL;
+
+      /* Leave no stale copy behind in the file or in memory. */
+      if (!clarify_secret_fallback_clear (call->key, &clear_error))
+        g_debug ("Could not clear the secrets file entry: %s", clear_error->message);
+      g_task_return_boolean (task, TRUE);
+      return;
+    }
+
+  if (!clarify_secret_service_unavailable (error))
+    {
+      g_task_return_error (task, g_steal_pointer (&error));
+      return;
+    }
+
+  g_debug ("Secret Service unavailable (%s); using %s", error->message, "the fallback");
+  return_fallback_store (task);
+}
+
+static void
+start_store (GTask *task)
+{
+  SecretCall *call = g_task_get_task_data (task);
+
+  secret_password_store (clarify_secret_get_schema (), SECRET_COLLECTION_DEFAULT,
+                         call->label, call->secret, g_task_get_cancellable (task), store_cb, task,
+                         "key", call->key,
+                         NULL);
+}
+
+void
+clarify_secret_store_async (const char          *key,
+                            const char          *label,
+                            const char          *secret,
+                            GCancellable        *cancellable,
+                            GAsyncReadyCallback  callback,
+                            gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+
+  g_return_if_fail (key != NULL);
+  g_return_if_fail (secret != NULL);
+
+  task = secret_call_new (key, label, secret, cancellable, callback, user_data, clarify_secret_store_async);
+  if (clarify_secret_use_file_only ())
+    {
+      return_fallback_store (task);
+      return;
+    }
+
+  run_call (g_steal_pointer (&task), start_store);
+}
+
+gboolean
+clarify_secret_store_finish (GAsyncResult  *result,
+                             GError       **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, NULL), FALSE);
+
+  return g_task_propagate_boolean (G_TASK (result), error);
+}
+
+static void
+return_fallback_clear (GTask *task)
+{
+  SecretCall *call = g_task_get_task_data (task);
+  g_autoptr(GError) error = NULL;
+
+  if (!clarify_secret_fallback_clear (call->key, &error))
+    g_task_return_error (task, g_steal_pointer (&error));
+  else
+    g_task_return_boolean (task, TRUE);
+}
+
+static void
+clear_cb (GObject      *object,
+          GAsyncResult *result,
+          gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  g_autoptr(GError) error = NULL;
+
+  first_call_finished ();
+  if (!secret_password_clear_finish (result, &error) &&
+      error != NULL && !clarify_secret_service_unavailable (error))
+    {
+      g_task_return_error (task, g_steal_pointer (&error));
+      return;
+    }
+
+  return_fallback_clear (task);
+}
+
+static void
+start_clear (GTask *task)
+{
+  SecretCall *call = g_task_get_task_data (task);
+
+  secret_password_clear (clarify_secret_get_schema (), g_task_get_cancellable (task), clear_cb, task,
+                         "key", call->key,
+                         NULL);
+}
+
+void
+clarify_secret_clear_async (const char          *key,
+                            GCancellable        *cancellable,
+                            GAsyncReadyCallback  callback,
+                            gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+
+  g_return_if_fail (key != NULL);
+
+  task = secret_call_new (key, NULL, NULL, cancellable, callback, user_data, clarify_secret_clear_async);
+  if (clarify_secret_use_file_only ())
+    {
+      return_fallback_clear (task);
+      return;
+    }
+
+  run_call (g_steal_pointer (&task), start_clear);
+}
+
+gboolean
+clarify_secret_clear_finish (GAsyncResult  *result,
+                             GError       **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, NULL), FALSE);
+
+  return g_task_propagate_boolean (G_TASK (result), error);
+}
+
+static void
+check_service_cb (GObject      *object,
+                  GAsyncResult *result,
+                  gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  g_autoptr(GError) error = NULL;
+  char *secret = secret_password_lookup_finish (result, &error);
+
+  first_call_finished ();
+  secret_password_free (secret);
+  if (error != NULL)
+    g_debug ("No Secret Service: %s", error->message);
+  g_task_return_boolean (task, error == NULL || !clarify_secret_service_unavailable (error));
+}
+
+static void
+start_check (GTask *task)
+{
+  secret_password_lookup (clarify_secret_get_schema (), g_task_get_cancellable (task), check_service_cb, task,
+                          "key", "clarify-check",
+                          NULL);
+}
+
+void
+clarify_secret_check_service_async (GCancellable        *cancellable,
+                                    GAsyncReadyCallback  callback,
+                                    gpointer             user_data)
+{
+  g_autoptr(GTask) task = g_task_new (NULL, cancellable, callback, user_data);
+
+  g_task_set_source_tag (task, clarify_secret_check_service_async);
+  if (clarify_secret_use_file_only ())
+    {
+      g_task_return_boolean (task, FALSE);
+      return;
+    }
+
+  /* The same call a real lookup makes (libsecret 0.20's secret_service_get()
+   * frees its cached service when opening a session fails). */
+  run_call (g_steal_pointer (&task), start_check);
+}
+
+gboolean
+clarify_secret_check_service_finish (GAsyncResult *result)
+{
+  g_return_val_if_fail (g_task_is_valid (result, NULL), FALSE);
+
+  return g_task_propagate_boolean (G_TASK (result), NULL);
+}

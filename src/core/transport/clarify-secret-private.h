@@ -1,0 +1,28 @@
+/* clarify-secret-private.h: what the blocking and the asynchronous halves
+ * of the secret store share
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <gio/gio.h>
+#include <libsecret/secret.h>
+
+G_BEGIN_DECLS
+
+const SecretSchema *clarify_secret_get_schema          (void);
+/* CLARIFY_SECRET_STORE=file: no Secret Service at all. */
+gboolean            clarify_secret_use_file_only       (void);
+/* Whether @error means "no usable Secret Service here". */
+gboolean            clarify_secret_service_unavailable (const GError *error);
+/* Without a Secret Service: the file, or memory, as the user chose. */
+char               *clarify_secret_fallback_lookup     (const char   *key,
+                                                        GError      **error);
+gboolean            clarify_secret_fallback_store      (const char   *key,
+                                                        const char   *label,
+                                                        const char   *secret,
+                                                        GError      **error);
+gboolean            clarify_secret_fallback_clear      (const char   *key,
+                                                        GError      **error);
+
+G_END_DECLS

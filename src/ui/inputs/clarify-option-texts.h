@@ -1,0 +1,27 @@
+/* clarify-option-texts.h: an option row's label and description
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <gtk/gtk.h>
+
+G_BEGIN_DECLS
+
+#define CLARIFY_TYPE_OPTION_TEXTS (clarify_option_texts_get_type ())
+
+G_DECLARE_FINAL_TYPE (ClarifyOptionTexts, clarify_option_texts, CLARIFY, OPTION_TEXTS, GtkWidget)
+
+/* A row's texts are at least one line of small text. */
+#define CLARIFY_OPTION_TEXTS_MIN_HEIGHT 16
+
+/* With @estimate_height, a question for the height without a width gets
+ * CLARIFY_OPTION_TEXTS_MIN_HEIGHT instead of an unwrapped layout: for a list
+ * so long that its height does not depend on its rows. */
+GtkWidget *clarify_option_texts_new (gboolean            estimate_height);
+/* Agent text, shown literally; no @description hides the second line. */
+void       clarify_option_texts_set (ClarifyOptionTexts *self,
+                                     const char         *label,
+                                     const char         *description);
+
+G_END_DECLS

@@ -1,0 +1,257 @@
+/* test-history-ui.c: the history in the window, through its widgets
+ *
+ * Questions end through a real inbox; the view lists them newest first
+ * with who asked, what was answered or how it ended, and when; the search
+ * field filters; Clear asks first, and forgets only when confirmed. In
+ * English and German, with screenshots.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <adwaita.h>
+
+#include "clarify-history-view.h"
+#include "clarify-test-backend.h"
+#include "clarify-test-history.h"
+#include "clarify-test-gtk-utils.h"
+#include "clarify-test-log.h"
+
+#define WAIT_MS 10000
+
+typedef struct
+{
+  char           *dir;
+  ClarifyInbox   *inbox;
+  ClarifyBackend *backend;
+  ClarifyHistory *history;
+  GtkWindow      *window;
+  ClarifyHistoryView *view;
+} Fixture;
+
+static const char * const databases[] = { "PostgreSQL", "postgresql", "SQLite", "sqlite", NULL };
+
+static ClarifyRequest *
+new_request (const char          *id,
+             ClarifyQuestionKind  kind,
+             const char          *text)
+{
+  return clarify_test_history_request (id, kind, text, kind == CLARIFY_QUESTION_KIND_SINGLE ? databases : NULL);
+}
+
+static void
+answer (Fixture        *f,
+        ClarifyRequest *request,
+        ClarifyOutcome  outcome,
+        const char     *value)
+{
+  clarify_test_history_answer (f->inbox, request, outcome, value, NULL);
+}
+
+static void
+fixture_set_up (Fixture       *f,
+                gconstpointer  data)
+{
+  g_autofree char *path = NULL;
+  g_autoptr(ClarifyRequest) database = new_request ("db", CLARIFY_QUESTION_KIND_SINGLE, "Which database should I use?");
+  g_autoptr(ClarifyRequest) extras = new_request ("ex", CLARIFY_QUESTION_KIND_TEXT, "Anything else for <the> release?");
+  g_autoptr(ClarifyRequest) deploy = new_request ("de", CLARIFY_QUESTION_KIND_CONFIRM, "Deploy to production now?");
+  GtkWidget *page;
+
+  clarify_test_set_language (data);
+  f->dir = g_dir_make_tmp ("clarify-history-ui-XXXXXX", NULL);
+  path = g_build_filename (f->dir, "history.json", NULL);
+  f->inbox = clarify_inbox_new ();
+  f->backend = clarify_test_backend_new ("work");
+  clarify_inbox_add_backend (f->inbox, f->backend);
+  f->history = clarify_history_new (path);
+  clarify_history_watch (f->history, f->inbox);
+
+  clarify_request_set_caller (database, "opencode");
+  g_assert_true (clarify_backend_add_request (f->backend, database));
+  g_assert_true (clarify_backend_add_request (f->backend, extras));
+  g_assert_true (clarify_backend_add_request (f->backend, deploy));
+  answer (f, database, CLARIFY_OUTCOME_ANSWERED, "postgresql");
+  answer (f, extras, CLARIFY_OUTCOME_SKIPPED, NULL);
+  clarify_backend_withdraw_request (f->backend, "de", CLARIFY_END_REASON_AGENT_WITHDREW, NULL);
+
+  f->window = GTK_WINDOW (gtk_window_new ());
+  gtk_window_set_default_size (f->window, 560, 520);
+  page = adw_preferences_page_new ();
+  f->view = CLARIFY_HISTORY_VIEW (clarify_history_view_new ());
+  clarify_history_view_set_history (f->view, f->history);
+  adw_preferences_page_add (ADW_PREFERENCES_PAGE (page), ADW_PREFERENCES_GROUP (f->view));
+  gtk_window_set_child (f->window, page);
+  clarify_test_present_and_wait (f->window);
+}
+
+static void
+fixture_tear_down (Fixture       *f,
+                   gconstpointer  data)
+{
+  gtk_window_destroy (f->window);
+  g_clear_object (&f->history);
+  g_clear_object (&f->backend);
+  g_clear_object (&f->inbox);
+  clarify_test_remove_tree (f->dir);
+  g_free (f->dir);
+  clarify_test_set_language ("en");
+}
+
+/* The rows as shown: "title | subtitle" each, the time cut off. */
+static char *
+describe_rows (Fixture *f)
+{
+  GtkWidget *list = clarify_test_find_widget (GTK_WIDGET (f->view), "list");
+  GString *text = g_string_new (NULL);
+
+  g_assert_true (GTK_IS_LIST_BOX (list));
+  for (GtkWidget *row = gtk_widget_get_first_child (list); row != NULL; row = gtk_widget_get_next_sibling (row))
+    {
+      g_autofree char *title = NULL;
+      g_autofree char *subtitle = NULL;
+      char *last;
+
+      if (!ADW_IS_ACTION_ROW (row))
+        continue;
+      /* The rows hold escaped markup (libadwaita 1.2 reads it as such). */
+      g_assert_true (pango_parse_markup (adw_preferences_row_get_title (ADW_PREFERENCES_ROW (row)), -1, 0, NULL, &title, NULL, NULL));
+      g_assert_true (pango_parse_markup (adw_action_row_get_subtitle (ADW_ACTION_ROW (row)), -1, 0, NULL, &subtitle, NULL, NULL));
+      last = g_strrstr (subtitle, " · ");
+      g_assert_nonnull (last);
+      *last = '\0';
+      g_string_append_printf (text, "%s | %s\n", title, subtitle);
+    }
+
+  return g_string_free (text, FALSE);
+}
+
+static void
+type_search (Fixture    *f,
+             const char *text)
+{
+  GtkWidget *entry = clarify_test_find_descendant (GTK_WIDGET (f->view), GTK_TYPE_SEARCH_ENTRY);
+
+  gtk_editable_set_text (GTK_EDITABLE (entry), text);
+  /* GtkSearchEntry reports the change after a delay of its own; the test
+   * does not wait for a timer, it says what the entry then says. */
+  g_signal_emit_by_name (entry, "search-changed");
+}
+
+static AdwMessageDialog *
+find_message_dialog (void)
+{
+  GListModel *toplevels = gtk_window_get_toplevels ();
+
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr(GObject) window = g_list_model_get_item (toplevels, i);
+
+      if (ADW_IS_MESSAGE_DIALOG (window) && gtk_widget_get_visible (GTK_WIDGET (window)))
+        return ADW_MESSAGE_DIALOG (window);
+    }
+
+  return NULL;
+}
+
+static gboolean
+message_dialog_shown (gpointer data)
+{
+  AdwMessageDialog *dialog = find_message_dialog ();
+
+  return dialog != NULL && gtk_widget_get_mapped (GTK_WIDGET (dialog));
+}
+
+static void
+test_list (Fixture       *f,
+           gconstpointer  data)
+{
+  gboolean de = g_str_equal (data, "de");
+  g_autofree char *rows = describe_rows (f);
+  g_autofree char *name = g_strdup_printf ("history-%s", (const char *) data);
+  g_autofree char *searched = NULL;
+  g_autofree char *shot = NULL;
+
+  g_assert_cmpstr (rows, ==,
+                   de ? "Deploy to production now? | work · Vom Agenten zurückgezogen\n"
+                        "Anything else for <the> release? | work · Übersprungen\n"
+                        "Which database should I use? | OpenCode · Beantwortet: PostgreSQL\n"
+                      : "Deploy to production now? | work · Withdrawn by the agent\n"
+                        "Anything else for <the> release? | work · Skipped\n"
+                        "Which database should I use? | OpenCode · Answered: PostgreSQL\n");
+  g_assert_cmpstr (adw_preferences_group_get_title (ADW_PREFERENCES_GROUP (f->view)), ==, de ? "Verlauf" : "History");
+  shot = clarify_test_save_screenshot (GTK_WIDGET (f->window), name);
+  g_assert_nonnull (shot);
+
+  /* The search folds case and accents, over question, asker and answer. */
+  type_search (f, "postgres opencode");
+  g_assert_cmpuint (clarify_history_view_get_n_shown (f->view), ==, 1);
+  searched = describe_rows (f);
+  g_assert_cmpstr (searched, ==, de ? "Which database should I use? | OpenCode · Beantwortet: PostgreSQL\n"
+                                    : "Which database should I use? | OpenCode · Answered: PostgreSQL\n");
+  type_search (f, "nothing like it");
+  g_assert_cmpuint (clarify_history_view_get_n_shown (f->view), ==, 0);
+  g_assert_nonnull (clarify_test_find_label (GTK_WIDGET (f->view),
+                                             de ? "Nichts im Verlauf passt dazu" : "Nothing in the history matches"));
+  g_clear_pointer (&name, g_free);
+  name = g_strdup_printf ("history-search-%s", (const char *) data);
+  g_free (clarify_test_save_screenshot (GTK_WIDGET (f->window), name));
+  type_search (f, "");
+  g_assert_cmpuint (clarify_history_view_get_n_shown (f->view), ==, 3);
+}
+
+static void
+test_clear (Fixture       *f,
+            gconstpointer  data)
+{
+  gboolean de = g_str_equal (data, "de");
+  GtkWidget *clear = clarify_test_find_button (GTK_WIDGET (f->view), de ? "_Leeren …" : "_Clear…");
+  g_autoptr(ClarifyHistory) again = NULL;
+  g_autofree char *name = g_strdup_printf ("history-clear-%s", (const char *) data);
+  AdwMessageDialog *dialog;
+
+  g_assert_nonnull (clear);
+  g_assert_true (gtk_widget_get_sensitive (clear));
+
+  /* Asked, and cancelled: nothing goes. */
+  g_signal_emit_by_name (clear, "clicked");
+  g_assert_true (clarify_test_wait_until (message_dialog_shown, NULL, WAIT_MS));
+  dialog = find_message_dialog ();
+  g_assert_cmpstr (adw_message_dialog_get_heading (dialog), ==, de ? "Den Verlauf leeren?" : "Clear the History?");
+  g_free (clarify_test_save_screenshot (GTK_WIDGET (dialog), name));
+  adw_message_dialog_response (dialog, "cancel");
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (f->history)), ==, 3);
+
+  /* Asked, and confirmed: the list and the file are empty. */
+  g_signal_emit_by_name (clear, "clicked");
+  g_assert_true (clarify_test_wait_until (message_dialog_shown, NULL, WAIT_MS));
+  dialog = find_message_dialog ();
+  adw_message_dialog_response (dialog, "clear");
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (f->history)), ==, 0);
+  g_assert_cmpuint (clarify_history_view_get_n_shown (f->view), ==, 0);
+  g_assert_false (gtk_widget_get_sensitive (clear));
+  g_assert_nonnull (clarify_test_find_label (GTK_WIDGET (f->view),
+                                             de ? "Beendete Fragen erscheinen hier" : "Questions that ended show up here"));
+  again = clarify_history_new (clarify_history_get_path (f->history));
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (again)), ==, 0);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  clarify_test_log_init ();
+  clarify_test_gtk_init (&argc, &argv);
+
+  for (guint i = 0; i < 2; i++)
+    {
+      const char *language = i == 0 ? "en" : "de";
+      g_autofree char *list = g_strdup_printf ("/history-ui/list/%s", language);
+      g_autofree char *clear = g_strdup_printf ("/history-ui/clear/%s", language);
+
+      g_test_add (list, Fixture, language, fixture_set_up, test_list, fixture_tear_down);
+      g_test_add (clear, Fixture, language, fixture_set_up, test_clear, fixture_tear_down);
+    }
+
+  return g_test_run ();
+}

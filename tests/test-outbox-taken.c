@@ -1,0 +1,274 @@
+/* test-outbox-taken.c: the answers a `clarify` agent took outlive a restart
+ *
+ * A `clarify` agent that sends a request again after it took the answer
+ * (its list was behind, or it lost the answer) gets the same answer posted
+ * again, not a second dialog (test-backend's resent-after-answer). Those
+ * answers are kept on disk beside the outbox's, so that this still holds
+ * when Clarify was restarted in between. The file is written when the
+ * agent takes the answer, not at quit: dropping the first inbox without a
+ * word is what a kill leaves behind.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <glib/gstdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "clarify-backend-registry.h"
+#include "clarify-inbox.h"
+#include "clarify-json-backend.h"
+#include "clarify-test-log.h"
+#include "clarify-test-outbox.h"
+#include "clarify-test-server.h"
+
+#define WAIT_MS      10000
+#define EVENTS_PATH  "/agent/events"
+#define ANSWER_PATH  "/agent/requests/r1/response"
+#define TOKEN        "s3cret-token"
+#define REQUEST_R1   "{\"id\":\"r1\",\"title\":\"Deploy\",\"questions\":[{\"id\":\"q1\",\"kind\":\"text\",\"text\":\"Which branch?\"}]}"
+#define OTHER_R1     "{\"id\":\"r1\",\"questions\":[{\"id\":\"q1\",\"kind\":\"confirm\",\"text\":\"Deploy now?\"}]}"
+#define FRAME(json)  "event: request\ndata: " json "\n\n"
+#define ANSWER_BODY  "{\"id\":\"r1\",\"outcome\":\"answered\",\"answers\":[{\"question_id\":\"q1\",\"values\":[\"main\"]}]}"
+
+typedef struct
+{
+  ClarifyInbox    *inbox;
+  ClarifyBackend  *backend;
+  ClarifyTestSeen  seen;
+} Run;
+
+/* One run of Clarify: an inbox keeping its answers in @dir, with the
+ * agent at @server. */
+static void
+run_start (Run               *run,
+           const char        *dir,
+           ClarifyTestServer *server)
+{
+  g_autofree char *url = clarify_test_server_get_url (server, EVENTS_PATH);
+  g_autoptr(ClarifyConnection) connection = clarify_connection_new ("work", "clarify", url);
+  g_autoptr(ClarifyOutboxStore) store = clarify_outbox_store_new (dir);
+  g_autoptr(GError) error = NULL;
+
+  clarify_connection_set_option (connection, "token", TOKEN);
+  run->inbox = clarify_inbox_new ();
+  clarify_outbox_set_store (clarify_inbox_get_outbox (run->inbox), store);
+  run->backend = clarify_backend_registry_create (connection, &error);
+  g_assert_no_error (error);
+  clarify_sse_client_set_backoff (clarify_json_backend_get_sse_client (CLARIFY_JSON_BACKEND (run->backend)), 20, 100);
+  clarify_test_seen_init (&run->seen, run->inbox);
+  clarify_inbox_add_backend (run->inbox, run->backend);
+  clarify_backend_start (run->backend);
+}
+
+static void
+run_stop (Run *run)
+{
+  clarify_backend_stop (run->backend);
+  g_clear_object (&run->backend);
+  g_clear_object (&run->inbox);
+  clarify_test_seen_clear (&run->seen);
+}
+
+static char *
+taken_file (const char *dir)
+{
+  g_autofree char *taken = g_build_filename (dir, "taken", NULL);
+  g_autoptr(GDir) handle = g_dir_open (taken, 0, NULL);
+  const char *name = handle != NULL ? g_dir_read_name (handle) : NULL;
+
+  return name != NULL ? g_build_filename (taken, name, NULL) : NULL;
+}
+
+static gboolean
+outbox_is_empty (gpointer dir)
+{
+  return clarify_test_outbox_count (dir, ".json") == 0;
+}
+
+static void
+assert_posted (ClarifyTestServer *server,
+               guint              n)
+{
+  g_autoptr(ClarifyTestRequest) post = NULL;
+
+  g_assert_true (clarify_test_server_wait_for_n_requests (server, "POST", ANSWER_PATH, n, WAIT_MS));
+  post = clarify_test_server_get_request (server, "POST", ANSWER_PATH, n - 1);
+  g_assert_cmpstr (post->body, ==, ANSWER_BODY);
+}
+
+/* The person answers, the agent takes it; Clarify restarts; the agent
+ * sends the request again: it gets the same answer, nobody is asked. */
+static void
+test_resent_after_restart (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("clarify-taken-XXXXXX", NULL);
+  g_autofree char *outbox = g_build_filename (dir, "outbox", NULL);
+  g_autoptr(ClarifyTestServer) server = clarify_test_server_new ();
+  g_autoptr(ClarifyResponse) response = clarify_response_new ("r1", CLARIFY_OUTCOME_ANSWERED);
+  g_autofree char *file = NULL;
+  g_autofree char *text = NULL;
+  g_autoptr(GError) error = NULL;
+  const char *values[] = { "main", NULL };
+  ClarifyRequest *request;
+  struct stat info;
+  Run run = { 0 };
+
+  /* Every new stream sends what the agent has pending: r1, even answered. */
+  clarify_test_server_add_sse (server, EVENTS_PATH);
+  clarify_test_server_set_sse_greeting (server, EVENTS_PATH, FRAME (REQUEST_R1));
+  clarify_test_server_add_json (server, "POST", ANSWER_PATH, 200, "application/json", "{}");
+
+  run_start (&run, outbox, server);
+  g_assert_true (clarify_test_loop_until (clarify_test_seen_has_added, &run.seen, WAIT_MS));
+  request = clarify_inbox_lookup (run.inbox, run.backend, "r1");
+  g_assert_nonnull (request);
+  clarify_response_add_answer (response, "q1", values, NULL, FALSE);
+  clarify_inbox_answer (run.inbox, request, response);
+  assert_posted (server, 1);
+  g_assert_true (clarify_test_loop_until (outbox_is_empty, outbox, WAIT_MS));
+
+  /* Kept beside the outbox: 0600, the answer in it, the token not. */
+  file = taken_file (outbox);
+  g_assert_nonnull (file);
+  g_assert_cmpint (g_stat (file, &info), ==, 0);
+  g_assert_cmpint (info.st_mode & 0777, ==, 0600);
+  g_file_get_contents (file, &text, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (strstr (text, "main"));
+  g_assert_null (strstr (text, TOKEN));
+  run_stop (&run);
+
+  /* Clarify starts again; the agent's new stream sends r1 again. */
+  run_start (&run, outbox, server);
+  assert_posted (server, 2);
+  clarify_test_loop_for (300);
+  g_assert_cmpuint (run.seen.added->len, ==, 0);
+  g_assert_cmpuint (clarify_test_server_get_n_requests (server, "POST", ANSWER_PATH), ==, 2);
+  run_stop (&run);
+
+  /* The same id with other questions is a new request, even now; and it
+   * is no longer kept as taken. */
+  clarify_test_server_set_sse_greeting (server, EVENTS_PATH, FRAME (OTHER_R1));
+  run_start (&run, outbox, server);
+  g_assert_true (clarify_test_loop_until (clarify_test_seen_has_added, &run.seen, WAIT_MS));
+  request = clarify_inbox_lookup (run.inbox, run.backend, "r1");
+  g_assert_cmpstr (clarify_question_get_text (clarify_request_get_question (request, 0)), ==, "Deploy now?");
+  g_assert_cmpuint (clarify_test_server_get_n_requests (server, "POST", ANSWER_PATH), ==, 2);
+  g_clear_pointer (&file, g_free);
+  g_assert_null (file = taken_file (outbox));
+  run_stop (&run);
+
+  clarify_test_remove_tree (dir);
+}
+
+#define REQUEST_R2   "{\"id\":\"r2\",\"questions\":[{\"id\":\"q1\",\"kind\":\"text\",\"text\":\"Which tag?\"}]}"
+#define ANSWER_R2    "/agent/requests/r2/response"
+
+static gboolean
+has_two (gpointer data)
+{
+  return ((ClarifyTestSeen *) data)->added->len == 2;
+}
+
+/* The connection is removed (as clarify_application_disconnect() does:
+ * its backend goes, then what the store keeps for it): the file of
+ * answers taken goes with it, and an answer whose post was still on its
+ * way when it went does not write it again. */
+static void
+test_connection_removed (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("clarify-taken-XXXXXX", NULL);
+  g_autofree char *outbox = g_build_filename (dir, "outbox", NULL);
+  g_autoptr(ClarifyTestServer) server = clarify_test_server_new ();
+  g_autoptr(ClarifyResponse) first = clarify_response_new ("r1", CLARIFY_OUTCOME_ANSWERED);
+  g_autoptr(ClarifyResponse) second = clarify_response_new ("r2", CLARIFY_OUTCOME_ANSWERED);
+  g_autoptr(ClarifyOutboxStore) store = NULL;
+  g_autofree char *file = NULL;
+  const char *values[] = { "main", NULL };
+  Run run = { 0 };
+
+  clarify_test_server_add_sse (server, EVENTS_PATH);
+  clarify_test_server_set_sse_greeting (server, EVENTS_PATH, FRAME (REQUEST_R1) FRAME (REQUEST_R2));
+  clarify_test_server_add_json (server, "POST", ANSWER_PATH, 200, "application/json", "{}");
+  clarify_test_server_add_json (server, "POST", ANSWER_R2, 200, "application/json", "{}");
+
+  run_start (&run, outbox, server);
+  store = g_object_ref (clarify_outbox_get_store (clarify_inbox_get_outbox (run.inbox)));
+  g_assert_true (clarify_test_loop_until (has_two, &run.seen, WAIT_MS));
+  clarify_response_add_answer (first, "q1", values, NULL, FALSE);
+  clarify_inbox_answer (run.inbox, clarify_inbox_lookup (run.inbox, run.backend, "r1"), first);
+  assert_posted (server, 1);
+  g_assert_true (clarify_test_loop_until (outbox_is_empty, outbox, WAIT_MS));
+  file = taken_file (outbox);
+  g_assert_nonnull (file);
+
+  /* r2's answer is on its way (the agent holds its reply) as the
+   * connection is removed. */
+  clarify_test_server_stall_next (server, ANSWER_R2, 1000);
+  clarify_response_add_answer (second, "q1", values, NULL, FALSE);
+  clarify_inbox_answer (run.inbox, clarify_inbox_lookup (run.inbox, run.backend, "r2"), second);
+  g_assert_true (clarify_test_server_wait_for_n_requests (server, "POST", ANSWER_R2, 1, WAIT_MS));
+  clarify_inbox_remove_backend (run.inbox, run.backend);
+  clarify_outbox_store_forget_connection (store, "work");
+  g_assert_false (g_file_test (file, G_FILE_TEST_EXISTS));
+
+  /* The agent takes r2 after all; nothing comes back on disk. */
+  clarify_test_loop_for (1500);
+  g_assert_false (g_file_test (file, G_FILE_TEST_EXISTS));
+  g_assert_cmpuint (clarify_test_outbox_count (outbox, ".json"), ==, 0);
+  run_stop (&run);
+
+  clarify_test_remove_tree (dir);
+}
+
+/* No store (CLARIFY_OUTBOX_DIR empty): nothing is written, not even to
+ * the default place. */
+static void
+test_no_store (void)
+{
+  g_autofree char *dir = g_build_filename (g_get_user_data_dir (), "clarify", NULL);
+  g_autoptr(ClarifyTestServer) server = clarify_test_server_new ();
+  g_autoptr(ClarifyConnection) connection = NULL;
+  g_autoptr(ClarifyBackend) backend = NULL;
+  g_autoptr(ClarifyInbox) inbox = clarify_inbox_new ();
+  g_autoptr(ClarifyResponse) response = clarify_response_new ("r1", CLARIFY_OUTCOME_ANSWERED);
+  g_autofree char *url = clarify_test_server_get_url (server, EVENTS_PATH);
+  g_autoptr(GError) error = NULL;
+  const char *values[] = { "main", NULL };
+  ClarifyTestSeen seen;
+
+  clarify_test_server_add_sse (server, EVENTS_PATH);
+  clarify_test_server_set_sse_greeting (server, EVENTS_PATH, FRAME (REQUEST_R1));
+  clarify_test_server_add_json (server, "POST", ANSWER_PATH, 200, "application/json", "{}");
+  connection = clarify_connection_new ("work", "clarify", url);
+  backend = clarify_backend_registry_create (connection, &error);
+  g_assert_no_error (error);
+  clarify_test_seen_init (&seen, inbox);
+  clarify_inbox_add_backend (inbox, backend);
+  clarify_backend_start (backend);
+  g_assert_true (clarify_test_loop_until (clarify_test_seen_has_added, &seen, WAIT_MS));
+  clarify_response_add_answer (response, "q1", values, NULL, FALSE);
+  clarify_inbox_answer (inbox, clarify_inbox_lookup (inbox, backend, "r1"), response);
+  assert_posted (server, 1);
+  clarify_test_loop_for (100);
+  g_assert_false (g_file_test (dir, G_FILE_TEST_EXISTS));
+
+  clarify_backend_stop (backend);
+  clarify_test_seen_clear (&seen);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  clarify_test_log_init ();
+  g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
+
+  g_test_add_func ("/outbox-taken/resent-after-restart", test_resent_after_restart);
+  g_test_add_func ("/outbox-taken/no-store", test_no_store);
+  g_test_add_func ("/outbox-taken/connection-removed", test_connection_removed);
+
+  return g_test_run ();
+}
