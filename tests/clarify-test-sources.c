@@ -224,14 +224,11 @@ answer_ag3ntum (ClarifyRequest *request)
 }
 
 /* Clarify's own protocol: every new stream sends what is pending. */
-#define CLARIFY_REQUEST \
-  "{\"id\":\"r1\",\"title\":\"Deploy\",\"questions\":[{\"id\":\"q1\",\"kind\":\"text\",\"text\":\"Which branch?\"}]}"
-
 static void
 serve_clarify (ClarifyTestServer *server)
 {
   clarify_test_server_add_sse (server, "/agent/events");
-  clarify_test_server_set_sse_greeting (server, "/agent/events", "event: request\ndata: " CLARIFY_REQUEST "\n\n");
+  clarify_test_server_set_sse_greeting (server, "/agent/events", "event: request\ndata: " CLARIFY_TEST_SOURCES_CLARIFY_REQUEST "\n\n");
 }
 
 static void

@@ -38,6 +38,10 @@ typedef struct
   ClarifyResponse *(*answer) (ClarifyRequest    *request);
 } ClarifyTestSource;
 
+/* What the "clarify" row's agent asks, as its stream sends it. */
+#define CLARIFY_TEST_SOURCES_CLARIFY_REQUEST \
+  "{\"id\":\"r1\",\"title\":\"Deploy\",\"questions\":[{\"id\":\"q1\",\"kind\":\"text\",\"text\":\"Which branch?\"}]}"
+
 extern const ClarifyTestSource clarify_test_sources[];
 extern const guint             clarify_test_n_sources;
 

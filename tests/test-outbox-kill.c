@@ -303,6 +303,91 @@ test_killed_after_taken (gconstpointer data)
   clarify_test_remove_tree (dir);
 }
 
+typedef struct
+{
+  GPtrArray  *added;
+  const char *id;
+} ShownWait;
+
+/* Whether the latest request shown is @id. */
+static gboolean
+is_shown_last (gpointer data)
+{
+  ShownWait *wait = data;
+
+  return wait->added->len > 0 && g_str_equal (wait->added->pdata[wait->added->len - 1], wait->id);
+}
+
+/* Sends @request_json on the agent's stream, then a new request: shown
+ * once the stream's events before it were handled. */
+static void
+send_then_new (ClarifyTestServer *server,
+               Seen              *seen,
+               const char        *request_json,
+               const char        *new_id)
+{
+  g_autofree char *events = g_strdup_printf ("event: request\ndata: %s\n\n"
+                                             "event: request\ndata: {\"id\":\"%s\",\"questions\":"
+                                             "[{\"id\":\"q1\",\"kind\":\"text\",\"text\":\"Next?\"}]}\n\n",
+                                             request_json, new_id);
+
+  ShownWait wait = { seen->seen.added, new_id };
+
+  clarify_test_server_sse_send (server, "/agent/events", events, -1);
+  g_assert_true (clarify_test_loop_until (is_shown_last, &wait, WAIT_MS));
+}
+
+/* Clarify's own protocol. The kept answer is posted while the agent's new
+ * stream opens; the stream then lists the question, in a listing older
+ * than the answer: it is not answered twice. The agent sending it again
+ * on that stream is asking again, and gets the same answer again. */
+static void
+test_listing_older_than_answer (void)
+{
+  const ClarifyTestSource *source = clarify_test_source_find ("clarify");
+  g_autofree char *dir = g_dir_make_tmp ("clarify-outbox-XXXXXX", NULL);
+  g_autofree char *outbox = g_build_filename (dir, "outbox", NULL);
+  g_autoptr(ClarifyTestServer) down = clarify_test_server_new ();
+  g_autoptr(ClarifyTestServer) back = clarify_test_server_new ();
+  g_autofree char *url = clarify_test_server_get_url (back, "");
+  g_autoptr(ClarifyTestRequest) again = NULL;
+  g_autoptr(ClarifyBackend) backend = NULL;
+  g_autoptr(ClarifyInbox) inbox = NULL;
+  Seen seen = { { NULL, NULL }, outbox, 0 };
+
+  source->serve (down);
+  clarify_test_server_add_json (down, "POST", source->answer_path, 503, "text/plain", "restarting");
+  answer_and_die (source, down, &seen);
+  g_clear_pointer (&down, clarify_test_server_free);
+
+  /* Back; its stream lists nothing until the test says so. */
+  source->serve_taken (back);
+  clarify_test_server_set_json (back, "POST", source->answer_path, 200, "application/json", source->taken);
+  inbox = clarify_test_source_inbox_new (source, "agent", seen.dir, url, TRUE, &backend);
+  clarify_test_seen_init (&seen.seen, inbox);
+  clarify_inbox_add_backend (inbox, backend);
+  clarify_backend_start (backend);
+  g_assert_true (clarify_test_loop_until (clarify_test_seen_has_replayed, &seen.seen, WAIT_MS));
+  g_assert_cmpstr (seen.seen.replayed->pdata[0], ==, "r1=delivered");
+  g_assert_true (clarify_test_server_wait_for_n_streams (back, "/agent/events", 1, WAIT_MS));
+
+  /* The listing, then the agent asking again: one more post in all (the
+   * old reading posted once for each), and no dialog. */
+  send_then_new (back, &seen, CLARIFY_TEST_SOURCES_CLARIFY_REQUEST, "r2");
+  send_then_new (back, &seen, CLARIFY_TEST_SOURCES_CLARIFY_REQUEST, "r3");
+  g_assert_true (clarify_test_server_wait_for_n_requests (back, "POST", source->answer_path, 2, WAIT_MS));
+  clarify_test_loop_for (300);
+  g_assert_cmpuint (clarify_test_server_get_n_requests (back, "POST", source->answer_path), ==, 2);
+  again = clarify_test_server_get_request (back, "POST", source->answer_path, 1);
+  g_assert_cmpstr (again->body, ==, source->answer_body);
+  g_assert_cmpuint (seen.seen.added->len, ==, 2);
+
+  clarify_backend_stop (backend);
+  g_clear_object (&inbox);
+  clarify_test_seen_clear (&seen.seen);
+  clarify_test_remove_tree (dir);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -317,6 +402,7 @@ main (int   argc,
 
   clarify_test_sources_add ("/outbox-kill/", test_killed_while_agent_down);
   clarify_test_sources_add ("/outbox-kill/after-taken/", test_killed_after_taken);
+  g_test_add_func ("/outbox-kill/listing-older-than-answer", test_listing_older_than_answer);
 
   return g_test_run ();
 }

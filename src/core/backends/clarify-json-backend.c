@@ -28,8 +28,12 @@
 /* What the agent took for a request, and which request that was. */
 typedef struct
 {
-  char *request_digest;
-  char *answer_json;
+  char     *request_digest;
+  char     *answer_json;
+  /* The stream asked for last when the answer was taken, and whether that
+   * stream had sent the request by then (neither outlives a restart). */
+  guint     taken_on_stream;
+  gboolean  listed_on_that_stream;
 } Answered;
 
 static void
@@ -55,6 +59,9 @@ struct _ClarifyJsonBackend
   /* Ids held when the agent came back from an outage and not sent again
    * since: a 404 for one of them is the restart, not someone else. */
   GHashTable           *unconfirmed;
+  /* Counts the streams asked for; the latest ids the current one sent. */
+  guint                 stream_serial;
+  ClarifyRecent        *stream_ids;
 };
 
 /* Test: the events URL itself is an event stream. */
@@ -259,6 +266,18 @@ resend_answer (ClarifyJsonBackend *self,
       return FALSE;
     }
 
+  /* A stream asked for before the answer was taken lists what was pending
+   * then: its first word of this request is older than the answer (as when
+   * an answer kept across a restart is posted while the stream opens).
+   * Only a repeat is the agent asking again. */
+  if (answered->taken_on_stream == self->stream_serial && !answered->listed_on_that_stream)
+    {
+      answered->listed_on_that_stream = TRUE;
+      g_debug ("Connection “%s”: request “%s” came in a listing older than its answer",
+               clarify_json_backend_get_name (self), id);
+      return TRUE;
+    }
+
   g_message ("Connection “%s”: the agent sent request “%s” again after it took the answer; "
              "sent it the same answer again",
              clarify_json_backend_get_name (self), id);
@@ -296,6 +315,7 @@ clarify_json_backend_handle_request (ClarifyJsonBackend *self,
   g_hash_table_remove (self->unconfirmed, clarify_request_get_id (request));
   if (resend_answer (self, request))
     return;
+  clarify_recent_add (self->stream_ids, clarify_request_get_id (request), NULL);
 
   /* Past the inbox's caps the agent hears so, and may send it again later. */
   if (!clarify_backend_add_request_full (CLARIFY_BACKEND (self), request, &error) &&
@@ -497,6 +517,8 @@ on_response_posted (GObject      *source,
     summary = clarify_json_get_string_member (json_node_get_object (reply), "received");
   if (summary != NULL)
     g_signal_emit (self, signals[CONFIRMED], 0, delivery->request_id, summary);
+  delivery->answered->taken_on_stream = self->stream_serial;
+  delivery->answered->listed_on_that_stream = clarify_recent_contains (self->stream_ids, delivery->request_id);
   load_answered (self);
   clarify_recent_add (self->answered, delivery->request_id, g_steal_pointer (&delivery->answered));
   save_answered (self);
@@ -551,6 +573,18 @@ clarify_json_backend_deliver_async (ClarifyBackend      *backend,
                                     on_response_posted, g_steal_pointer (&task));
 }
 
+/* A new stream is asked for: what it lists is composed from now on. */
+static void
+on_stream_state (ClarifyJsonBackend *self)
+{
+  if (clarify_sse_client_get_state (self->sse_client) != CLARIFY_CONNECTION_STATE_CONNECTING)
+    return;
+
+  self->stream_serial++;
+  clarify_recent_free (self->stream_ids);
+  self->stream_ids = clarify_recent_new (CLARIFY_RECENT_FINISHED_IDS, NULL);
+}
+
 static void
 clarify_json_backend_constructed (GObject *object)
 {
@@ -581,6 +615,8 @@ clarify_json_backend_constructed (GObject *object)
 
   self->sse_client = clarify_stream_backend_open (CLARIFY_STREAM_BACKEND (self), self->stream_session,
                                                   clarify_connection_get_url (connection));
+  g_signal_connect_object (self->sse_client, "notify::state", G_CALLBACK (on_stream_state), self,
+                           G_CONNECT_SWAPPED);
 
   /* The token the connection editor keeps in the keyring, or an older
    * connection's "token" option. */
@@ -617,6 +653,7 @@ clarify_json_backend_finalize (GObject *object)
   g_clear_pointer (&self->authorization, g_free);
   g_clear_pointer (&self->answered, clarify_recent_free);
   g_clear_pointer (&self->unconfirmed, g_hash_table_unref);
+  g_clear_pointer (&self->stream_ids, clarify_recent_free);
 
   G_OBJECT_CLASS (clarify_json_backend_parent_class)->finalize (object);
 }
@@ -660,6 +697,7 @@ clarify_json_backend_init (ClarifyJsonBackend *self)
 {
   self->answered = clarify_recent_new (ANSWERED_KEPT, answered_free);
   self->unconfirmed = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  self->stream_ids = clarify_recent_new (CLARIFY_RECENT_FINISHED_IDS, NULL);
 }
 
 ClarifySseClient *
