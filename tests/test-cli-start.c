@@ -113,6 +113,7 @@ test_ask_starts_clarify (void)
   const char *argv[] = { g_getenv ("CLARIFY_BINARY"), "ask", "--title", "Release check",
                          "--question", "Deploy the release now?", "--type", "confirm", NULL };
   g_autoptr(ClarifyTestRun) run = NULL;
+  int status;
 
   g_assert_true (name_owned (GINT_TO_POINTER (FALSE)));
   run = clarify_test_run_spawn (NULL, NULL, argv);
@@ -120,7 +121,9 @@ test_ask_starts_clarify (void)
   /* Clarify came up by itself, and its dialog takes the answer. */
   g_assert_true (clarify_test_loop_until (name_owned, GINT_TO_POINTER (TRUE), WAIT_MS));
   answer_yes_until ("Release check", clarify_test_run_is_done, run);
-  g_assert_cmpint (clarify_test_run_finish (run, WAIT_MS), ==, 0);
+  status = clarify_test_run_finish (run, WAIT_MS);
+  g_test_message ("clarify ask said: %s", run->err);
+  g_assert_cmpint (status, ==, 0);
   g_assert_cmpstr (run->out, ==, "yes\n");
 
   end_started_clarify ();
