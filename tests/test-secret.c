@@ -356,6 +356,35 @@ test_cli_no_answer (Fixture       *fixture,
   g_assert_false (g_file_test (path, G_FILE_TEST_EXISTS));
 }
 
+/* The app's own calls against a keyring that never answers: a lookup and
+ * a store made at once (the store waits behind the first call) each end at
+ * the deadline with the keyring named, and nothing goes to the file. */
+static void
+test_async_no_answer (Fixture       *fixture,
+                      gconstpointer  data)
+{
+  g_autoptr(GAsyncResult) looked_up = NULL;
+  g_autoptr(GAsyncResult) stored = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *path = g_build_filename (fixture->config_home, "clarify", "secrets", NULL);
+  char *secret;
+
+  fixture->hang = TRUE;
+  clarify_secret_lookup_async ("connection:agent", NULL, result_cb, &looked_up);
+  clarify_secret_store_async ("connection:other", "Clarify test", "hunter2", NULL, result_cb, &stored);
+
+  secret = clarify_secret_lookup_finish (wait_for_result (&looked_up), &error);
+  g_assert_null (secret);
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_TIMED_OUT);
+  g_assert_nonnull (strstr (error->message, "The keyring did not answer within 20 seconds (the Secret Service, "));
+  g_clear_error (&error);
+  g_assert_false (clarify_secret_store_finish (wait_for_result (&stored), &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_TIMED_OUT);
+  g_assert_nonnull (strstr (error->message, "The keyring did not answer within 20 seconds"));
+  g_assert_cmpuint (clarify_test_keyring_get_n_calls (fixture->keyring), >, 0);
+  g_assert_false (g_file_test (path, G_FILE_TEST_EXISTS));
+}
+
 /* `clarify set-password NAME` removing a password a working keyring does
  * not hold: the keyring answers without an error, and clarify says it is
  * removed, with no critical on the way. */
@@ -392,6 +421,7 @@ main (int   argc,
   g_test_add ("/secret/mcp-token", Fixture, NULL, fixture_set_up, test_mcp_token, fixture_tear_down);
   g_test_add ("/secret/add-clarify", Fixture, NULL, fixture_set_up, test_add_clarify, fixture_tear_down);
   g_test_add ("/secret/cli-no-answer", Fixture, NULL, fixture_set_up, test_cli_no_answer, fixture_tear_down);
+  g_test_add ("/secret/async-no-answer", Fixture, NULL, fixture_set_up, test_async_no_answer, fixture_tear_down);
   g_test_add ("/secret/cli-empty-keyring", Fixture, NULL, fixture_set_up, test_cli_empty_keyring, fixture_tear_down);
 
   return g_test_run ();

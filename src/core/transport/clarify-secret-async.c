@@ -11,22 +11,69 @@
 #include "clarify-secret.h"
 
 /* libsecret's own async calls, on the caller's main context; without a
- * Secret Service the same fallback as the blocking calls. */
+ * Secret Service the same fallback as the blocking calls, and the same
+ * deadline: past it the call is cancelled and fails with TIMED_OUT. */
 
 typedef struct
 {
-  char *key;
-  char *label;
-  char *secret;
+  char         *key;
+  char         *label;
+  char         *secret;
+  GCancellable *call_cancellable;  /* the caller's, or the deadline */
+  GCancellable *caller_cancellable;
+  gulong        caller_handler;
+  guint         deadline_id;
+  gboolean      timed_out;
 } SecretCall;
 
 static void
 secret_call_free (SecretCall *call)
 {
+  g_clear_handle_id (&call->deadline_id, g_source_remove);
+  if (call->caller_cancellable != NULL)
+    g_cancellable_disconnect (call->caller_cancellable, call->caller_handler);
+  g_clear_object (&call->caller_cancellable);
+  g_clear_object (&call->call_cancellable);
   g_free (call->key);
   g_free (call->label);
   clarify_secret_free (call->secret);
   g_free (call);
+}
+
+static gboolean
+deadline_cb (gpointer data)
+{
+  SecretCall *call = data;
+
+  call->deadline_id = 0;
+  call->timed_out = TRUE;
+  g_cancellable_cancel (call->call_cancellable);
+
+  return G_SOURCE_REMOVE;
+}
+
+static void
+caller_cancelled_cb (GCancellable *caller,
+                     GCancellable *call_cancellable)
+{
+  g_cancellable_cancel (call_cancellable);
+}
+
+/* The error of a call that ended with @error: the deadline's own when the
+ * deadline, not the caller, cancelled it. Takes @error. */
+static GError *
+call_error (GTask  *task,
+            GError *error)
+{
+  SecretCall *call = g_task_get_task_data (task);
+
+  if (call->timed_out && g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    {
+      g_clear_error (&error);
+      clarify_secret_set_no_answer_error (&error);
+    }
+
+  return error;
 }
 
 static GTask *
@@ -44,6 +91,15 @@ secret_call_new (const char          *key,
   call->key = g_strdup (key);
   call->label = g_strdup (label != NULL ? label : key);
   call->secret = g_strdup (secret);
+  call->call_cancellable = g_cancellable_new ();
+  if (cancellable != NULL)
+    {
+      call->caller_cancellable = g_object_ref (cancellable);
+      call->caller_handler = g_cancellable_connect (cancellable, G_CALLBACK (caller_cancelled_cb),
+                                                    call->call_cancellable, NULL);
+    }
+  /* From now: a call waiting behind the first waits no longer in all. */
+  call->deadline_id = g_timeout_add_seconds (CLARIFY_SECRET_DEADLINE_S, deadline_cb, call);
   g_task_set_source_tag (task, source_tag);
   g_task_set_task_data (task, call, (GDestroyNotify) secret_call_free);
 
@@ -124,7 +180,7 @@ lookup_cb (GObject      *object,
   first_call_finished ();
   if (error != NULL && !clarify_secret_service_unavailable (error))
     {
-      g_task_return_error (task, g_steal_pointer (&error));
+      g_task_return_error (task, call_error (task, g_steal_pointer (&error)));
       return;
     }
   if (error != NULL)
@@ -147,7 +203,7 @@ start_lookup (GTask *task)
 {
   SecretCall *call = g_task_get_task_data (task);
 
-  secret_password_lookup (clarify_secret_get_schema (), g_task_get_cancellable (task), lookup_cb, task,
+  secret_password_lookup (clarify_secret_get_schema (), call->call_cancellable, lookup_cb, task,
                           "key", call->key,
                           NULL);
 }
@@ -216,7 +272,7 @@ store_cb (GObject      *object,
 
   if (!clarify_secret_service_unavailable (error))
     {
-      g_task_return_error (task, g_steal_pointer (&error));
+      g_task_return_error (task, call_error (task, g_steal_pointer (&error)));
       return;
     }
 
@@ -230,7 +286,7 @@ start_store (GTask *task)
   SecretCall *call = g_task_get_task_data (task);
 
   secret_password_store (clarify_secret_get_schema (), SECRET_COLLECTION_DEFAULT,
-                         call->label, call->secret, g_task_get_cancellable (task), store_cb, task,
+                         call->label, call->secret, call->call_cancellable, store_cb, task,
                          "key", call->key,
                          NULL);
 }
@@ -291,7 +347,7 @@ clear_cb (GObject      *object,
   if (!secret_password_clear_finish (result, &error) &&
       error != NULL && !clarify_secret_service_unavailable (error))
     {
-      g_task_return_error (task, g_steal_pointer (&error));
+      g_task_return_error (task, call_error (task, g_steal_pointer (&error)));
       return;
     }
 
@@ -303,7 +359,7 @@ start_clear (GTask *task)
 {
   SecretCall *call = g_task_get_task_data (task);
 
-  secret_password_clear (clarify_secret_get_schema (), g_task_get_cancellable (task), clear_cb, task,
+  secret_password_clear (clarify_secret_get_schema (), call->call_cancellable, clear_cb, task,
                          "key", call->key,
                          NULL);
 }
@@ -356,8 +412,10 @@ check_service_cb (GObject      *object,
 static void
 start_check (GTask *task)
 {
-  secret_password_lookup (clarify_secret_get_schema (), g_task_get_cancellable (task), check_service_cb, task,
-                          "key", "clarify-check",
+  SecretCall *call = g_task_get_task_data (task);
+
+  secret_password_lookup (clarify_secret_get_schema (), call->call_cancellable, check_service_cb, task,
+                          "key", call->key,
                           NULL);
 }
 
@@ -366,9 +424,9 @@ clarify_secret_check_service_async (GCancellable        *cancellable,
                                     GAsyncReadyCallback  callback,
                                     gpointer             user_data)
 {
-  g_autoptr(GTask) task = g_task_new (NULL, cancellable, callback, user_data);
+  g_autoptr(GTask) task = secret_call_new ("clarify-check", NULL, NULL, cancellable, callback, user_data,
+                                           clarify_secret_check_service_async);
 
-  g_task_set_source_tag (task, clarify_secret_check_service_async);
   if (clarify_secret_use_file_only ())
     {
       g_task_return_boolean (task, FALSE);

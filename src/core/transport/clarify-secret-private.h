@@ -10,7 +10,16 @@
 
 G_BEGIN_DECLS
 
+/* Every call waits this long for the Secret Service (in a Flatpak, the
+ * Secret portal): a keyring that never answers must not hang `clarify`,
+ * nor a connection that reads its password. Shorter than GDBus's own 25 s
+ * call timeout, whose error would read as "no keyring here" and send the
+ * secret to the file. */
+#define CLARIFY_SECRET_DEADLINE_S 20
+
 const SecretSchema *clarify_secret_get_schema          (void);
+/* G_IO_ERROR_TIMED_OUT, naming the keyring that did not answer in time. */
+void                clarify_secret_set_no_answer_error (GError      **error);
 /* CLARIFY_SECRET_STORE=file: no Secret Service at all. */
 gboolean            clarify_secret_use_file_only       (void);
 /* Whether @error means "no usable Secret Service here". */

@@ -324,12 +324,6 @@ clarify_secret_fallback_clear (const char  *key,
   return clarify_secret_file_clear (key, error);
 }
 
-/* The blocking calls wait this long for the Secret Service (in a Flatpak,
- * the Secret portal): a keyring that never answers must not hang `clarify`
- * for ever. Shorter than GDBus's own 25 s call timeout, whose error would
- * read as "no keyring here" and send the secret to the file. */
-#define SERVICE_DEADLINE_S 20
-
 typedef enum
 {
   SERVICE_LOOKUP,
@@ -414,8 +408,8 @@ service_call_thread (gpointer data)
   return NULL;
 }
 
-static void
-set_no_answer_error (GError **error)
+void
+clarify_secret_set_no_answer_error (GError **error)
 {
   if (g_file_test ("/.flatpak-info", G_FILE_TEST_EXISTS))
     g_set_error (error, G_IO_ERROR, G_IO_ERROR_TIMED_OUT,
@@ -423,17 +417,17 @@ set_no_answer_error (GError **error)
                  _("The keyring did not answer within %u seconds (the Secret portal, "
                    "org.freedesktop.portal.Secret): it may wait to be unlocked, or be stuck. "
                    "Unlock it and try again."),
-                 SERVICE_DEADLINE_S);
+                 CLARIFY_SECRET_DEADLINE_S);
   else
     g_set_error (error, G_IO_ERROR, G_IO_ERROR_TIMED_OUT,
                  /* Translators: %u is a number of seconds */
                  _("The keyring did not answer within %u seconds (the Secret Service, "
                    "org.freedesktop.secrets): it may wait to be unlocked, or be stuck. "
                    "Unlock it and try again."),
-                 SERVICE_DEADLINE_S);
+                 CLARIFY_SECRET_DEADLINE_S);
 }
 
-/* Makes one libsecret call and waits for it at most SERVICE_DEADLINE_S.
+/* Makes one libsecret call and waits for it at most CLARIFY_SECRET_DEADLINE_S.
  * TRUE when the service answered: *@ok, *@found (lookup) and *@service_error
  * say what. FALSE with @error when it did not; the call is cancelled and its
  * thread left to end whenever libsecret lets it. */
@@ -448,7 +442,7 @@ service_call (ServiceOp    op,
               GError     **error)
 {
   ServiceCall *call = g_new0 (ServiceCall, 1);
-  gint64 deadline = g_get_monotonic_time () + SERVICE_DEADLINE_S * G_TIME_SPAN_SECOND;
+  gint64 deadline = g_get_monotonic_time () + CLARIFY_SECRET_DEADLINE_S * G_TIME_SPAN_SECOND;
   g_autoptr(GThread) thread = NULL;
   gboolean answered;
 
@@ -492,7 +486,7 @@ service_call (ServiceOp    op,
   if (!answered)
     {
       g_cancellable_cancel (call->cancellable);
-      set_no_answer_error (error);
+      clarify_secret_set_no_answer_error (error);
     }
   service_call_unref (call);
 
