@@ -13,7 +13,11 @@
 
 #include <adwaita.h>
 #include <libsoup/soup.h>
+#include <netinet/in.h>
 #include <signal.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 #include "clarify-test-app.h"
 #include "clarify-test-dbus.h"
@@ -24,6 +28,7 @@
 
 #include "clarify-backend-registry.h"
 #include "clarify-json.h"
+#include "clarify-mcp-listener.h"
 #include "clarify-mcp-server.h"
 #include "clarify-application-private.h"
 #include "clarify-connection-row.h"
@@ -523,6 +528,73 @@ test_mcp_endpoint (void)
   g_assert_no_error (error);
   g_assert_cmpuint (soup_message_get_status (message), ==, 200);
   g_assert_nonnull (strstr (g_bytes_get_data (reply, NULL), "\"name\":\"ask_user\""));
+}
+
+static gboolean
+mcp_port_taken (gpointer data)
+{
+  ClarifyBackend *backend = clarify_application_lookup_backend (app, "MCP");
+  const char *error = backend != NULL ? clarify_backend_get_error_text (backend) : NULL;
+
+  return error != NULL && strstr (error, "in use") != NULL;
+}
+
+/* The endpoint's listening socket is lost while another program holds its
+ * port: `clarify --list` and the window's row both say that MCP clients
+ * cannot get in, and why, until the socket is made again on that port. */
+static void
+test_mcp_listener_lost (void)
+{
+  ClarifyBackend *backend;
+  ClarifyConnectionRow *row;
+  ClarifyWindow *window;
+  g_auto(RunResult) run = { 0, };
+  g_autofree char *reason = NULL;
+  g_autofree char *expected = NULL;
+  g_autofree char *shot = NULL;
+  struct sockaddr_in address = { 0 };
+  int squatter = socket (AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  int one = 1;
+  guint port;
+
+  ensure_app ();
+  g_assert_true (clarify_test_wait_until (mcp_listening, NULL, WAIT_MS));
+  backend = clarify_application_lookup_backend (app, "MCP");
+  port = clarify_mcp_server_get_port (CLARIFY_MCP_SERVER (backend));
+  g_assert_cmpint (shutdown (g_socket_get_fd (clarify_mcp_listener_get_socket (
+                     clarify_mcp_server_get_listener (CLARIFY_MCP_SERVER (backend)))), SHUT_RDWR), ==, 0);
+  address.sin_family = AF_INET;
+  address.sin_port = htons (port);
+  address.sin_addr.s_addr = htonl (INADDR_LOOPBACK);
+  setsockopt (squatter, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+  g_assert_cmpint (bind (squatter, (struct sockaddr *) &address, sizeof address), ==, 0);
+  g_assert_cmpint (listen (squatter, 1), ==, 0);
+  g_assert_true (clarify_test_wait_until (mcp_port_taken, NULL, WAIT_MS));
+
+  run_clarify (&run, (const char *[]) { "--list", NULL });
+  g_assert_cmpint (run.status, ==, 0);
+  reason = g_strdup_printf ("Cannot listen on 127.0.0.1:%u for MCP clients: ", port);
+  expected = g_strdup_printf ("MCP=mcp:http://127.0.0.1:%u/mcp\tconnecting (%s", port, reason);
+  g_test_message ("--list: %s", run.out);
+  g_assert_nonnull (strstr (run.out, expected));
+  run_result_clear (&run);
+
+  g_application_activate (G_APPLICATION (app));
+  window = find_main_window ();
+  clarify_test_present_and_wait (GTK_WINDOW (window));
+  row = find_connection_row ("MCP");
+  g_assert_nonnull (row);
+  g_assert_true (g_str_has_prefix (clarify_connection_row_get_state_text (row), reason));
+  shot = clarify_test_save_screenshot (GTK_WIDGET (window), "main-window-mcp-lost-en");
+  g_assert_nonnull (shot);
+
+  /* The port free again: the endpoint listens on it, and says so. */
+  close (squatter);
+  g_assert_true (clarify_test_wait_until (mcp_listening, NULL, 4 * WAIT_MS));
+  g_assert_cmpuint (clarify_mcp_server_get_port (CLARIFY_MCP_SERVER (backend)), ==, port);
+  run_clarify (&run, (const char *[]) { "--list", NULL });
+  g_assert_nonnull (strstr (run.out, "/mcp\tconnected"));
+  gtk_widget_set_visible (GTK_WIDGET (window), FALSE);
 }
 
 static ClarifyRequest *
@@ -1363,6 +1435,7 @@ main (int   argc,
   g_test_add_func ("/application/request-ends", test_request_ends);
   g_test_add_func ("/application/demo", test_demo);
   g_test_add_func ("/application/mcp-endpoint", test_mcp_endpoint);
+  g_test_add_func ("/application/mcp-listener-lost", test_mcp_listener_lost);
   g_test_add_func ("/application/second-request-waits", test_second_request_waits);
   g_test_add_func ("/application/withdrawn-while-queued", test_withdrawn_while_queued);
   g_test_add_func ("/application/timeout-while-queued", test_timeout_while_queued);
