@@ -4,7 +4,9 @@
  */
 #include "config.h"
 
+#include <netinet/in.h>
 #include <stdlib.h>
+#include <sys/socket.h>
 
 #include <string.h>
 
@@ -1201,4 +1203,22 @@ clarify_test_remove_tree (const char *path)
   g_autoptr(GFile) file = g_file_new_for_path (path);
 
   remove_file_tree (file);
+}
+
+int
+clarify_test_hold_port (guint port)
+{
+  struct sockaddr_in address = { 0 };
+  int holder = socket (AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  int one = 1;
+
+  g_assert_cmpint (holder, >=, 0);
+  address.sin_family = AF_INET;
+  address.sin_port = htons (port);
+  address.sin_addr.s_addr = htonl (INADDR_LOOPBACK);
+  setsockopt (holder, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+  g_assert_cmpint (bind (holder, (struct sockaddr *) &address, sizeof address), ==, 0);
+  g_assert_cmpint (listen (holder, 1), ==, 0);
+
+  return holder;
 }

@@ -46,6 +46,10 @@ void                clarify_test_server_free            (ClarifyTestServer  *sel
 char               *clarify_test_server_get_url         (ClarifyTestServer  *self,
                                                          const char         *path);
 guint               clarify_test_server_get_port        (ClarifyTestServer  *self);
+/* Another program on 127.0.0.1:@port: bound (with SO_REUSEADDR, so that a
+ * socket just shut down there does not stop it) and listening. Returns the
+ * socket; close() lets the port go. */
+int                 clarify_test_hold_port              (guint               port);
 
 /* Canned replies for METHOD + path (query ignored). Successive calls queue
  * replies for successive requests; the last one repeats. Unknown routes 404.

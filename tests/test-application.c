@@ -13,7 +13,6 @@
 
 #include <adwaita.h>
 #include <libsoup/soup.h>
-#include <netinet/in.h>
 #include <signal.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -552,9 +551,7 @@ test_mcp_listener_lost (void)
   g_autofree char *reason = NULL;
   g_autofree char *expected = NULL;
   g_autofree char *shot = NULL;
-  struct sockaddr_in address = { 0 };
-  int squatter = socket (AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-  int one = 1;
+  int squatter;
   guint port;
 
   ensure_app ();
@@ -563,12 +560,7 @@ test_mcp_listener_lost (void)
   port = clarify_mcp_server_get_port (CLARIFY_MCP_SERVER (backend));
   g_assert_cmpint (shutdown (g_socket_get_fd (clarify_mcp_listener_get_socket (
                      clarify_mcp_server_get_listener (CLARIFY_MCP_SERVER (backend)))), SHUT_RDWR), ==, 0);
-  address.sin_family = AF_INET;
-  address.sin_port = htons (port);
-  address.sin_addr.s_addr = htonl (INADDR_LOOPBACK);
-  setsockopt (squatter, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
-  g_assert_cmpint (bind (squatter, (struct sockaddr *) &address, sizeof address), ==, 0);
-  g_assert_cmpint (listen (squatter, 1), ==, 0);
+  squatter = clarify_test_hold_port (port);
   g_assert_true (clarify_test_wait_until (mcp_port_taken, NULL, WAIT_MS));
 
   run_clarify (&run, (const char *[]) { "--list", NULL });

@@ -768,18 +768,11 @@ test_listener_lost (Fixture       *fixture,
   guint port = port_of (fixture);
   g_autofree char *head = ping_head (fixture, "close");
   g_autofree char *reply = NULL;
-  struct sockaddr_in address = { 0 };
-  int squatter = socket (AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-  int one = 1;
+  int squatter;
 
   g_assert_cmpint (shutdown (g_socket_get_fd (clarify_mcp_listener_get_socket (listener_of (fixture))), SHUT_RDWR), ==, 0);
 
-  address.sin_family = AF_INET;
-  address.sin_port = htons (port);
-  address.sin_addr.s_addr = htonl (INADDR_LOOPBACK);
-  setsockopt (squatter, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
-  g_assert_cmpint (bind (squatter, (struct sockaddr *) &address, sizeof address), ==, 0);
-  g_assert_cmpint (listen (squatter, 1), ==, 0);
+  squatter = clarify_test_hold_port (port);
 
   g_assert_true (clarify_test_loop_until (is_not_listening, backend, WAIT_MS));
   g_assert_cmpuint (clarify_backend_get_state (backend), ==, CLARIFY_CONNECTION_STATE_CONNECTING);
