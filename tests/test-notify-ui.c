@@ -449,12 +449,6 @@ test_quiet_while_focused (void)
   g_assert_false (clarify_test_notification_sent_by_now (G_APPLICATION (app), second_key));
   g_assert_false (clarify_test_notification_shown ((gpointer) third_key));
   g_free (clarify_test_save_screenshot (GTK_WIDGET (dialog), "notify-waiting-en"));
-  /* The same line in German, where it is longest. */
-  clarify_test_set_language ("de");
-  clarify_request_dialog_set_n_waiting (dialog, 2);
-  g_assert_cmpstr (clarify_request_dialog_get_waiting_text (dialog), ==, "Noch 2 weitere Fragen warten");
-  g_free (clarify_test_save_screenshot (GTK_WIDGET (dialog), "notify-waiting-de"));
-  clarify_test_set_language ("en");
 
   /* One is withdrawn in line: the count follows. */
   clarify_backend_withdraw_request (backend, "third", CLARIFY_END_REASON_AGENT_WITHDREW, NULL);
@@ -654,6 +648,25 @@ test_mcp_caller_named (void)
   clarify_application_remove_backend (app, backend);
 }
 
+/* The waiting line in German, where it is longest, in a dialog built in
+ * German: it fits beside the buttons. */
+static void
+test_waiting_line_german (void)
+{
+  g_autoptr(ClarifyRequest) request = single_question_request ("german", CLARIFY_QUESTION_KIND_CONFIRM);
+  ClarifyRequestDialog *dialog;
+
+  clarify_test_set_language ("de");
+  dialog = clarify_request_dialog_new (NULL, request);
+  clarify_test_present_and_wait (GTK_WINDOW (dialog));
+  clarify_request_dialog_set_n_waiting (dialog, 2);
+  g_assert_cmpstr (clarify_request_dialog_get_waiting_text (dialog), ==, "Noch 2 weitere Fragen warten");
+  g_assert_nonnull (clarify_test_find_button (GTK_WIDGET (dialog), "Abbrechen"));
+  g_free (clarify_test_save_screenshot (GTK_WIDGET (dialog), "notify-waiting-de"));
+  gtk_window_destroy (GTK_WINDOW (dialog));
+  clarify_test_set_language ("en");
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -681,6 +694,7 @@ main (int   argc,
   g_test_add_func ("/notify/withdrawn-on-each-end", test_withdrawn_on_each_end);
   g_test_add_func ("/notify/mcp-caller-named", test_mcp_caller_named);
   g_test_add_func ("/notify/quiet-while-focused", test_quiet_while_focused);
+  g_test_add_func ("/notify/waiting-line-german", test_waiting_line_german);
   g_test_add_func ("/notify/long-body", test_long_body);
   g_test_add_func ("/notify/private-home", test_private_home);
 
