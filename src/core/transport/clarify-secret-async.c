@@ -155,6 +155,23 @@ first_call_finished (void)
     }
 }
 
+/* Takes @task: without a Secret Service at all, @fallback answers it at
+ * once; otherwise @start makes the call, in turn. */
+static void
+begin_call (GTask       *task,
+            SecretStart  fallback,
+            SecretStart  start)
+{
+  if (clarify_secret_use_file_only ())
+    {
+      fallback (task);
+      g_object_unref (task);
+      return;
+    }
+
+  run_call (task, start);
+}
+
 static void
 return_fallback_lookup (GTask *task)
 {
@@ -219,13 +236,7 @@ clarify_secret_lookup_async (const char          *key,
   g_return_if_fail (key != NULL);
 
   task = secret_call_new (key, NULL, NULL, cancellable, callback, user_data, clarify_secret_lookup_async);
-  if (clarify_secret_use_file_only ())
-    {
-      return_fallback_lookup (task);
-      return;
-    }
-
-  run_call (g_steal_pointer (&task), start_lookup);
+  begin_call (g_steal_pointer (&task), return_fallback_lookup, start_lookup);
 }
 
 char *
@@ -305,13 +316,7 @@ clarify_secret_store_async (const char          *key,
   g_return_if_fail (secret != NULL);
 
   task = secret_call_new (key, label, secret, cancellable, callback, user_data, clarify_secret_store_async);
-  if (clarify_secret_use_file_only ())
-    {
-      return_fallback_store (task);
-      return;
-    }
-
-  run_call (g_steal_pointer (&task), start_store);
+  begin_call (g_steal_pointer (&task), return_fallback_store, start_store);
 }
 
 gboolean
@@ -375,13 +380,7 @@ clarify_secret_clear_async (const char          *key,
   g_return_if_fail (key != NULL);
 
   task = secret_call_new (key, NULL, NULL, cancellable, callback, user_data, clarify_secret_clear_async);
-  if (clarify_secret_use_file_only ())
-    {
-      return_fallback_clear (task);
-      return;
-    }
-
-  run_call (g_steal_pointer (&task), start_clear);
+  begin_call (g_steal_pointer (&task), return_fallback_clear, start_clear);
 }
 
 gboolean
@@ -410,6 +409,12 @@ check_service_cb (GObject      *object,
 }
 
 static void
+return_no_service (GTask *task)
+{
+  g_task_return_boolean (task, FALSE);
+}
+
+static void
 start_check (GTask *task)
 {
   SecretCall *call = g_task_get_task_data (task);
@@ -427,15 +432,9 @@ clarify_secret_check_service_async (GCancellable        *cancellable,
   g_autoptr(GTask) task = secret_call_new ("clarify-check", NULL, NULL, cancellable, callback, user_data,
                                            clarify_secret_check_service_async);
 
-  if (clarify_secret_use_file_only ())
-    {
-      g_task_return_boolean (task, FALSE);
-      return;
-    }
-
   /* The same call a real lookup makes (libsecret 0.20's secret_service_get()
    * frees its cached service when opening a session fails). */
-  run_call (g_steal_pointer (&task), start_check);
+  begin_call (g_steal_pointer (&task), return_no_service, start_check);
 }
 
 gboolean
