@@ -76,6 +76,7 @@ struct _Turn
   char              *tool_error_text;
   gboolean           has_tool_error;
   gboolean           accepted;
+  gboolean           refused;      /* its stream's port refused the connection */
 };
 
 static void turn_end (Turn *turn, ClarifyIhubEnd end, const char *detail);
@@ -233,6 +234,7 @@ clarify_ihub_chat_ask_again (ClarifyIhubChat *self)
 
 static GError *
 end_to_error (ClarifyIhubEnd  end,
+              gboolean        refused,
               const char     *detail)
 {
   int code;
@@ -241,7 +243,7 @@ end_to_error (ClarifyIhubEnd  end,
     {
     case CLARIFY_IHUB_END_STREAM_CLOSED:
     case CLARIFY_IHUB_END_CONNECTION_LOST:
-      code = CLARIFY_ERROR_TRANSIENT;
+      code = refused ? CLARIFY_ERROR_UNREACHABLE : CLARIFY_ERROR_TRANSIENT;
       break;
     case CLARIFY_IHUB_END_LOGIN_REQUIRED:
     case CLARIFY_IHUB_END_LOGIN_FAILED:
@@ -292,7 +294,7 @@ turn_end (Turn           *turn,
 
   if (turn->ack != NULL)
     {
-      g_task_return_error (turn->ack, end_to_error (end, detail));
+      g_task_return_error (turn->ack, end_to_error (end, turn->refused, detail));
       g_clear_object (&turn->ack);
     }
 
@@ -455,6 +457,7 @@ stream_failed_cb (ClarifyIhubStream *stream,
                   const char        *detail,
                   Turn              *turn)
 {
+  turn->refused = clarify_ihub_stream_get_refused (stream);
   turn_end (turn, end, detail);
 }
 

@@ -25,6 +25,7 @@ struct _ClarifyIhubStream
   gboolean            relogged;
   gboolean            posted;
   gboolean            closed;
+  gboolean            refused;
 };
 
 G_DEFINE_FINAL_TYPE (ClarifyIhubStream, clarify_ihub_stream, G_TYPE_OBJECT)
@@ -48,6 +49,16 @@ fail (ClarifyIhubStream *self,
     return;
   clarify_ihub_stream_close (self);
   g_signal_emit (self, signals[FAILED], 0, end, detail);
+}
+
+/* A connection the port refused is told apart (see get_refused()). */
+static void
+fail_on_error (ClarifyIhubStream *self,
+               const GError      *error)
+{
+  self->refused = g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CONNECTION_REFUSED) ||
+                  g_error_matches (error, CLARIFY_ERROR, CLARIFY_ERROR_UNREACHABLE);
+  fail (self, CLARIFY_IHUB_END_CONNECTION_LOST, error->message);
 }
 
 static gboolean
@@ -136,9 +147,10 @@ login_cb (GObject      *object,
 
   if (!clarify_ihub_backend_log_in_finish (CLARIFY_IHUB_BACKEND (object), result, &error))
     {
-      fail (self, g_error_matches (error, CLARIFY_ERROR, CLARIFY_ERROR_AUTH)
-                  ? CLARIFY_IHUB_END_LOGIN_FAILED : CLARIFY_IHUB_END_CONNECTION_LOST,
-            error->message);
+      if (g_error_matches (error, CLARIFY_ERROR, CLARIFY_ERROR_AUTH))
+        fail (self, CLARIFY_IHUB_END_LOGIN_FAILED, error->message);
+      else
+        fail_on_error (self, error);
       return;
     }
 
@@ -191,7 +203,7 @@ get_cb (GObject      *object,
     return;
   if (stream == NULL)
     {
-      fail (self, CLARIFY_IHUB_END_CONNECTION_LOST, error->message);
+      fail_on_error (self, error);
       return;
     }
   if (!check_status (self, message))
@@ -253,7 +265,7 @@ post_cb (GObject      *object,
     return;
   if (body == NULL)
     {
-      fail (self, CLARIFY_IHUB_END_CONNECTION_LOST, error->message);
+      fail_on_error (self, error);
       return;
     }
   if (!check_status (self, message))
@@ -285,6 +297,14 @@ clarify_ihub_stream_post (ClarifyIhubStream *self,
   soup_message_headers_replace (soup_message_get_request_headers (message), "X-Session-ID", session_id);
   clarify_http_send_and_read_async (clarify_ihub_backend_get_session (self->backend), message, G_PRIORITY_DEFAULT,
                                     self->cancellable, post_cb, g_object_ref (self));
+}
+
+gboolean
+clarify_ihub_stream_get_refused (ClarifyIhubStream *self)
+{
+  g_return_val_if_fail (CLARIFY_IS_IHUB_STREAM (self), FALSE);
+
+  return self->refused;
 }
 
 void

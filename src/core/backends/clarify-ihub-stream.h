@@ -27,6 +27,9 @@ void               clarify_ihub_stream_open  (ClarifyIhubStream  *self);
 /* Sends the message; a refusal or a failed POST is ::failed. */
 void               clarify_ihub_stream_post  (ClarifyIhubStream  *self,
                                               const char         *body);
+/* Whether it failed (CLARIFY_IHUB_END_CONNECTION_LOST) because the port
+ * refused the connection: the server is down or restarting. */
+gboolean           clarify_ihub_stream_get_refused (ClarifyIhubStream *self);
 /* Drops the stream and the POST; nothing is emitted afterwards. */
 void               clarify_ihub_stream_close (ClarifyIhubStream  *self);
 

@@ -622,7 +622,7 @@ clarify_opencode_complete_reply (ClarifyOpencodeTracker *tracker,
   node = clarify_opencode_call_finish (result, &error);
   /* Not through (no server, a 5xx): the agent may be restarting, too fast
    * for the stream to notice. */
-  if (info != NULL && g_error_matches (error, CLARIFY_ERROR, CLARIFY_ERROR_TRANSIENT))
+  if (info != NULL && clarify_error_is_transient (error))
     info->unreached = TRUE;
   if (!g_error_matches (error, CLARIFY_ERROR, CLARIFY_ERROR_GONE) || info == NULL)
     {

@@ -10,6 +10,11 @@
 
 #define DEFAULT_INITIAL_DELAY_MS 1000
 #define DEFAULT_MAX_DELAY_MS     60000
+/* A port that refuses costs nothing to try: while it does, try every 2 s
+ * for the first 10 minutes, so that an agent that is back (without a
+ * stream to say so) gets its answer within 2 s. */
+#define UNREACHABLE_DELAY_MS     2000
+#define UNREACHABLE_FAST_US      (10 * 60 * G_USEC_PER_SEC)
 
 /* One answer on its way. Shared between the outbox and an in-flight post,
  * so that a post finishing after the outbox went away touches nothing. */
@@ -24,6 +29,7 @@ typedef struct
   gboolean         orphan;   /* let go while in flight: only its file is left to settle */
   guint            attempts;
   guint            backoff_from;  /* attempts when the back-off last started over */
+  gint64           unreachable_since;  /* when its port started refusing, or 0 */
   gint64           next_attempt_at;
   gboolean         in_flight;
 } OutboxItem;
@@ -90,7 +96,7 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (OutboxItem, outbox_item_unref)
 static gboolean
 is_worth_retrying (const GError *error)
 {
-  if (g_error_matches (error, CLARIFY_ERROR, CLARIFY_ERROR_TRANSIENT))
+  if (clarify_error_is_transient (error))
     return TRUE;
 
   /* Backends should map network trouble to TRANSIENT; be forgiving when one
@@ -274,6 +280,13 @@ on_deliver_finished (GObject      *source,
     g_signal_emit (self, signals[WAITING], 0, item->request);
 
   delay_ms = clarify_outbox_get_delay_ms (self, item->attempts - item->backoff_from);
+  if (!g_error_matches (error, CLARIFY_ERROR, CLARIFY_ERROR_UNREACHABLE))
+    item->unreachable_since = 0;
+  else if (item->unreachable_since == 0)
+    item->unreachable_since = g_get_monotonic_time ();
+  if (item->unreachable_since != 0 &&
+      g_get_monotonic_time () - item->unreachable_since < UNREACHABLE_FAST_US)
+    delay_ms = MIN (delay_ms, MAX (UNREACHABLE_DELAY_MS, self->initial_delay_ms));
   item->next_attempt_at = g_get_monotonic_time () + (gint64) delay_ms * 1000;
   g_debug ("Answer to %s not delivered (%s); retrying in %u ms",
            clarify_request_get_id (item->request), error->message, delay_ms);

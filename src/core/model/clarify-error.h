@@ -23,8 +23,10 @@ typedef enum
   CLARIFY_ERROR_TRANSIENT,      /* network trouble: worth trying again */
   CLARIFY_ERROR_AGENT_RESTARTED, /* the agent restarted (or its workspace went) and forgot the request */
   CLARIFY_ERROR_BUSY,           /* Clarify holds as many requests as it keeps: ask again later */
+  CLARIFY_ERROR_UNREACHABLE,    /* the agent's port refused the connection: down or restarting */
 } ClarifyError;
 
-GQuark clarify_error_quark (void);
+GQuark   clarify_error_quark        (void);
+gboolean clarify_error_is_transient (const GError *error);
 
 G_END_DECLS

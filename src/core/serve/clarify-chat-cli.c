@@ -237,7 +237,7 @@ apps_cb (GObject      *object,
   if (apps == NULL)
     {
       g_printerr (_("clarify chat: cannot list the apps: %s\n"), error->message);
-      quit (chat, g_error_matches (error, CLARIFY_ERROR, CLARIFY_ERROR_TRANSIENT)
+      quit (chat, clarify_error_is_transient (error)
                   ? CLARIFY_CLI_EXIT_UNREACHABLE : CLARIFY_CLI_EXIT_SERVER_ERROR);
       return;
     }

@@ -27,8 +27,9 @@ void      clarify_http_send_and_read_async (SoupSession         *session,
                                             gpointer             user_data);
 /* The message a clarify_http_send_and_read_async() @result is for. */
 SoupMessage *clarify_http_get_message      (GAsyncResult        *result);
-/* Its body, with network trouble as CLARIFY_ERROR_TRANSIENT; a cancellation
- * stays G_IO_ERROR_CANCELLED. */
+/* Its body, with network trouble as CLARIFY_ERROR_TRANSIENT (a refused
+ * connection as CLARIFY_ERROR_UNREACHABLE); a cancellation stays
+ * G_IO_ERROR_CANCELLED. */
 GBytes   *clarify_http_read_finish  (SoupSession   *session,
                                      GAsyncResult  *result,
                                      GError       **error);
