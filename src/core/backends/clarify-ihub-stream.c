@@ -56,8 +56,7 @@ static void
 fail_on_error (ClarifyIhubStream *self,
                const GError      *error)
 {
-  self->refused = g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CONNECTION_REFUSED) ||
-                  g_error_matches (error, CLARIFY_ERROR, CLARIFY_ERROR_UNREACHABLE);
+  self->refused = clarify_error_is_unreachable (error);
   fail (self, CLARIFY_IHUB_END_CONNECTION_LOST, error->message);
 }
 

@@ -458,8 +458,7 @@ apply_listing (ClarifyPhoenixBackend *self,
 static gboolean
 server_away (const GError *error)
 {
-  return g_error_matches (error, CLARIFY_ERROR, CLARIFY_ERROR_UNREACHABLE) ||
-         g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CONNECTION_REFUSED) ||
+  return clarify_error_is_unreachable (error) ||
          g_error_matches (error, G_IO_ERROR, G_IO_ERROR_HOST_UNREACHABLE) ||
          g_error_matches (error, G_IO_ERROR, G_IO_ERROR_NETWORK_UNREACHABLE) ||
          g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CONNECTION_CLOSED);

@@ -4,6 +4,8 @@
  */
 #include "config.h"
 
+#include <gio/gio.h>
+
 #include "clarify-error.h"
 
 G_DEFINE_QUARK (clarify-error-quark, clarify_error)
@@ -15,4 +17,11 @@ clarify_error_is_transient (const GError *error)
 {
   return g_error_matches (error, CLARIFY_ERROR, CLARIFY_ERROR_TRANSIENT) ||
          g_error_matches (error, CLARIFY_ERROR, CLARIFY_ERROR_UNREACHABLE);
+}
+
+gboolean
+clarify_error_is_unreachable (const GError *error)
+{
+  return g_error_matches (error, CLARIFY_ERROR, CLARIFY_ERROR_UNREACHABLE) ||
+         g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CONNECTION_REFUSED);
 }

@@ -28,5 +28,8 @@ typedef enum
 
 GQuark   clarify_error_quark        (void);
 gboolean clarify_error_is_transient (const GError *error);
+/* A refused connection: CLARIFY_ERROR_UNREACHABLE, or GIO's own before
+ * clarify_http_read_finish() maps it. */
+gboolean clarify_error_is_unreachable (const GError *error);
 
 G_END_DECLS

@@ -161,7 +161,7 @@ clarify_http_read_finish (SoupSession   *session,
     g_propagate_error (error, g_steal_pointer (&local_error));
   else
     g_set_error (error, CLARIFY_ERROR,
-                 g_error_matches (local_error, G_IO_ERROR, G_IO_ERROR_CONNECTION_REFUSED)
+                 clarify_error_is_unreachable (local_error)
                  ? CLARIFY_ERROR_UNREACHABLE : CLARIFY_ERROR_TRANSIENT,
                  "%s", local_error->message);
 
