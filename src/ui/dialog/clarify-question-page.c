@@ -7,6 +7,7 @@
 #include "clarify-input-factory.h"
 #include "clarify-question-page.h"
 #include "clarify-validate.h"
+#include "clarify-wrap-bin.h"
 
 struct _ClarifyQuestionPage
 {
@@ -295,6 +296,7 @@ clarify_question_page_class_init (ClarifyQuestionPageClass *klass)
                   0, NULL, NULL, NULL,
                   G_TYPE_NONE, 0);
 
+  g_type_ensure (CLARIFY_TYPE_WRAP_BIN);
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/io/github/clarify/Clarify/clarify-question-page.ui");
   gtk_widget_class_bind_template_child (widget_class, ClarifyQuestionPage, texts_box);

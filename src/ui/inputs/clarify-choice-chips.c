@@ -13,6 +13,7 @@
 #include <glib/gi18n.h>
 
 #include "clarify-choice-chips.h"
+#include "clarify-wrap-bin.h"
 
 struct _ClarifyChoiceChips
 {
@@ -158,7 +159,8 @@ new_chip (ClarifyChoiceChips *self,
       gtk_box_append (GTK_BOX (texts), subtitle);
       gtk_widget_add_css_class (chip, "with-description");
     }
-  gtk_box_append (GTK_BOX (box), texts);
+  /* The texts wrap beside the mark and the key: see clarify-wrap-bin.h. */
+  gtk_box_append (GTK_BOX (box), clarify_wrap_bin_new (texts));
 
   if (index < MAX_KEY_HINTS)
     {
