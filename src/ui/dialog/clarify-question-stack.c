@@ -6,6 +6,7 @@
 
 #include "clarify-choice-input.h"
 #include "clarify-question-stack.h"
+#include "clarify-wrap-bin.h"
 
 #define FORM_MAX_QUESTIONS 3
 /* A free-text answer up to this long is a short one (a name, a ticket id). */
@@ -111,7 +112,7 @@ build_pages (ClarifyQuestionStack *self)
   if (!self->paged)
     {
       form = gtk_box_new (GTK_ORIENTATION_VERTICAL, 30);
-      gtk_stack_add_child (self->stack, form);
+      gtk_stack_add_child (self->stack, clarify_wrap_bin_new (form));
     }
 
   for (guint i = 0; i < n; i++)
@@ -123,8 +124,11 @@ build_pages (ClarifyQuestionStack *self)
       ClarifyQuestionPage *page = clarify_question_page_new (question, context, has_skip_toggle);
 
       g_ptr_array_add (self->pages, g_object_ref (page));
+      /* In a bin: GtkStack (4.8) asks its visible child for its width at
+       * the height it has, and a box of wrapped text answers that by laying
+       * out everything at one width after another (clarify-wrap-bin.h). */
       if (self->paged)
-        gtk_stack_add_child (self->stack, GTK_WIDGET (page));
+        gtk_stack_add_child (self->stack, clarify_wrap_bin_new (GTK_WIDGET (page)));
       else
         gtk_box_append (GTK_BOX (form), GTK_WIDGET (page));
     }
@@ -133,7 +137,7 @@ build_pages (ClarifyQuestionStack *self)
   gtk_stack_set_vhomogeneous (self->stack, TRUE);
 
   if (self->paged && n > 0)
-    gtk_stack_set_visible_child (self->stack, g_ptr_array_index (self->pages, 0));
+    gtk_stack_set_visible_child (self->stack, gtk_widget_get_parent (g_ptr_array_index (self->pages, 0)));
 }
 
 static void
@@ -307,7 +311,7 @@ clarify_question_stack_set_visible (ClarifyQuestionStack *self,
     gtk_root_set_focus (gtk_widget_get_root (GTK_WIDGET (self)), NULL);
 
   self->visible = position;
-  gtk_stack_set_visible_child (self->stack, g_ptr_array_index (self->pages, position));
+  gtk_stack_set_visible_child (self->stack, gtk_widget_get_parent (g_ptr_array_index (self->pages, position)));
 }
 
 guint

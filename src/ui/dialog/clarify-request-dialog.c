@@ -18,6 +18,7 @@
 #include "clarify-request-header.h"
 #include "clarify-request-source.h"
 #include "clarify-step-indicator.h"
+#include "clarify-wrap-bin.h"
 
 /* How long the withdrawal notice stays before the dialog closes. */
 #define WITHDRAWN_NOTICE_MS 2500
@@ -711,6 +712,7 @@ clarify_request_dialog_class_init (ClarifyRequestDialogClass *klass)
                   G_TYPE_NONE, 1, CLARIFY_TYPE_RESPONSE);
 
   g_type_ensure (CLARIFY_TYPE_FIT_SCROLLER);
+  g_type_ensure (CLARIFY_TYPE_WRAP_BIN);
   g_type_ensure (CLARIFY_TYPE_QUESTION_STACK);
   g_type_ensure (CLARIFY_TYPE_REQUEST_ACTIONS);
   g_type_ensure (CLARIFY_TYPE_REQUEST_HEADER);

@@ -138,6 +138,7 @@ new_chip (ClarifyChoiceChips *self,
   GtkWidget *chip;
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 8);
   GtkWidget *texts = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+  GtkWidget *wrap;
 
   chip = g_object_new (GTK_TYPE_TOGGLE_BUTTON,
                        "accessible-role", multiple ? GTK_ACCESSIBLE_ROLE_CHECKBOX : GTK_ACCESSIBLE_ROLE_RADIO,
@@ -145,7 +146,6 @@ new_chip (ClarifyChoiceChips *self,
   gtk_widget_add_css_class (chip, "pill");
   gtk_widget_add_css_class (chip, "clarify-chip");
   gtk_widget_set_halign (box, GTK_ALIGN_CENTER);
-  gtk_widget_set_valign (texts, GTK_ALIGN_CENTER);
 
   gtk_box_append (GTK_BOX (box), new_indicator (self, chip));
 
@@ -159,8 +159,12 @@ new_chip (ClarifyChoiceChips *self,
       gtk_box_append (GTK_BOX (texts), subtitle);
       gtk_widget_add_css_class (chip, "with-description");
     }
-  /* The texts wrap beside the mark and the key: see clarify-wrap-bin.h. */
-  gtk_box_append (GTK_BOX (box), clarify_wrap_bin_new (texts));
+  /* The texts wrap beside the mark and the key (clarify-wrap-bin.h); the
+   * bin, not the texts, is centred, or they would be measured again on
+   * every allocation. */
+  wrap = clarify_wrap_bin_new (texts);
+  gtk_widget_set_valign (wrap, GTK_ALIGN_CENTER);
+  gtk_box_append (GTK_BOX (box), wrap);
 
   if (index < MAX_KEY_HINTS)
     {
