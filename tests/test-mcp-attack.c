@@ -782,6 +782,8 @@ test_listener_lost (Fixture       *fixture,
   /* Making the socket again fails while the port is taken, and says why. */
   g_assert_true (clarify_test_loop_until (port_taken, backend, WAIT_MS));
   g_test_message ("while the port is taken: %s", clarify_backend_get_error_text (backend));
+  /* The address is the state's subject; the text is the reason alone. */
+  g_assert_cmpstr (clarify_backend_get_error_text (backend), ==, "Address already in use");
   g_assert_cmpuint (clarify_backend_get_state (backend), ==, CLARIFY_CONNECTION_STATE_CONNECTING);
 
   close (squatter);

@@ -304,6 +304,27 @@ start_accepting (ClarifyMcpListener *self)
   g_source_attach (self->accept_source, g_main_context_get_thread_default ());
 }
 
+/* GIO says "Error binding to address 127.0.0.1:7111: Address already in
+ * use"; whoever shows the error names the address already. IPv4 only, so
+ * the text after the last ": " is the reason. */
+static void
+strip_address (GError **error)
+{
+  const char *reason;
+
+  if (error == NULL || *error == NULL)
+    return;
+
+  reason = g_strrstr ((*error)->message, ": ");
+  if (reason != NULL && reason[2] != '\0')
+    {
+      char *message = g_strdup (reason + 2);
+
+      g_free ((*error)->message);
+      (*error)->message = message;
+    }
+}
+
 static GSocket *
 open_socket (guint    port,
              GError **error)
@@ -320,7 +341,10 @@ open_socket (guint    port,
   g_socket_set_listen_backlog (socket, SOMAXCONN);
   g_socket_set_blocking (socket, FALSE);
   if (!g_socket_bind (socket, address, TRUE, error) || !g_socket_listen (socket, error))
-    return NULL;
+    {
+      strip_address (error);
+      return NULL;
+    }
 
   return g_steal_pointer (&socket);
 }
