@@ -249,6 +249,7 @@ on_deliver_finished (GObject      *source,
   g_autoptr(GError) error = NULL;
   ClarifyOutbox *self = item->outbox;
   guint delay_ms;
+  gint64 now;
 
   item->in_flight = FALSE;
 
@@ -279,15 +280,15 @@ on_deliver_finished (GObject      *source,
   if (item->attempts == 1)
     g_signal_emit (self, signals[WAITING], 0, item->request);
 
+  now = g_get_monotonic_time ();
   delay_ms = clarify_outbox_get_delay_ms (self, item->attempts - item->backoff_from);
   if (!g_error_matches (error, CLARIFY_ERROR, CLARIFY_ERROR_UNREACHABLE))
     item->unreachable_since = 0;
   else if (item->unreachable_since == 0)
-    item->unreachable_since = g_get_monotonic_time ();
-  if (item->unreachable_since != 0 &&
-      g_get_monotonic_time () - item->unreachable_since < UNREACHABLE_FAST_US)
+    item->unreachable_since = now;
+  if (item->unreachable_since != 0 && now - item->unreachable_since < UNREACHABLE_FAST_US)
     delay_ms = MIN (delay_ms, MAX (UNREACHABLE_DELAY_MS, self->initial_delay_ms));
-  item->next_attempt_at = g_get_monotonic_time () + (gint64) delay_ms * 1000;
+  item->next_attempt_at = now + (gint64) delay_ms * 1000;
   g_debug ("Answer to %s not delivered (%s); retrying in %u ms",
            clarify_request_get_id (item->request), error->message, delay_ms);
 
