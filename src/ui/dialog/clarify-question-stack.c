@@ -99,6 +99,17 @@ use_one_form (ClarifyRequest *request)
   return TRUE;
 }
 
+/* Each stack child is a ClarifyWrapBin: GtkStack (4.8) asks its visible
+ * child for its width at the height it has, and a box of wrapped text
+ * answers that by laying out everything at one width after another. */
+static void
+show_page (ClarifyQuestionStack *self,
+           guint                 position)
+{
+  gtk_stack_set_visible_child (self->stack,
+                               gtk_widget_get_parent (g_ptr_array_index (self->pages, position)));
+}
+
 static void
 build_pages (ClarifyQuestionStack *self)
 {
@@ -124,9 +135,6 @@ build_pages (ClarifyQuestionStack *self)
       ClarifyQuestionPage *page = clarify_question_page_new (question, context, has_skip_toggle);
 
       g_ptr_array_add (self->pages, g_object_ref (page));
-      /* In a bin: GtkStack (4.8) asks its visible child for its width at
-       * the height it has, and a box of wrapped text answers that by laying
-       * out everything at one width after another (clarify-wrap-bin.h). */
       if (self->paged)
         gtk_stack_add_child (self->stack, clarify_wrap_bin_new (GTK_WIDGET (page)));
       else
@@ -137,7 +145,7 @@ build_pages (ClarifyQuestionStack *self)
   gtk_stack_set_vhomogeneous (self->stack, TRUE);
 
   if (self->paged && n > 0)
-    gtk_stack_set_visible_child (self->stack, gtk_widget_get_parent (g_ptr_array_index (self->pages, 0)));
+    show_page (self, 0);
 }
 
 static void
@@ -311,7 +319,7 @@ clarify_question_stack_set_visible (ClarifyQuestionStack *self,
     gtk_root_set_focus (gtk_widget_get_root (GTK_WIDGET (self)), NULL);
 
   self->visible = position;
-  gtk_stack_set_visible_child (self->stack, gtk_widget_get_parent (g_ptr_array_index (self->pages, position)));
+  show_page (self, position);
 }
 
 guint
