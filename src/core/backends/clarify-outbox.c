@@ -282,7 +282,7 @@ on_deliver_finished (GObject      *source,
 
   now = g_get_monotonic_time ();
   delay_ms = clarify_outbox_get_delay_ms (self, item->attempts - item->backoff_from);
-  if (!g_error_matches (error, CLARIFY_ERROR, CLARIFY_ERROR_UNREACHABLE))
+  if (!clarify_error_is_unreachable (error))
     item->unreachable_since = 0;
   else if (item->unreachable_since == 0)
     item->unreachable_since = now;
