@@ -1,11 +1,18 @@
-/* bench-gtk-window.c: the reference bench-onscreen measures Clarify against
+/* bench-gtk-window.c: the references bench-onscreen measures Clarify against
  *
  * The least a GTK 4 program does to show a question: one window, one label,
- * one entry, presented at once. No libadwaita, no GResource, no D-Bus name.
+ * one entry, presented at once. No GResource, no D-Bus name. Built twice:
+ * bench-gtk-window with GTK alone, and bench-adw-window (WITH_LIBADWAITA)
+ * which calls adw_init() first, as every libadwaita application does, so
+ * that the cost of libadwaita's style sheet is seen apart from Clarify's.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
+#ifdef WITH_LIBADWAITA
+#include <adwaita.h>
+#else
 #include <gtk/gtk.h>
+#endif
 
 int
 main (int    argc,
@@ -15,6 +22,9 @@ main (int    argc,
   GtkWidget *box;
 
   gtk_init ();
+#ifdef WITH_LIBADWAITA
+  adw_init ();
+#endif
 
   window = gtk_window_new ();
   gtk_window_set_title (GTK_WINDOW (window), "New project");

@@ -12,6 +12,9 @@
  * other in the same run, so that their figures compare:
  *
  *   a minimal GTK 4 window   bench-gtk-window, GL off as Clarify runs
+ *   a minimal libadwaita window   bench-adw-window: the same after
+ *                            adw_init(), the least any libadwaita
+ *                            application pays before its first window
  *   zenity --entry, yad --entry   when installed (GTK 3)
  *   clarify ask, cold        Clarify not running: the client starts it
  *                            (the D-Bus name, the application, GTK) and
@@ -46,11 +49,13 @@
 static int opt_runs = 10;
 static char *opt_clarify = NULL;
 static char *opt_gtk_window = NULL;
+static char *opt_adw_window = NULL;
 
 static const GOptionEntry entries[] = {
   { "runs", 'r', 0, G_OPTION_ARG_INT, &opt_runs, "Counted runs per program (default 10)", "N" },
   { "clarify", 0, 0, G_OPTION_ARG_FILENAME, &opt_clarify, "The clarify binary (default: this build's)", "PATH" },
-  { "gtk-window", 0, 0, G_OPTION_ARG_FILENAME, &opt_gtk_window, "The reference window (default: this build's)", "PATH" },
+  { "gtk-window", 0, 0, G_OPTION_ARG_FILENAME, &opt_gtk_window, "The GTK reference window (default: this build's)", "PATH" },
+  { "adw-window", 0, 0, G_OPTION_ARG_FILENAME, &opt_adw_window, "The libadwaita reference window (default: this build's)", "PATH" },
   { NULL }
 };
 
@@ -325,18 +330,21 @@ run_once (XWatch  *watch,
     stop_clarify ();
 }
 
+/* Its median drawn time ÷ the first reference's (GTK), and ÷ the
+ * second's (libadwaita); a ratio is left out for the reference itself. */
 static void
-print_program (Program *program,
-               double   reference_ms)
+print_program (GPtrArray *programs,
+               guint      index)
 {
+  Program *program = g_ptr_array_index (programs, index);
   double drawn = bench_percentile (program->drawn_ms, 0.5);
 
   printf ("%-28s %5u %9.1f %9.1f %9.1f %9.1f",
           program->name, program->drawn_ms->len,
           bench_percentile (program->mapped_ms, 0.5), drawn,
           bench_percentile (program->drawn_ms, 0.0), bench_percentile (program->drawn_ms, 1.0));
-  if (reference_ms > 0 && !isnan (drawn))
-    printf (" %7.2f×", drawn / reference_ms);
+  for (guint reference = 0; reference < 2 && reference < index && !isnan (drawn); reference++)
+    printf (" %9.2f×", drawn / bench_percentile (((Program *) g_ptr_array_index (programs, reference))->drawn_ms, 0.5));
   if (program->failed > 0)
     printf ("  (%u runs drew nothing within %d ms)", program->failed, WAIT_MS);
   printf ("\n");
@@ -387,7 +395,6 @@ main (int    argc,
   g_autofree char *yad = g_find_program_in_path ("yad");
   XWatch watch = { 0 };
   int damage_error;
-  double reference_ms;
 
   g_option_context_add_main_entries (context, entries, NULL);
   if (!g_option_context_parse (context, &argc, &argv, &error))
@@ -400,6 +407,8 @@ main (int    argc,
     opt_clarify = g_strdup (CLARIFY_BINARY);
   if (opt_gtk_window == NULL)
     opt_gtk_window = g_strdup (BENCH_GTK_WINDOW);
+  if (opt_adw_window == NULL)
+    opt_adw_window = g_strdup (BENCH_ADW_WINDOW);
 
   watch.display = XOpenDisplay (NULL);
   if (watch.display == NULL)
@@ -436,6 +445,8 @@ main (int    argc,
 
   g_ptr_array_add (programs, program_new ("a minimal GTK 4 window", FALSE,
                                           "/usr/bin/env", "GDK_DEBUG=gl-disable", opt_gtk_window, NULL));
+  g_ptr_array_add (programs, program_new ("a minimal libadwaita window", FALSE,
+                                          "/usr/bin/env", "GDK_DEBUG=gl-disable", opt_adw_window, NULL));
   if (zenity != NULL)
     g_ptr_array_add (programs, program_new ("zenity --entry (GTK 3)", FALSE,
                                             zenity, "--entry", "--title=New project",
@@ -453,7 +464,7 @@ main (int    argc,
 
   printf ("bench-onscreen: %s, %d runs each after one warm-up%s%s\n", opt_clarify, opt_runs,
           zenity == NULL ? "; zenity not installed" : "", yad == NULL ? "; yad not installed" : "");
-  printf ("ms from the spawn, medians     runs    mapped     drawn  drawn min drawn max  drawn ÷ GTK 4 window\n");
+  printf ("ms from the spawn, medians     runs    mapped     drawn  drawn min drawn max    ÷ GTK 4  ÷ libadw.\n");
 
   for (guint i = 0; i < programs->len; i++)
     {
@@ -462,8 +473,7 @@ main (int    argc,
       for (int run = 0; run <= opt_runs; run++)
         run_once (&watch, program, run > 0);
 
-      reference_ms = bench_percentile (((Program *) g_ptr_array_index (programs, 0))->drawn_ms, 0.5);
-      print_program (program, i == 0 ? 0 : reference_ms);
+      print_program (programs, i);
       fflush (stdout);
     }
 
