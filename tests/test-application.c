@@ -363,6 +363,18 @@ mcp_listening (gpointer data)
          clarify_backend_get_state (backend) == CLARIFY_CONNECTION_STATE_CONNECTED;
 }
 
+/* The endpoint starts with the backends, on the first activation; a test
+ * run alone (-p) has had none. */
+static ClarifyMcpServer *
+ensure_mcp_listening (void)
+{
+  ensure_app ();
+  clarify_application_ensure_backends_started (app);
+  g_assert_true (clarify_test_wait_until (mcp_listening, NULL, WAIT_MS));
+
+  return CLARIFY_MCP_SERVER (clarify_application_lookup_backend (app, "MCP"));
+}
+
 static void
 test_empty_window (void)
 {
@@ -503,9 +515,7 @@ test_mcp_endpoint (void)
   ClarifyBackend *backend;
   const char *request = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/list\"}";
 
-  ensure_app ();
-  g_assert_true (clarify_test_wait_until (mcp_listening, NULL, WAIT_MS));
-  backend = clarify_application_lookup_backend (app, "MCP");
+  backend = CLARIFY_BACKEND (ensure_mcp_listening ());
   url = clarify_mcp_server_get_url (CLARIFY_MCP_SERVER (backend));
   g_assert_nonnull (url);
   g_assert_true (g_str_has_prefix (url, "http://127.0.0.1:"));
@@ -555,9 +565,7 @@ test_mcp_listener_lost (void)
   int squatter;
   guint port;
 
-  ensure_app ();
-  g_assert_true (clarify_test_wait_until (mcp_listening, NULL, WAIT_MS));
-  backend = clarify_application_lookup_backend (app, "MCP");
+  backend = CLARIFY_BACKEND (ensure_mcp_listening ());
   port = clarify_mcp_server_get_port (CLARIFY_MCP_SERVER (backend));
   g_assert_cmpint (shutdown (g_socket_get_fd (clarify_mcp_listener_get_socket (
                      clarify_mcp_server_get_listener (CLARIFY_MCP_SERVER (backend)))), SHUT_RDWR), ==, 0);
@@ -749,17 +757,23 @@ test_withdrawn_while_queued (void)
   g_autoptr(ClarifyBackend) backend = clarify_test_backend_new ("Tests");
   g_autoptr(ClarifyRequest) request = new_test_request ("t-2");
   g_autofree char *key = NULL;
+  g_autofree char *current = NULL;
 
   ensure_app ();
   if (clarify_application_get_demo_agent (app) == NULL)
     test_demo ();
-  /* Whatever the demo asks now holds the focus. */
-  g_assert_true (clarify_test_wait_until (dialog_is_shown, (gpointer) clarify_demo_agent_get_current_id (clarify_application_get_demo_agent (app)), WAIT_MS));
+  /* Whatever the demo asks now has a dialog, and the user is in it: the
+   * request waits in line, with a notification once the user is in
+   * another program. */
+  current = g_strdup (clarify_demo_agent_get_current_id (clarify_application_get_demo_agent (app)));
+  g_assert_true (clarify_test_wait_until (dialog_is_shown, (gpointer) current, WAIT_MS));
+  clarify_test_present_and_focus (GTK_WINDOW (find_dialog (current)));
 
   clarify_application_add_backend (app, backend);
   g_assert_true (clarify_backend_add_request (backend, request));
   key = clarify_inbox_dup_key (request);
   g_assert_cmpuint (clarify_application_get_n_queued (app), ==, 1);
+  clarify_test_focus_elsewhere ();
   g_assert_true (clarify_test_wait_until (clarify_test_notification_shown, key, WAIT_MS));
 
   /* The agent takes it back before the user got to it. */
