@@ -250,6 +250,15 @@ run_for (guint seconds)
     g_main_context_iteration (NULL, TRUE);
 }
 
+/* Anonymous memory is the process's own; file pages (libraries' code,
+ * fonts, icon caches) are shared and the kernel can take them back. */
+static void
+print_rss_split (void)
+{
+  printf (" [anon %.1f, file %.1f, shmem %.1f]", bench_proc_status (FALSE, "RssAnon") / 1024.0,
+          bench_proc_status (FALSE, "RssFile") / 1024.0, bench_proc_status (FALSE, "RssShmem") / 1024.0);
+}
+
 static int
 run_paced (void)
 {
@@ -276,7 +285,9 @@ run_paced (void)
           opt_requests, opt_questions, opt_options, opt_seconds, interval_ms, opt_withdraw_ms,
           opt_window ? "open" : "closed",
           g_getenv ("GSK_RENDERER") ? g_getenv ("GSK_RENDERER") : "(unset: GL off, as the app)");
-  printf ("RSS at start %.1f MiB\n", rss_start / 1024.0);
+  printf ("RSS at start %.1f MiB", rss_start / 1024.0);
+  print_rss_split ();
+  printf ("\n");
 
   stall = (StallSource *) g_source_new (&stall_funcs, sizeof (StallSource));
   g_source_set_priority ((GSource *) stall, G_PRIORITY_HIGH);
@@ -295,7 +306,9 @@ run_paced (void)
   printf ("main loop: %" G_GUINT64_FORMAT " iterations, longest stall %.1f ms, %" G_GUINT64_FORMAT " over 16 ms\n",
           stall->iterations, stall->longest_us / 1000.0, stall->over_frame);
   g_source_unref ((GSource *) stall);
-  printf ("RSS at the end %.1f MiB (+%.1f)\n", rss_end / 1024.0, (rss_end - rss_start) / 1024.0);
+  printf ("RSS at the end %.1f MiB (+%.1f)", rss_end / 1024.0, (rss_end - rss_start) / 1024.0);
+  print_rss_split ();
+  printf ("\n");
 
   run_for (opt_settle_seconds);
   rss_settled = bench_proc_status (FALSE, "VmRSS");

@@ -5,6 +5,9 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
+#if HAVE_MALLOC_TRIM
+#include <malloc.h>
+#endif
 
 #include "clarify-dialog-queue.h"
 #include "clarify-request-notification.h"
@@ -22,6 +25,7 @@ struct _ClarifyDialogQueue
   GCancellable         *asking;      /* … while asked */
   ClarifyRequestDialog *presenting;  /* weak: presented, focus not yet seen */
   guint                 focus_left_id; /* idle: has the focus left Clarify? */
+  guint                 release_id;  /* idle: give freed memory back */
   /* The user's preferences */
   gboolean              notifications;
   gboolean              sound;
@@ -186,6 +190,21 @@ dialog_visible_cb (ClarifyRequestDialog *dialog,
     dialog_closed (self, dialog);
 }
 
+static gboolean
+release_memory_cb (gpointer data)
+{
+  ClarifyDialogQueue *self = data;
+
+  self->release_id = 0;
+#if HAVE_MALLOC_TRIM
+  /* A dialog frees its widgets all over the heap; glibc gives back only
+   * the heap's top by itself, and a burst of questions would stay. */
+  malloc_trim (0);
+#endif
+
+  return G_SOURCE_REMOVE;
+}
+
 /* gtk_window_destroy() does not notify :visible, so both are watched. */
 static void
 dialog_destroy_cb (ClarifyRequestDialog *dialog,
@@ -194,6 +213,10 @@ dialog_destroy_cb (ClarifyRequestDialog *dialog,
   /* The request stays in the inbox without its dialog; the list reopens it. */
   g_hash_table_remove (self->dialogs, clarify_request_dialog_get_request (dialog));
   dialog_closed (self, dialog);
+
+  /* The last one gone and none to follow: once it is finalized. */
+  if (g_hash_table_size (self->dialogs) == 0 && g_queue_is_empty (&self->queue) && self->release_id == 0)
+    self->release_id = g_idle_add_full (G_PRIORITY_LOW, release_memory_cb, self, NULL);
 }
 
 /* While the agent is away, an open dialog says what becomes of the answer:
@@ -449,6 +472,7 @@ clarify_dialog_queue_dispose (GObject *object)
   g_clear_pointer (&self->notified, g_hash_table_unref);
   g_clear_weak_pointer (&self->presenting);
   g_clear_handle_id (&self->focus_left_id, g_source_remove);
+  g_clear_handle_id (&self->release_id, g_source_remove);
   g_cancellable_cancel (self->asking);
   g_clear_object (&self->asking);
   if (self->application != NULL)
