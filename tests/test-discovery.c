@@ -454,6 +454,102 @@ test_home_unusable (void)
   g_assert_cmpstr (text, ==, "{\"mcpServers\": [1, 2]}");
 }
 
+/* JSONC as OpenCode writes it: comments and trailing commas go, strings
+ * keep what only looks like them. */
+static void
+test_jsonc_read (void)
+{
+  static const struct { const char *text; const char *json; } cases[] = {
+    { "{\n  // a line\n  \"a\": 1, /* a block */ \"b\": [1, 2,],\n}\n", "{\"a\":1,\"b\":[1,2]}" },
+    { "{\"url\": \"http://h//p\", \"s\": \"/* no */\", \"c\": \",}\"}", "{\"url\":\"http://h//p\",\"s\":\"/* no */\",\"c\":\",}\"}" },
+    { "{\"q\": \"a\\\"//b\", // after\n}", "{\"q\":\"a\\\"//b\"}" },
+    { "/* only\n a comment */\n// and a line", "{}" },
+    { "{\"a\": /* multi\nline */ true,\n\t}", "{\"a\":true}" },
+  };
+  g_autofree char *path = g_build_filename (g_get_user_config_dir (), "test.jsonc", NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonNode) broken = NULL;
+
+  g_assert_cmpint (g_mkdir_with_parents (g_get_user_config_dir (), 0700), ==, 0);
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr(JsonNode) root = NULL;
+      g_autofree char *json = NULL;
+
+      g_file_set_contents (path, cases[i].text, -1, &error);
+      g_assert_no_error (error);
+      root = clarify_json_config_read_jsonc (path, &error);
+      g_assert_no_error (error);
+      json = json_to_string (root, FALSE);
+      g_assert_cmpstr (json, ==, cases[i].json);
+    }
+
+  /* A comment never closed takes the rest: what is left is not JSON. */
+  g_file_set_contents (path, "{\"a\": 1 /* never closed }", -1, &error);
+  g_assert_no_error (error);
+  broken = clarify_json_config_read_jsonc (path, &error);
+  g_assert_null (broken);
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA);
+}
+
+/* OpenCode reads opencode.jsonc beside opencode.json and merges their
+ * servers: an entry in the .jsonc counts, and "Add Clarify" writes into
+ * opencode.json, leaving the .jsonc and its comments as they were. */
+static void
+test_opencode_jsonc (void)
+{
+  g_autoptr(ClarifyAgentDiscovery) discovery = clarify_agent_discovery_new ();
+  g_autoptr(GPtrArray) found = NULL;
+  g_autoptr(GPtrArray) again = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonNode) opencode = NULL;
+  g_autofree char *jsonc = NULL;
+  g_autofree char *jsonc_after = NULL;
+  g_autofree char *opencode_json = NULL;
+  g_autofree char *named = NULL;
+  g_autofree char *opencode_dir = g_build_filename (g_get_user_config_dir (), "opencode", NULL);
+  const char *user_jsonc = "{\n  // mine\n  \"mcp\": {\n    /* a server */\n    \"other\": {\"type\": \"local\", \"command\": [\"other\"]}\n  }\n}\n";
+  ClarifyFoundAgent *agent;
+
+  point_every_kind_at (discovery, closed_port ());
+  jsonc = g_build_filename (opencode_dir, "opencode.jsonc", NULL);
+  opencode_json = g_build_filename (opencode_dir, "opencode.json", NULL);
+  g_assert_cmpint (g_mkdir_with_parents (opencode_dir, 0700), ==, 0);
+  g_file_set_contents (jsonc, user_jsonc, -1, &error);
+  g_assert_no_error (error);
+
+  /* Not naming Clarify: offered, for opencode.json. */
+  found = run_discovery (discovery);
+  agent = find (found, "opencode", CLARIFY_FOUND_ADD_CLARIFY);
+  g_assert_nonnull (agent);
+  g_assert_cmpstr (clarify_found_agent_get_location (agent), ==, opencode_json);
+  g_assert_false (clarify_found_agent_get_done (agent));
+  g_assert_true (set_up (agent, NULL, &error));
+  g_assert_no_error (error);
+  opencode = clarify_json_config_read (opencode_json, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (member_object (opencode, "mcp", "clarify", NULL));
+  g_assert_true (g_file_get_contents (jsonc, &jsonc_after, NULL, NULL));
+  g_assert_cmpstr (jsonc_after, ==, user_jsonc);
+  again = run_discovery (discovery);
+  g_assert_true (clarify_found_agent_get_done (find (again, "opencode", CLARIFY_FOUND_ADD_CLARIFY)));
+  g_clear_pointer (&found, g_ptr_array_unref);
+  g_clear_pointer (&again, g_ptr_array_unref);
+
+  /* Named in the .jsonc only (as `opencode mcp add` writes it when there is
+   * no opencode.json): seen as done, and nothing is written. */
+  g_assert_cmpint (g_unlink (opencode_json), ==, 0);
+  named = g_strdup_printf ("{\n  // mine\n  \"mcp\": {\"clarify\": {\"type\": \"remote\", \"url\": \"http://127.0.0.1:%u/mcp\"}}\n}\n",
+                           clarify_mcp_config_get_port ());
+  g_file_set_contents (jsonc, named, -1, &error);
+  g_assert_no_error (error);
+  found = run_discovery (discovery);
+  agent = find (found, "opencode", CLARIFY_FOUND_ADD_CLARIFY);
+  g_assert_nonnull (agent);
+  g_assert_true (clarify_found_agent_get_done (agent));
+  g_assert_false (g_file_test (opencode_json, G_FILE_TEST_EXISTS));
+}
+
 static gboolean
 has_looked (gpointer data)
 {
@@ -511,6 +607,8 @@ main (int   argc,
   g_test_add_func ("/discovery/look", test_look);
   g_test_add_func ("/discovery/home-unusable", test_home_unusable);
   g_test_add_func ("/discovery/home", test_home);
+  g_test_add_func ("/discovery/jsonc-read", test_jsonc_read);
+  g_test_add_func ("/discovery/opencode-jsonc", test_opencode_jsonc);
 
   return g_test_run ();
 }

@@ -257,6 +257,26 @@ servers_name_clarify (JsonObject *servers)
   return FALSE;
 }
 
+/* Whether the OpenCode config beside @path, opencode.jsonc, names
+ * Clarify. OpenCode reads both files of its folder and merges their
+ * servers, so an entry in either is one; the .jsonc (comments allowed) is
+ * only read, never rewritten: its comments would be lost. */
+static gboolean
+jsonc_beside_names_clarify (const char *path)
+{
+  g_autofree char *dir = g_path_get_dirname (path);
+  g_autofree char *jsonc = g_build_filename (dir, "opencode.jsonc", NULL);
+  g_autoptr(JsonNode) root = clarify_json_config_read_jsonc (jsonc, NULL);
+  JsonNode *servers;
+
+  if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))
+    return FALSE;
+  servers = json_object_get_member (json_node_get_object (root), "mcp");
+
+  return servers != NULL && JSON_NODE_HOLDS_OBJECT (servers) &&
+         servers_name_clarify (json_node_get_object (servers));
+}
+
 /* An MCP client's config at @path: offered when it exists (or, with
  * @folder_is_enough, its folder does) and can take Clarify's entry. */
 static void
@@ -290,6 +310,9 @@ look_at_mcp_config (GPtrArray  *found,
         return;
       names = servers != NULL && servers_name_clarify (json_node_get_object (servers));
     }
+
+  if (!names && g_str_equal (client, "opencode"))
+    names = jsonc_beside_names_clarify (path);
 
   g_ptr_array_add (found, clarify_found_agent_new (CLARIFY_FOUND_ADD_CLARIFY, client, path, names));
 }

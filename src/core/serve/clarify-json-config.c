@@ -104,6 +104,113 @@ parse_text (const char  *path,
   return root;
 }
 
+/* @text with its comments blanked out (newlines kept, so that the
+ * parser's line numbers stay right), then without commas that close
+ * nothing but an object or array: JSON that json-glib reads. */
+static char *
+jsonc_to_json (const char *text,
+               gsize       length)
+{
+  g_autofree char *blanked = g_strndup (text, length);
+  GString *json = g_string_sized_new (length);
+  gboolean in_string = FALSE;
+
+  for (gsize i = 0; i < length; i++)
+    {
+      if (in_string)
+        {
+          if (blanked[i] == '\\' && i + 1 < length)
+            i++;
+          else if (blanked[i] == '"')
+            in_string = FALSE;
+        }
+      else if (blanked[i] == '"')
+        in_string = TRUE;
+      else if (blanked[i] == '/' && i + 1 < length && blanked[i + 1] == '/')
+        {
+          for (; i < length && blanked[i] != '\n'; i++)
+            blanked[i] = ' ';
+        }
+      else if (blanked[i] == '/' && i + 1 < length && blanked[i + 1] == '*')
+        {
+          gboolean closed = FALSE;
+
+          blanked[i] = blanked[i + 1] = ' ';
+          for (i += 2; i < length && !closed; i++)
+            {
+              closed = blanked[i] == '*' && i + 1 < length && blanked[i + 1] == '/';
+              if (closed)
+                blanked[i + 1] = ' ';
+              if (blanked[i] != '\n')
+                blanked[i] = ' ';
+            }
+          /* The loop's i++ went past the comment's last character. */
+          i--;
+        }
+    }
+
+  in_string = FALSE;
+  for (gsize i = 0; i < length; i++)
+    {
+      char c = blanked[i];
+
+      if (in_string)
+        {
+          if (c == '\\' && i + 1 < length)
+            {
+              g_string_append_c (json, c);
+              c = blanked[++i];
+            }
+          else if (c == '"')
+            in_string = FALSE;
+        }
+      else if (c == '"')
+        in_string = TRUE;
+      else if (c == ',')
+        {
+          gsize next = i + 1;
+
+          while (next < length && g_ascii_isspace (blanked[next]))
+            next++;
+          if (next < length && (blanked[next] == '}' || blanked[next] == ']'))
+            c = ' ';
+        }
+      g_string_append_c (json, c);
+    }
+
+  return g_string_free (json, FALSE);
+}
+
+JsonNode *
+clarify_json_config_read_jsonc (const char  *path,
+                                GError     **error)
+{
+  g_autofree char *text = NULL;
+  g_autofree char *json = NULL;
+  g_autoptr(GError) local_error = NULL;
+  gsize length = 0;
+  JsonNode *root;
+
+  g_return_val_if_fail (path != NULL, NULL);
+
+  if (!g_file_get_contents (path, &text, &length, error))
+    return NULL;
+
+  json = jsonc_to_json (text, length);
+  if (is_blank (json))
+    {
+      root = json_node_new (JSON_NODE_OBJECT);
+      json_node_take_object (root, json_object_new ());
+      return root;
+    }
+  root = clarify_json_parse (json, -1, &local_error);
+  if (root == NULL)
+    g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                 _("%s is not valid JSON (%s)"), path, local_error->message);
+
+  return root;
+}
+
 JsonNode *
 clarify_json_config_read (const char  *path,
                           GError     **error)

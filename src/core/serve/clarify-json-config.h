@@ -27,6 +27,12 @@ typedef gboolean (*ClarifyJsonConfigEdit) (JsonNode  *root,
 JsonNode *clarify_json_config_read   (const char             *path,
                                       GError                **error);
 
+/* The parsed file at @path written as JSONC (comments and trailing commas
+ * allowed, as OpenCode's opencode.jsonc): for reading only, since writing it
+ * back would lose its comments. Errors as clarify_json_config_read(). */
+JsonNode *clarify_json_config_read_jsonc (const char         *path,
+                                          GError            **error);
+
 /* Reads @path, lets @edit change it, writes it back. A missing file is
  * created with its folders when @create, else left missing (success,
  * nothing written). @written and @backup_path (nullable) say what happened. */
