@@ -788,6 +788,66 @@ test_clarify_gone (gconstpointer data)
   g_assert_true (g_subprocess_wait (server, NULL, NULL));
 }
 
+/* Clarify dies (SIGKILL) or leaves its name while `clarify mcp-stdio`
+ * waits for an ask_user call: the MCP host gets a tool error that says
+ * so, on the call's id, and the bridge keeps serving. */
+static void
+test_mcp_stdio_clarify_gone (gconstpointer data)
+{
+  const char *mode = data;
+  const char *server_argv[] = { test_binary, "--serve-hold", mode, NULL };
+  const char *argv[] = { test_binary, "mcp-stdio", NULL };
+  g_autoptr(GSubprocessLauncher) launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE);
+  g_autoptr(GSubprocess) server = NULL;
+  g_autoptr(GSubprocess) process = NULL;
+  g_autoptr(GDataInputStream) server_out = NULL;
+  g_autoptr(GDataInputStream) out = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *ready = NULL;
+  g_autofree char *asked = NULL;
+  gboolean exited = FALSE;
+  GOutputStream *in;
+  char *reply;
+
+  server = g_subprocess_launcher_spawnv (launcher, server_argv, &error);
+  g_assert_no_error (error);
+  server_out = g_data_input_stream_new (g_subprocess_get_stdout_pipe (server));
+  ready = clarify_test_read_line (server_out, WAIT_MS);
+  g_assert_cmpstr (ready, ==, "ready");
+
+  process = g_subprocess_newv (argv, G_SUBPROCESS_FLAGS_STDIN_PIPE | G_SUBPROCESS_FLAGS_STDOUT_PIPE, &error);
+  g_assert_no_error (error);
+  in = g_subprocess_get_stdin_pipe (process);
+  out = g_data_input_stream_new (g_subprocess_get_stdout_pipe (process));
+  clarify_test_send_line (in, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"2025-06-18\"}}");
+  g_free (read_reply (out));
+  clarify_test_send_line (in, "{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"tools/call\",\"params\":{\"name\":\"ask_user\","
+                          "\"arguments\":{\"questions\":[{\"question\":\"Still there?\"}]}}}");
+  asked = clarify_test_read_line (server_out, WAIT_MS);
+  g_assert_cmpstr (asked, ==, "asked");
+  if (g_str_equal (mode, "kill"))
+    g_subprocess_force_exit (server);
+
+  reply = read_reply (out);
+  g_assert_cmpstr (reply, ==, "{\"jsonrpc\":\"2.0\",\"id\":7,\"result\":{\"content\":[{\"type\":\"text\",\"text\":"
+                   "\"Clarify could not ask the user: Clarify quit before the question was answered.\"}],\"isError\":true}}");
+  g_free (reply);
+
+  /* Still serving: a ping gets its answer. */
+  clarify_test_send_line (in, "{\"jsonrpc\":\"2.0\",\"id\":8,\"method\":\"ping\"}");
+  reply = read_reply (out);
+  g_assert_cmpstr (reply, ==, "{\"jsonrpc\":\"2.0\",\"id\":8,\"result\":{}}");
+  g_free (reply);
+
+  g_output_stream_close (in, NULL, &error);
+  g_assert_no_error (error);
+  g_subprocess_wait_async (process, NULL, wait_cb, &exited);
+  g_assert_true (clarify_test_loop_until (is_true, &exited, WAIT_MS));
+  g_assert_cmpint (g_subprocess_get_exit_status (process), ==, 0);
+  g_subprocess_force_exit (server);
+  g_assert_true (g_subprocess_wait (server, NULL, NULL));
+}
+
 static int
 run_set_password (const char *name,
                   const char *input,
@@ -1341,6 +1401,8 @@ main (int   argc,
   g_test_add_func ("/cli/ask/activation", test_activation);
   g_test_add_data_func ("/cli/ask/clarify-killed", "kill", test_clarify_gone);
   g_test_add_data_func ("/cli/ask/clarify-left", "release", test_clarify_gone);
+  g_test_add_data_func ("/cli/mcp-stdio/clarify-killed", "kill", test_mcp_stdio_clarify_gone);
+  g_test_add_data_func ("/cli/mcp-stdio/clarify-left", "release", test_mcp_stdio_clarify_gone);
   g_test_add_func ("/cli/set-password", test_set_password);
   g_test_add_func ("/cli/mcp-info", test_mcp_info);
   g_test_add_func ("/cli/chat/bad-arguments", test_chat_bad_arguments);

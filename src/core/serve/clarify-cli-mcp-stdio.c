@@ -33,11 +33,22 @@ typedef struct
 {
   GDBusConnection *connection;
   char            *request_json;
+  /* Cancelled when Clarify leaves the bus with the call unanswered, or
+   * when the caller calls it off. */
+  GCancellable    *gone;
+  GCancellable    *caller;
+  gulong           caller_handler;
+  guint            watch_id;
 } Asking;
 
 static void
 asking_free (Asking *asking)
 {
+  g_clear_handle_id (&asking->watch_id, g_bus_unwatch_name);
+  if (asking->caller_handler != 0)
+    g_cancellable_disconnect (asking->caller, asking->caller_handler);
+  g_clear_object (&asking->caller);
+  g_clear_object (&asking->gone);
   if (asking->connection != NULL)
     g_dbus_connection_close (asking->connection, NULL, NULL, NULL);
   g_clear_object (&asking->connection);
@@ -56,18 +67,32 @@ stdio_ask_done_cb (GObject      *object,
   g_autofree char *response_json = NULL;
 
   response_json = clarify_cli_ask_app_finish (object, result, &error);
-  if (response_json == NULL)
+  if (response_json == NULL && !g_task_return_error_if_cancelled (task))
     {
       g_dbus_error_strip_remote_error (error);
-      g_task_return_error (task, g_steal_pointer (&error));
+      /* For the model, like the rest of the tool's error: not translated. */
+      if (clarify_cli_is_owner_gone (error))
+        g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_CONNECTION_CLOSED, "%s",
+                                 "Clarify quit before the question was answered.");
+      else
+        g_task_return_error (task, g_steal_pointer (&error));
       return;
     }
+  if (response_json == NULL)
+    return;
 
   response = clarify_response_new_from_data (response_json, -1, &error);
   if (response == NULL)
     g_task_return_error (task, g_steal_pointer (&error));
   else
     g_task_return_pointer (task, g_steal_pointer (&response), g_object_unref);
+}
+
+static void
+caller_cancelled_cb (GCancellable *caller,
+                     GCancellable *gone)
+{
+  g_cancellable_cancel (gone);
 }
 
 static void
@@ -94,7 +119,16 @@ stdio_reached_cb (GObject      *object,
       return;
     }
 
-  clarify_cli_ask_app_async (app, asking->request_json, cancellable, stdio_ask_done_cb, g_steal_pointer (&task));
+  /* A Clarify that dies or quits mid-call must not leave the host waiting. */
+  asking->gone = g_cancellable_new ();
+  asking->watch_id = clarify_cli_watch_owner (asking->connection, asking->gone);
+  if (cancellable != NULL)
+    {
+      asking->caller = g_object_ref (cancellable);
+      asking->caller_handler = g_cancellable_connect (cancellable, G_CALLBACK (caller_cancelled_cb),
+                                                      asking->gone, NULL);
+    }
+  clarify_cli_ask_app_async (app, asking->request_json, asking->gone, stdio_ask_done_cb, g_steal_pointer (&task));
 }
 
 static void
