@@ -10,7 +10,8 @@
  * call with them gets the user's answer after 75 s, having heard progress
  * all along. Over HTTP (the endpoint in this process) and over stdio
  * (`mcp-stdio`, this binary run as the CLI, reaching a D-Bus backend in
- * this process on a private bus).
+ * this process on a private bus). And what the client makes of a Clarify
+ * killed under its calls (the endpoint in a child, `--serve-mcp`).
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -24,6 +25,7 @@
 #include "clarify-dbus-backend.h"
 #include "clarify-mcp-server.h"
 #include "clarify-test-answer.h"
+#include "clarify-test-cli.h"
 #include "clarify-test-log.h"
 #include "clarify-test-npm.h"
 
@@ -301,6 +303,107 @@ test_http (void)
   clarify_backend_stop (backend);
 }
 
+/* The endpoint alone, in a child (`--serve-mcp`): its URL, then "asked"
+ * for each call, on stdout. The test kills it. */
+static void
+serve_request_added_cb (ClarifyBackend *backend,
+                        ClarifyRequest *request,
+                        gpointer        data)
+{
+  g_print ("asked\n");
+}
+
+static int
+serve_mcp (void)
+{
+  g_autoptr(ClarifyConnection) connection = clarify_mcp_server_new_connection (0);
+  g_autoptr(ClarifyBackend) backend = clarify_mcp_server_new (connection);
+  g_autoptr(GMainLoop) loop = g_main_loop_new (NULL, FALSE);
+  g_autofree char *url = NULL;
+
+  g_signal_connect (backend, "request-added", G_CALLBACK (serve_request_added_cb), NULL);
+  clarify_backend_start (backend);
+  url = clarify_mcp_server_get_url (CLARIFY_MCP_SERVER (backend));
+  g_print ("%s\n", url);
+  /* Never linger if the test went away. */
+  g_timeout_add_seconds (120, (GSourceFunc) (GCallback) g_main_loop_quit, loop);
+  g_main_loop_run (loop);
+
+  return 0;
+}
+
+/* Clarify is killed (SIGKILL) while the SDK's two calls wait, each with
+ * the 20 s timeout, the call with progress having heard from it: a dead
+ * server cannot end a call, and the SDK does not end a call whose event
+ * stream was cut (it only reports the stream's error), so each ends by
+ * the client's own timeout, counted from the last progress it heard: no
+ * later, never a hang. */
+static void
+test_http_clarify_killed (void)
+{
+  g_autofree char *sdk_dir = clarify_test_npm_install ("mcp-sdk-npm", "@modelcontextprotocol/sdk", SDK_VERSION, NULL);
+  g_autofree char *script = g_test_build_filename (G_TEST_DIST, "mcp-sdk-client.cjs", NULL);
+  g_autoptr(GSubprocessLauncher) launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE);
+  g_autoptr(GSubprocess) server = NULL;
+  g_autoptr(GSubprocess) client = NULL;
+  g_autoptr(GDataInputStream) server_out = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *url = NULL;
+  g_autofree char *token = NULL;
+  Run run = { NULL, NULL, NULL, NULL, g_ptr_array_new_with_free_func ((GDestroyNotify) json_object_unref), FALSE, FALSE };
+  JsonObject *progress;
+  JsonObject *line;
+  gint64 timeout_ms = g_ascii_strtoll (CLIENT_TIMEOUT, NULL, 10);
+
+  if (sdk_dir == NULL)
+    {
+      g_ptr_array_unref (run.lines);
+      return;
+    }
+
+  server = g_subprocess_launcher_spawn (launcher, &error, test_binary, "--serve-mcp", NULL);
+  g_assert_no_error (error);
+  server_out = g_data_input_stream_new (g_subprocess_get_stdout_pipe (server));
+  url = clarify_test_read_line (server_out, SLOW_MS);
+  g_assert_true (g_str_has_prefix (url, "http://127.0.0.1:"));
+  token = clarify_mcp_token_ensure (&error);
+  g_assert_no_error (error);
+
+  g_subprocess_launcher_setenv (launcher, "CLARIFY_SDK_TIMEOUT_MS", CLIENT_TIMEOUT, TRUE);
+  g_subprocess_launcher_setenv (launcher, "CLARIFY_SDK_TOKEN", token, TRUE);
+  client = g_subprocess_launcher_spawn (launcher, &error, "node", script, sdk_dir, "http", url, NULL);
+  g_assert_no_error (error);
+  run.out = g_data_input_stream_new (g_subprocess_get_stdout_pipe (client));
+  read_next_line (&run);
+  g_subprocess_wait_async (client, NULL, exited_cb, &run);
+
+  for (guint i = 0; i < 2; i++)
+    {
+      g_autofree char *asked = clarify_test_read_line (server_out, SLOW_MS);
+
+      g_assert_cmpstr (asked, ==, "asked");
+    }
+  progress = wait_for_line (&run, "progress", "with-progress", SLOW_MS);
+  g_subprocess_force_exit (server);
+  g_assert_true (g_subprocess_wait (server, NULL, NULL));
+
+  /* The call without progress: its own 20 s from the start. */
+  line = wait_for_line (&run, "error", "without-progress", 2 * timeout_ms);
+  g_assert_cmpstr (json_object_get_string_member (line, "message"), ==, "MCP error -32001: Request timed out");
+  g_assert_cmpint (json_object_get_int_member (line, "t"), <, timeout_ms + 5000);
+
+  /* The call with progress: 20 s after the last progress it heard. */
+  line = wait_for_line (&run, "error", "with-progress", 2 * timeout_ms);
+  g_assert_cmpstr (json_object_get_string_member (line, "message"), ==, "MCP error -32001: Request timed out");
+  g_assert_cmpint (json_object_get_int_member (line, "t") - json_object_get_int_member (progress, "t"), >=, timeout_ms);
+  g_assert_cmpint (json_object_get_int_member (line, "t") - json_object_get_int_member (progress, "t"), <, timeout_ms + 5000);
+
+  g_assert_true (clarify_test_wait_until (client_done, &run, SLOW_MS));
+  g_assert_cmpint (g_subprocess_get_exit_status (client), ==, 0);
+  g_clear_object (&run.out);
+  g_ptr_array_unref (run.lines);
+}
+
 static void
 name_acquired_cb (GDBusConnection *bus,
                   const char      *name,
@@ -352,6 +455,8 @@ main (int   argc,
 
   /* Run as `clarify mcp-stdio` by the client, as src/main.c would. */
   setlocale (LC_ALL, "");
+  if (argc > 1 && g_str_equal (argv[1], "--serve-mcp"))
+    return serve_mcp ();
   if (clarify_cli_handle (argc, argv, &exit_status))
     return exit_status;
 
@@ -372,6 +477,7 @@ main (int   argc,
 
   g_test_add_func ("/mcp-sdk/http", test_http);
   g_test_add_func ("/mcp-sdk/stdio", test_stdio);
+  g_test_add_func ("/mcp-sdk/http/clarify-killed", test_http_clarify_killed);
 
   result = g_test_run ();
   /* Only stopped, never finalized: finalizing waits for the shared
