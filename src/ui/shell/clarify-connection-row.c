@@ -13,6 +13,7 @@
 #include "clarify-conversation-window.h"
 #include "clarify-ihub-backend.h"
 #include "clarify-mcp-server.h"
+#include "clarify-wrap-bin.h"
 
 struct _ClarifyConnectionRow
 {
@@ -244,6 +245,8 @@ clarify_connection_row_class_init (ClarifyConnectionRowClass *klass)
 static void
 clarify_connection_row_init (ClarifyConnectionRow *self)
 {
+  GtkWidget *state_bin;
+
   adw_action_row_set_title_lines (ADW_ACTION_ROW (self), 1);
   adw_action_row_set_subtitle_lines (ADW_ACTION_ROW (self), 1);
 
@@ -251,12 +254,20 @@ clarify_connection_row_init (ClarifyConnectionRow *self)
   gtk_widget_set_valign (GTK_WIDGET (self->state_icon), GTK_ALIGN_CENTER);
   adw_action_row_add_prefix (ADW_ACTION_ROW (self), GTK_WIDGET (self->state_icon));
 
+  /* Wrapped, not cut: a reason such as why the MCP endpoint cannot listen
+   * is read whole, on as many lines as it takes. */
   self->state_label = GTK_LABEL (gtk_label_new (NULL));
-  gtk_label_set_ellipsize (self->state_label, PANGO_ELLIPSIZE_END);
+  gtk_label_set_wrap (self->state_label, TRUE);
+  gtk_label_set_wrap_mode (self->state_label, PANGO_WRAP_WORD_CHAR);
   gtk_label_set_max_width_chars (self->state_label, 28);
+  gtk_label_set_justify (self->state_label, GTK_JUSTIFY_RIGHT);
   gtk_label_set_xalign (self->state_label, 1.0);
   gtk_widget_add_css_class (GTK_WIDGET (self->state_label), "dim-label");
-  adw_action_row_add_suffix (ADW_ACTION_ROW (self), GTK_WIDGET (self->state_label));
+  state_bin = clarify_wrap_bin_new (GTK_WIDGET (self->state_label));
+  gtk_widget_set_valign (state_bin, GTK_ALIGN_CENTER);
+  gtk_widget_set_margin_top (state_bin, 6);
+  gtk_widget_set_margin_bottom (state_bin, 6);
+  adw_action_row_add_suffix (ADW_ACTION_ROW (self), state_bin);
 }
 
 GtkWidget *
