@@ -23,8 +23,10 @@
  *   untrue      ended as "answered elsewhere" (nobody else answers here),
  *               or as "the agent restarted" while the agent still had it
  *
- * and the resident set size once a minute. Exit status 1 when any of
- * these counts is not zero.
+ * each with its trail (asked, shown, answered, forgotten in a restart, the
+ * answer taken or refused, how it ended, in seconds from the start), and
+ * the resident set size once a minute. Exit status 1 when any of these
+ * counts is not zero.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -78,6 +80,7 @@ typedef struct
   gboolean  shown;       /* it reached the inbox */
   gboolean  done;        /* it ended, and why: no request is kept alive here */
   ClarifyEndReason reason;
+  GString  *trail;       /* what happened to it, printed when it went wrong */
 } Question;
 
 struct _Agent
@@ -94,12 +97,23 @@ struct _Agent
 };
 
 static GMutex lock;
+static gint64 soak_started_at;
+
+/* Under the lock, or in the main thread while no answer can arrive. */
+static void
+question_note (Question   *question,
+               const char *what)
+{
+  g_string_append_printf (question->trail, "%s%.3f s %s", question->trail->len > 0 ? "; " : "",
+                          (g_get_monotonic_time () - soak_started_at) / 1e6, what);
+}
 
 static void
 question_free (gpointer data)
 {
   Question *question = data;
 
+  g_string_free (question->trail, TRUE);
   g_free (question->id);
   g_free (question->path);
   g_free (question);
@@ -127,6 +141,7 @@ answer_handler (const ClarifyTestRequest  *request,
       question->n_received++;
       agent_publish (question->agent);
     }
+  question_note (question, taken ? "answer taken (200)" : "answer refused (404)");
   g_mutex_unlock (&lock);
 
   *content_type = g_strdup ("application/json");
@@ -239,6 +254,8 @@ agent_ask (Agent *agent)
 
   question->agent = agent;
   question->alive = TRUE;
+  question->trail = g_string_new (NULL);
+  question_note (question, "asked");
   if (agent->kind == KIND_CLARIFY)
     {
       question->id = g_strdup_printf ("r%u", agent->n_asked++);
@@ -288,6 +305,7 @@ agent_stop (Agent *agent,
         {
           question->alive = FALSE;
           question->forgotten = TRUE;
+          question_note (question, "forgotten: the agent restarts");
         }
     }
   g_mutex_unlock (&lock);
@@ -347,6 +365,9 @@ on_request_added (ClarifyInbox   *inbox,
       return;
     }
   question->n_dialogs++;
+  g_mutex_lock (&lock);
+  question_note (question, "shown");
+  g_mutex_unlock (&lock);
   if (!question->shown)
     {
       n_alive++;
@@ -367,6 +388,15 @@ on_request_ended (ClarifyInbox   *inbox,
     return;
   question->done = TRUE;
   question->reason = clarify_request_get_end_reason (request);
+  {
+    const char *detail = clarify_request_get_end_detail (request);
+    g_autofree char *what = g_strdup_printf ("ended: end %d, reason %d%s%s", clarify_request_get_end (request),
+                                             question->reason, detail != NULL ? ", " : "", detail != NULL ? detail : "");
+
+    g_mutex_lock (&lock);
+    question_note (question, what);
+    g_mutex_unlock (&lock);
+  }
 }
 
 static void
@@ -387,7 +417,12 @@ answer (Soak           *soak,
                                    (const char *[]) { value, NULL }, NULL, FALSE);
     }
   if (question != NULL)
-    question->answered = TRUE;
+    {
+      question->answered = TRUE;
+      g_mutex_lock (&lock);
+      question_note (question, "answered by the user");
+      g_mutex_unlock (&lock);
+    }
   clarify_inbox_answer (soak->inbox, request, response);
 }
 
@@ -547,6 +582,7 @@ main (int   argc,
       clarify_backend_start (backend);
     }
 
+  soak_started_at = g_get_monotonic_time ();
   g_print ("soak: %d agents (clarify and opencode), %d s of faults, outbox in %s\n", opt_agents, opt_duration, dir);
   /* Clarify's own share of the memory, apart from the fakes' records:
    * the requests still alive. */
@@ -615,9 +651,9 @@ main (int   argc,
           if (done && reason == CLARIFY_END_REASON_AGENT_RESTARTED)
             withdrawn_restart++;
           if (problem != NULL)
-            g_print ("  %s %s: %s (received %u, dialogs %u, %s, reason %d)\n", agent->name, question->id, problem,
-                     question->n_received, question->n_dialogs, question->forgotten ? "forgotten" : "kept",
-                     reason);
+            g_print ("  %s %s: %s (received %u, dialogs %u, %s, reason %d)\n    %s\n", agent->name, question->id,
+                     problem, question->n_received, question->n_dialogs,
+                     question->forgotten ? "forgotten" : "kept", reason, question->trail->str);
         }
     }
   g_mutex_unlock (&lock);
