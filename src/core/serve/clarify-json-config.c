@@ -77,10 +77,13 @@ fail_errno (GError     **error,
   return FALSE;
 }
 
+/* @strict: JSON by the letter (a file Clarify may rewrite), else what
+ * json-glib takes. */
 static JsonNode *
 parse_text (const char  *path,
             const char  *text,
             gsize        length,
+            gboolean     strict,
             GError     **error)
 {
   g_autofree char *problem = NULL;
@@ -94,7 +97,8 @@ parse_text (const char  *path,
       return root;
     }
 
-  problem = clarify_strict_json_problem (text, length);
+  if (strict)
+    problem = clarify_strict_json_problem (text, length);
   if (problem == NULL)
     root = clarify_json_parse (text, length, &local_error);
   if (root == NULL)
@@ -187,9 +191,7 @@ clarify_json_config_read_jsonc (const char  *path,
 {
   g_autofree char *text = NULL;
   g_autofree char *json = NULL;
-  g_autoptr(GError) local_error = NULL;
   gsize length = 0;
-  JsonNode *root;
 
   g_return_val_if_fail (path != NULL, NULL);
 
@@ -197,18 +199,8 @@ clarify_json_config_read_jsonc (const char  *path,
     return NULL;
 
   json = jsonc_to_json (text, length);
-  if (is_blank (json))
-    {
-      root = json_node_new (JSON_NODE_OBJECT);
-      json_node_take_object (root, json_object_new ());
-      return root;
-    }
-  root = clarify_json_parse (json, -1, &local_error);
-  if (root == NULL)
-    g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
-                 _("%s is not valid JSON (%s)"), path, local_error->message);
 
-  return root;
+  return parse_text (path, json, length, FALSE, error);
 }
 
 JsonNode *
@@ -223,7 +215,7 @@ clarify_json_config_read (const char  *path,
   if (!g_file_get_contents (path, &text, &length, error))
     return NULL;
 
-  return parse_text (path, text, length, error);
+  return parse_text (path, text, length, TRUE, error);
 }
 
 gboolean
@@ -266,7 +258,7 @@ clarify_json_config_update (const char             *path,
         return TRUE;
     }
 
-  root = parse_text (target, old != NULL ? old : "", old_length, error);
+  root = parse_text (target, old != NULL ? old : "", old_length, TRUE, error);
   if (root == NULL)
     return FALSE;
 
