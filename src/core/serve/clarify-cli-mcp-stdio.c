@@ -67,8 +67,11 @@ stdio_ask_done_cb (GObject      *object,
   g_autofree char *response_json = NULL;
 
   response_json = clarify_cli_ask_app_finish (object, result, &error);
-  if (response_json == NULL && !g_task_return_error_if_cancelled (task))
+  if (response_json == NULL)
     {
+      /* The caller called it off: that, not the watch's cancellation. */
+      if (g_task_return_error_if_cancelled (task))
+        return;
       g_dbus_error_strip_remote_error (error);
       /* For the model, like the rest of the tool's error: not translated. */
       if (clarify_cli_is_owner_gone (error))
@@ -78,8 +81,6 @@ stdio_ask_done_cb (GObject      *object,
         g_task_return_error (task, g_steal_pointer (&error));
       return;
     }
-  if (response_json == NULL)
-    return;
 
   response = clarify_response_new_from_data (response_json, -1, &error);
   if (response == NULL)
