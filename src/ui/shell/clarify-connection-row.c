@@ -96,7 +96,6 @@ update_state (ClarifyConnectionRow *self)
   gtk_widget_add_css_class (GTK_WIDGET (self->state_icon), css_class);
 
   gtk_label_set_text (self->state_label, text);
-  gtk_widget_set_tooltip_text (GTK_WIDGET (self->state_label), text);
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->state_icon),
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, text,
                                   -1);
