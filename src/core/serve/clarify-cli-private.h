@@ -28,8 +28,6 @@ char           *clarify_cli_ask_app_finish   (GObject              *proxy,
                                               GAsyncResult         *result,
                                               GError              **error);
 
-/* A copy of @argv for GOptionContext, its argv[0] replaced by @name
- * ("clarify ask"), which --help and the messages show. */
 /* Cancels @cancellable when Clarify's name, once owned, loses its owner:
  * Clarify died (or quit) while a caller waits. Unwatch the returned id. */
 guint           clarify_cli_watch_owner      (GDBusConnection      *bus,
@@ -53,6 +51,8 @@ gboolean        clarify_cli_reach_app_finish (GAsyncResult         *result,
 
 /* Whether a call's @error says Clarify went away before it answered. */
 gboolean        clarify_cli_is_owner_gone    (const GError         *error);
+/* A copy of @argv for GOptionContext, its argv[0] replaced by @name
+ * ("clarify ask"), which --help and the messages show. */
 GStrv           clarify_cli_args_new         (const char           *name,
                                               int                   argc,
                                               char                **argv);
