@@ -728,6 +728,82 @@ test_list_enter_on_row (gconstpointer data)
   run_clear (&run);
 }
 
+/* A long list is on screen with the rows that fill its card, then gets the
+ * others a few a frame: the pick made before (here the agent's default,
+ * far down) is selected once its row is in, Other comes last. */
+typedef struct
+{
+  ClarifyOptionList *list;
+  GListModel        *rows;
+  guint              n_at_first_frame;
+} FirstFrame;
+
+static void
+first_frame_cb (GdkFrameClock *clock,
+                FirstFrame    *first)
+{
+  if (first->n_at_first_frame == 0)
+    first->n_at_first_frame = g_list_model_get_n_items (first->rows);
+}
+
+static gboolean
+drawn_and_filled (gpointer data)
+{
+  FirstFrame *first = data;
+
+  return first->n_at_first_frame > 0 && !clarify_option_list_get_filling (first->list);
+}
+
+static void
+test_list_fills_in (void)
+{
+  g_autoptr(ClarifyRequest) request = new_request ("r1", NULL, NULL);
+  ClarifyQuestion *q = add_question (request, "pick", CLARIFY_QUESTION_KIND_SINGLE, "Pick", "Which one?");
+  const char * const defaults[] = { "o150", NULL };
+  ClarifyOptionList *list;
+  GtkSingleSelection *selection;
+  g_autoptr(ClarifyOption) last = NULL;
+  FirstFrame first = { 0 };
+  GdkFrameClock *clock;
+  gulong paint_id;
+  Run run = { 0 };
+
+  set_language ("en");
+  for (guint i = 0; i < 200; i++)
+    {
+      g_autofree char *label = g_strdup_printf ("Option %u", i);
+      g_autofree char *value = g_strdup_printf ("o%u", i);
+
+      add_option (q, label, value, i % 2 == 0 ? "Described" : NULL);
+    }
+  clarify_question_set_default_values (q, defaults);
+  clarify_question_set_allow_other (q, TRUE);
+
+  run_create (&run, request);
+  list = CLARIFY_OPTION_LIST (view_of (&run));
+  selection = GTK_SINGLE_SELECTION (clarify_option_list_get_model (list));
+  first.list = list;
+  first.rows = G_LIST_MODEL (selection);
+  gtk_window_present (GTK_WINDOW (run.dialog));
+  clock = gtk_widget_get_frame_clock (GTK_WIDGET (run.dialog));
+  paint_id = g_signal_connect (clock, "after-paint", G_CALLBACK (first_frame_cb), &first);
+
+  g_assert_true (clarify_test_wait_until (drawn_and_filled, &first, 5000));
+  g_signal_handler_disconnect (clock, paint_id);
+
+  /* The first frame had far fewer rows than all. */
+  g_assert_cmpuint (first.n_at_first_frame, <, 50);
+
+  g_assert_cmpuint (g_list_model_get_n_items (first.rows), ==, 201);
+  last = g_list_model_get_item (first.rows, 200);
+  g_assert_cmpstr (clarify_option_get_label (last), ==, "Other…");
+  g_assert_cmpuint (gtk_single_selection_get_selected (selection), ==, 150);
+
+  submit (&run);
+  assert_response (&run, "{\"id\":\"r1\",\"outcome\":\"answered\",\"answers\":[{\"question_id\":\"pick\",\"values\":[\"o150\"]}]}");
+  run_clear (&run);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -745,6 +821,7 @@ main (int   argc,
   g_test_add_data_func ("/choice/list/one-tab-stop/single", GINT_TO_POINTER (FALSE), test_list_one_tab_stop);
   g_test_add_data_func ("/choice/list/one-tab-stop/multi", GINT_TO_POINTER (TRUE), test_list_one_tab_stop);
   add_language_test ("/choice/list/enter-on-row", test_list_enter_on_row);
+  g_test_add_func ("/choice/list/fills-in", test_list_fills_in);
   add_language_test ("/choice/a11y/descriptions", test_descriptions);
   add_language_test ("/choice/a11y/no-type-names", test_no_type_names);
   g_test_add_func ("/choice/a11y/labels-take-no-focus", test_labels_take_no_focus);

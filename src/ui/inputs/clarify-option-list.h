@@ -26,6 +26,9 @@ GtkWidget         *clarify_option_list_get_list_view    (ClarifyOptionList *self
 /* The rows as shown (after the search), Other last; a GtkSingleSelection
  * for single choice, a GtkNoSelection for the checklist. */
 GtkSelectionModel *clarify_option_list_get_model        (ClarifyOptionList *self);
+/* A long list shows the rows that fill it first and adds the others a few
+ * each frame once it is on screen: TRUE until all are in the model. */
+gboolean           clarify_option_list_get_filling      (ClarifyOptionList *self);
 
 /* ::activate-default (see ClarifyChoiceView) on Enter in the search when
  * nothing is left to pick, and on activating (double-click, Enter) a row of
