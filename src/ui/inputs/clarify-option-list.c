@@ -11,7 +11,7 @@
  * their height without a width with a lower bound (ClarifyOptionTexts):
  * each text is laid out once, at the width it gets.
  *
- * Even so, 200 rows cost ~150 ms before the first frame. A long list so
+ * Even so, 200 rows cost 150-250 ms before the first frame. A long list so
  * starts with the rows that fill its card and gets the rest a few per
  * frame (a GtkSliceListModel that grows), so the dialog is on screen
  * before most rows exist and no frame builds many.
@@ -64,7 +64,7 @@ G_DEFINE_FINAL_TYPE (ClarifyOptionList, clarify_option_list, CLARIFY_TYPE_CHOICE
 #define LIST_MAX_HEIGHT 264
 
 /* Enough rows to fill LIST_MAX_HEIGHT at their least height, then this
- * many more each frame: each costs ~0.8 ms to build and lay out here. */
+ * many more each frame: each costs about 1 ms to build and lay out. */
 #define FIRST_ROWS (LIST_MAX_HEIGHT / CLARIFY_OPTION_TEXTS_MIN_HEIGHT + 1)
 #define ROWS_PER_FRAME 12
 
@@ -695,7 +695,7 @@ fill_rows_cb (GtkWidget     *widget,
 
   if (size + ROWS_PER_FRAME >= n_rows)
     {
-      /* Whatever a search shows from now on. */
+      /* No limit from now on, whatever a search lets through. */
       size = G_MAXUINT;
       self->fill_tick = 0;
     }
