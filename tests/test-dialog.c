@@ -14,6 +14,7 @@
 #include "clarify-input.h"
 #include "clarify-json.h"
 #include "clarify-number-input.h"
+#include "clarify-option-list.h"
 #include "clarify-permission-input.h"
 #include "clarify-request-dialog-private.h"
 #include "clarify-request-dialog.h"
@@ -80,14 +81,20 @@ click_choice (ClarifyInput *input,
     gtk_widget_activate (button);
 }
 
-static GtkListView *
-list_view_of (ClarifyInput *input)
+static ClarifyOptionList *
+option_list_of (ClarifyInput *input)
 {
-  GtkWidget *list = clarify_test_find_descendant (GTK_WIDGET (input), GTK_TYPE_LIST_VIEW);
+  GtkWidget *list = clarify_test_find_descendant (GTK_WIDGET (input), CLARIFY_TYPE_OPTION_LIST);
 
   g_assert_nonnull (list);
 
-  return GTK_LIST_VIEW (list);
+  return CLARIFY_OPTION_LIST (list);
+}
+
+static GtkListView *
+list_view_of (ClarifyInput *input)
+{
+  return GTK_LIST_VIEW (clarify_option_list_get_list_view (option_list_of (input)));
 }
 
 /* Selects the list row showing @label, as a click on it does. */
@@ -1497,6 +1504,65 @@ test_paged_long_lists_built_when_shown (void)
   run_clear (&run);
 }
 
+static guint
+n_list_items (ClarifyInput *input)
+{
+  return g_list_model_get_n_items (G_LIST_MODEL (clarify_option_list_get_model (option_list_of (input))));
+}
+
+static gboolean
+input_list_filled (gpointer data)
+{
+  return !clarify_option_list_get_filling (option_list_of (data));
+}
+
+/* A long list fills in a few rows a frame while its page shows, and not
+ * while another does: it goes on when its page is back. */
+static void
+test_paged_long_list_fills_while_shown (void)
+{
+  g_autoptr(ClarifyRequest) request = NULL;
+  GtkWidget *window;
+  guint n_left;
+  Run run = { 0 };
+
+  set_language ("en");
+  request = new_request ("lists", "Two long lists", NULL);
+  for (guint i = 0; i < 2; i++)
+    {
+      g_autofree char *id = g_strdup_printf ("q%u", i);
+      ClarifyQuestion *q = add_question (request, id, CLARIFY_QUESTION_KIND_SINGLE, NULL, "Pick one");
+
+      for (guint j = 0; j < 200; j++)
+        {
+          g_autofree char *label = g_strdup_printf ("Item %u.%u", i, j);
+          g_autofree char *value = g_strdup_printf ("v%u.%u", i, j);
+
+          add_option (q, label, value, NULL);
+        }
+    }
+  run_start (&run, request);
+  window = GTK_WIDGET (run.dialog);
+
+  /* Left before its rows are all in. */
+  g_assert_true (clarify_option_list_get_filling (option_list_of (input_at (&run, 0))));
+  select_row (input_at (&run, 0), "Item 0.1");
+  press_id (&run, "next_button");
+  n_left = n_list_items (input_at (&run, 0));
+  g_assert_cmpuint (n_left, <, 200);
+
+  /* The second fills in the frames that pass; the first not at all. */
+  g_assert_true (clarify_test_wait_until (input_list_filled, input_at (&run, 1), 5000));
+  gtk_test_widget_wait_for_draw (window);
+  g_assert_cmpuint (n_list_items (input_at (&run, 0)), ==, n_left);
+  g_assert_cmpuint (n_list_items (input_at (&run, 1)), ==, 200);
+
+  press_id (&run, "back_button");
+  g_assert_true (clarify_test_wait_until (input_list_filled, input_at (&run, 0), 5000));
+  g_assert_cmpuint (n_list_items (input_at (&run, 0)), ==, 200);
+  run_clear (&run);
+}
+
 static void
 test_short_questions_form (gconstpointer data)
 {
@@ -1758,6 +1824,7 @@ main (int   argc,
   add_language_test ("/dialog/skip/optional-left-empty", test_optional_left_empty);
   g_test_add_func ("/dialog/skip/question-paged", test_paged_skip_question);
   g_test_add_func ("/dialog/pages/long-lists-built-when-shown", test_paged_long_lists_built_when_shown);
+  g_test_add_func ("/dialog/pages/long-list-fills-while-shown", test_paged_long_list_fills_while_shown);
   add_language_test ("/dialog/cancel", test_cancel);
   g_test_add_func ("/dialog/escape/cancels", test_escape_cancels);
   g_test_add_func ("/dialog/escape/closes-when-not-cancellable", test_escape_closes_when_not_cancellable);

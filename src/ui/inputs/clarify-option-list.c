@@ -724,14 +724,31 @@ clarify_option_list_map (GtkWidget *widget)
       gtk_list_view_set_model (GTK_LIST_VIEW (self->list_view), self->selection);
       /* A search may leave a row or two, and the card must shrink to them. */
       gtk_scrolled_window_set_min_content_height (GTK_SCROLLED_WINDOW (self->scrolled), -1);
-      if (self->slice != NULL)
-        {
-          self->mapped_in_frame = gdk_frame_clock_get_frame_counter (gtk_widget_get_frame_clock (widget));
-          self->fill_tick = gtk_widget_add_tick_callback (widget, fill_rows_cb, NULL, NULL);
-        }
+    }
+
+  if (clarify_option_list_get_filling (self) && self->fill_tick == 0)
+    {
+      self->mapped_in_frame = gdk_frame_clock_get_frame_counter (gtk_widget_get_frame_clock (widget));
+      self->fill_tick = gtk_widget_add_tick_callback (widget, fill_rows_cb, NULL, NULL);
     }
 
   GTK_WIDGET_CLASS (clarify_option_list_parent_class)->map (widget);
+}
+
+/* A page left before its list was full: the ticks would go on while it is
+ * hidden (they run while realized), building rows no one sees. */
+static void
+clarify_option_list_unmap (GtkWidget *widget)
+{
+  ClarifyOptionList *self = CLARIFY_OPTION_LIST (widget);
+
+  if (self->fill_tick != 0)
+    {
+      gtk_widget_remove_tick_callback (widget, self->fill_tick);
+      self->fill_tick = 0;
+    }
+
+  GTK_WIDGET_CLASS (clarify_option_list_parent_class)->unmap (widget);
 }
 
 static void
@@ -745,6 +762,7 @@ clarify_option_list_class_init (ClarifyOptionListClass *klass)
   object_class->finalize = clarify_option_list_finalize;
 
   widget_class->map = clarify_option_list_map;
+  widget_class->unmap = clarify_option_list_unmap;
   widget_class->grab_focus = clarify_option_list_grab_focus;
   widget_class->focus = clarify_option_list_focus;
 
