@@ -8,6 +8,7 @@
 #include <glib/gi18n.h>
 #include <glib/gstdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "clarify-json.h"
 #include "clarify-json-config.h"
@@ -198,9 +199,10 @@ clarify_json_config_read_jsonc (const char  *path,
   if (!g_file_get_contents (path, &text, &length, error))
     return NULL;
 
+  /* Shorter than @text when a trailing comma went. */
   json = jsonc_to_json (text, length);
 
-  return parse_text (path, json, length, FALSE, error);
+  return parse_text (path, json, strlen (json), FALSE, error);
 }
 
 JsonNode *
