@@ -208,12 +208,6 @@ typedef struct
   double     filled_ms;     /* new () → the frame with every list row */
 } OpenDialog;
 
-static gboolean
-lists_filled (gpointer data)
-{
-  return !clarify_option_list_get_filling (data);
-}
-
 static void
 open_dialog (OpenDialog     *open,
              ClarifyRequest *request)
@@ -221,7 +215,6 @@ open_dialog (OpenDialog     *open,
   gint64 start = g_get_monotonic_time ();
   gint64 constructed;
   GdkFrameClock *clock;
-  GtkWidget *list;
 
   open->dialog = GTK_WIDGET (clarify_request_dialog_new (NULL, request));
   constructed = g_get_monotonic_time ();
@@ -239,8 +232,7 @@ open_dialog (OpenDialog     *open,
   /* A long list gets its rows a batch a frame, each drawn in its frame: the
    * tick that adds the last batch runs in the same frame clock cycle as
    * that frame's paint, so the last frame seen then has them all. */
-  list = clarify_test_find_descendant (open->dialog, CLARIFY_TYPE_OPTION_LIST);
-  if (list != NULL && !clarify_test_wait_until (lists_filled, list, WAIT_MS))
+  if (!clarify_test_wait_list_filled (open->dialog, WAIT_MS))
     g_error ("The list was not filled within %d ms", WAIT_MS);
   open->filled_ms = (open->watch.last_frame_at - start) / 1000.0;
 

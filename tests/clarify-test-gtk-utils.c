@@ -10,6 +10,7 @@
 #include <locale.h>
 #include <stdlib.h>
 
+#include "clarify-option-list.h"
 #include "clarify-test-gtk-utils.h"
 #include "clarify-test-server.h"
 
@@ -460,6 +461,21 @@ clarify_test_find_descendant (GtkWidget *root,
     }
 
   return NULL;
+}
+
+static gboolean
+list_is_filled (gpointer list)
+{
+  return !clarify_option_list_get_filling (list);
+}
+
+gboolean
+clarify_test_wait_list_filled (GtkWidget *root,
+                               guint      timeout_ms)
+{
+  GtkWidget *list = clarify_test_find_descendant (root, CLARIFY_TYPE_OPTION_LIST);
+
+  return list == NULL || clarify_test_wait_until (list_is_filled, list, timeout_ms);
 }
 
 char *

@@ -56,6 +56,10 @@ GtkWidget *clarify_test_find_button     (GtkWidget   *root,
 /* @root itself or its first descendant that is a @type, or NULL. */
 GtkWidget *clarify_test_find_descendant (GtkWidget   *root,
                                          GType        type);
+/* Waits until the first ClarifyOptionList in @root, if any, has all its
+ * rows: a long one gets them a batch a frame once shown. */
+gboolean   clarify_test_wait_list_filled (GtkWidget  *root,
+                                          guint       timeout_ms);
 /* @root itself or its first descendant that is a GtkLabel showing exactly
  * @text, visible or not; NULL when there is none. */
 GtkWidget *clarify_test_find_label      (GtkWidget   *root,

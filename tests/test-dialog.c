@@ -1510,12 +1510,6 @@ n_list_items (ClarifyInput *input)
   return g_list_model_get_n_items (G_LIST_MODEL (clarify_option_list_get_model (option_list_of (input))));
 }
 
-static gboolean
-input_list_filled (gpointer data)
-{
-  return !clarify_option_list_get_filling (option_list_of (data));
-}
-
 /* A long list fills in a few rows a frame while its page shows, and not
  * while another does: it goes on when its page is back. */
 static void
@@ -1552,13 +1546,13 @@ test_paged_long_list_fills_while_shown (void)
   g_assert_cmpuint (n_left, <, 200);
 
   /* The second fills in the frames that pass; the first not at all. */
-  g_assert_true (clarify_test_wait_until (input_list_filled, input_at (&run, 1), 5000));
+  g_assert_true (clarify_test_wait_list_filled (GTK_WIDGET (input_at (&run, 1)), 5000));
   gtk_test_widget_wait_for_draw (window);
   g_assert_cmpuint (n_list_items (input_at (&run, 0)), ==, n_left);
   g_assert_cmpuint (n_list_items (input_at (&run, 1)), ==, 200);
 
   press_id (&run, "back_button");
-  g_assert_true (clarify_test_wait_until (input_list_filled, input_at (&run, 0), 5000));
+  g_assert_true (clarify_test_wait_list_filled (GTK_WIDGET (input_at (&run, 0)), 5000));
   g_assert_cmpuint (n_list_items (input_at (&run, 0)), ==, 200);
   run_clear (&run);
 }

@@ -73,23 +73,6 @@ typedef struct
   ClarifyInput *input;
 } Shown;
 
-static gboolean
-list_is_filled (gpointer data)
-{
-  return !clarify_option_list_get_filling (data);
-}
-
-/* A long list gets its rows a few a frame once shown: the tests look at
- * all of them. */
-static void
-wait_until_filled (GtkWidget *window)
-{
-  GtkWidget *list = clarify_test_find_descendant (window, CLARIFY_TYPE_OPTION_LIST);
-
-  if (list != NULL)
-    g_assert_true (clarify_test_wait_until (list_is_filled, list, 5000));
-}
-
 /* The input in a fixed-width window, as the dialog will host it. */
 static Shown
 show (ClarifyQuestion *question)
@@ -121,7 +104,8 @@ show (ClarifyQuestion *question)
   gtk_window_set_child (GTK_WINDOW (shown.window), box);
 
   clarify_test_present_and_wait (GTK_WINDOW (shown.window));
-  wait_until_filled (shown.window);
+  /* The tests look at all of a long list's rows. */
+  g_assert_true (clarify_test_wait_list_filled (shown.window, 5000));
 
   return shown;
 }
