@@ -707,9 +707,9 @@ fill_rows_cb (GtkWidget     *widget,
   self->syncing = TRUE;
   gtk_slice_list_model_set_size (self->slice, size);
   self->syncing = FALSE;
-  /* The pick may be in the rows just added. */
+  /* The pick may be in the rows just added. Emptiness cannot change: the
+   * first rows were there from the start. */
   update_selection (self);
-  update_empty (self);
 
   return self->fill_tick != 0 ? G_SOURCE_CONTINUE : G_SOURCE_REMOVE;
 }
