@@ -728,21 +728,23 @@ test_list_enter_on_row (gconstpointer data)
   run_clear (&run);
 }
 
-/* A long list is on screen with the rows that fill its card, then gets the
- * others a few a frame: the pick made before (here the agent's default,
- * far down) is selected once its row is in, Other comes last. */
+/* What a long list had in the dialog's first frame. */
 typedef struct
 {
   GListModel *rows;
+  GtkWidget  *card;
   guint       n_at_first_frame;
+  int         card_height_at_first_frame;
 } FirstFrame;
 
 static void
 first_frame_cb (GdkFrameClock *clock,
                 FirstFrame    *first)
 {
-  if (first->n_at_first_frame == 0)
-    first->n_at_first_frame = g_list_model_get_n_items (first->rows);
+  if (first->n_at_first_frame > 0)
+    return;
+  first->n_at_first_frame = g_list_model_get_n_items (first->rows);
+  first->card_height_at_first_frame = gtk_widget_get_height (first->card);
 }
 
 static gboolean
@@ -751,46 +753,70 @@ has_first_frame (gpointer data)
   return ((FirstFrame *) data)->n_at_first_frame > 0;
 }
 
+/* Shows the dialog of @run and waits until its list @view is full. */
+static void
+watch_first_frame (Run        *run,
+                   GtkWidget  *view,
+                   FirstFrame *first)
+{
+  GdkFrameClock *clock;
+  gulong paint_id;
+
+  first->rows = G_LIST_MODEL (clarify_option_list_get_model (CLARIFY_OPTION_LIST (view)));
+  first->card = clarify_test_find_descendant (view, GTK_TYPE_SCROLLED_WINDOW);
+  g_assert_nonnull (first->card);
+
+  gtk_window_present (GTK_WINDOW (run->dialog));
+  clock = gtk_widget_get_frame_clock (GTK_WIDGET (run->dialog));
+  paint_id = g_signal_connect (clock, "after-paint", G_CALLBACK (first_frame_cb), first);
+  g_assert_true (clarify_test_wait_until (has_first_frame, first, 5000));
+  g_assert_true (clarify_test_wait_list_filled (view, 5000));
+  g_signal_handler_disconnect (clock, paint_id);
+}
+
+/* "Option 0", "Option 1"… valued "o0", "o1"…, the even ones and the odd
+ * ones with their own description (or none). */
+static void
+add_numbered_options (ClarifyQuestion *q,
+                      guint            n,
+                      const char      *even_description,
+                      const char      *odd_description)
+{
+  for (guint i = 0; i < n; i++)
+    {
+      g_autofree char *label = g_strdup_printf ("Option %u", i);
+      g_autofree char *value = g_strdup_printf ("o%u", i);
+
+      add_option (q, label, value, i % 2 == 0 ? even_description : odd_description);
+    }
+}
+
+/* A long list is on screen with the rows that fill its card, then gets the
+ * others a few a frame: the pick made before (here the agent's default,
+ * far down) is selected once its row is in, Other comes last. */
 static void
 test_list_fills_in (void)
 {
   g_autoptr(ClarifyRequest) request = new_request ("r1", NULL, NULL);
   ClarifyQuestion *q = add_question (request, "pick", CLARIFY_QUESTION_KIND_SINGLE, "Pick", "Which one?");
   const char * const defaults[] = { "o150", NULL };
-  ClarifyOptionList *list;
   GtkSingleSelection *selection;
   g_autoptr(ClarifyOption) last = NULL;
   FirstFrame first = { 0 };
-  GdkFrameClock *clock;
-  gulong paint_id;
   Run run = { 0 };
 
   set_language ("en");
-  for (guint i = 0; i < 200; i++)
-    {
-      g_autofree char *label = g_strdup_printf ("Option %u", i);
-      g_autofree char *value = g_strdup_printf ("o%u", i);
-
-      add_option (q, label, value, i % 2 == 0 ? "Described" : NULL);
-    }
+  add_numbered_options (q, 200, "Described", NULL);
   clarify_question_set_default_values (q, defaults);
   clarify_question_set_allow_other (q, TRUE);
 
   run_create (&run, request);
-  list = CLARIFY_OPTION_LIST (view_of (&run));
-  selection = GTK_SINGLE_SELECTION (clarify_option_list_get_model (list));
-  first.rows = G_LIST_MODEL (selection);
-  gtk_window_present (GTK_WINDOW (run.dialog));
-  clock = gtk_widget_get_frame_clock (GTK_WIDGET (run.dialog));
-  paint_id = g_signal_connect (clock, "after-paint", G_CALLBACK (first_frame_cb), &first);
-
-  g_assert_true (clarify_test_wait_until (has_first_frame, &first, 5000));
-  g_assert_true (clarify_test_wait_list_filled (GTK_WIDGET (list), 5000));
-  g_signal_handler_disconnect (clock, paint_id);
+  watch_first_frame (&run, view_of (&run), &first);
 
   /* The first frame had far fewer rows than all. */
   g_assert_cmpuint (first.n_at_first_frame, <, 50);
 
+  selection = GTK_SINGLE_SELECTION (first.rows);
   g_assert_cmpuint (g_list_model_get_n_items (first.rows), ==, 201);
   last = g_list_model_get_item (first.rows, 200);
   g_assert_cmpstr (clarify_option_get_label (last), ==, "Other…");
@@ -798,6 +824,36 @@ test_list_fills_in (void)
 
   submit (&run);
   assert_response (&run, "{\"id\":\"r1\",\"outcome\":\"answered\",\"answers\":[{\"question_id\":\"pick\",\"values\":[\"o150\"]}]}");
+  run_clear (&run);
+}
+
+/* The first frame builds only the rows that cover the card at their least
+ * height: the card must have its full height in that frame already, or it
+ * would grow as the rest come in. For each kind of row. */
+static void
+test_list_first_frame_fills_card (gconstpointer data)
+{
+  gboolean multiple = GPOINTER_TO_INT (data) & 1;
+  const char *description = GPOINTER_TO_INT (data) & 2 ? "Described in a line" : NULL;
+  g_autoptr(ClarifyRequest) request = new_request ("r1", NULL, NULL);
+  ClarifyQuestion *q = add_question (request, "pick",
+                                     multiple ? CLARIFY_QUESTION_KIND_MULTI : CLARIFY_QUESTION_KIND_SINGLE,
+                                     "Pick", "Which one?");
+  FirstFrame first = { 0 };
+  Run run = { 0 };
+
+  set_language ("en");
+  add_numbered_options (q, 100, description, description);
+
+  run_create (&run, request);
+  watch_first_frame (&run, view_of (&run), &first);
+
+  /* 6 to 11 rows by their kind, where a bound of one line each took 17. */
+  g_assert_cmpuint (first.n_at_first_frame, <=, 11);
+  g_assert_cmpuint (g_list_model_get_n_items (first.rows), ==, 100);
+  g_assert_cmpint (first.card_height_at_first_frame, >, 200);
+  g_assert_cmpint (first.card_height_at_first_frame, ==, gtk_widget_get_height (first.card));
+
   run_clear (&run);
 }
 
@@ -819,6 +875,10 @@ main (int   argc,
   g_test_add_data_func ("/choice/list/one-tab-stop/multi", GINT_TO_POINTER (TRUE), test_list_one_tab_stop);
   add_language_test ("/choice/list/enter-on-row", test_list_enter_on_row);
   g_test_add_func ("/choice/list/fills-in", test_list_fills_in);
+  g_test_add_data_func ("/choice/list/first-frame-fills-card/single", GINT_TO_POINTER (0), test_list_first_frame_fills_card);
+  g_test_add_data_func ("/choice/list/first-frame-fills-card/single-described", GINT_TO_POINTER (2), test_list_first_frame_fills_card);
+  g_test_add_data_func ("/choice/list/first-frame-fills-card/multi", GINT_TO_POINTER (1), test_list_first_frame_fills_card);
+  g_test_add_data_func ("/choice/list/first-frame-fills-card/multi-described", GINT_TO_POINTER (3), test_list_first_frame_fills_card);
   add_language_test ("/choice/a11y/descriptions", test_descriptions);
   add_language_test ("/choice/a11y/no-type-names", test_no_type_names);
   g_test_add_func ("/choice/a11y/labels-take-no-focus", test_labels_take_no_focus);

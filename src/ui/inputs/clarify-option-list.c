@@ -63,9 +63,13 @@ G_DEFINE_FINAL_TYPE (ClarifyOptionList, clarify_option_list, CLARIFY_TYPE_CHOICE
 /* Rows up to this height, then the list scrolls. */
 #define LIST_MAX_HEIGHT 264
 
-/* Enough rows to fill LIST_MAX_HEIGHT at their least height, then this
- * many more each frame: each costs about 1 ms to build and lay out. */
-#define FIRST_ROWS (LIST_MAX_HEIGHT / CLARIFY_OPTION_TEXTS_MIN_HEIGHT + 1)
+/* The padding style.css gives a row, top and bottom together. */
+#define ROW_PADDING_Y           16
+#define CHECKLIST_ROW_PADDING_Y 8
+
+/* A long list's first frame has the rows that fill LIST_MAX_HEIGHT at their
+ * least height (count_first_rows()), then gets this many more each frame:
+ * each costs about 1 ms to build and lay out. */
 #define ROWS_PER_FRAME 12
 
 static gboolean
@@ -365,6 +369,28 @@ unbind_row_cb (GtkSignalListItemFactory *factory,
     g_hash_table_remove (self->bound_checks, child);
 }
 
+/* How many of the first @rows cover the card at their least height: 6 with
+ * descriptions, 9 without (a checklist's 7 and 11), where a bound of one
+ * line each took 17. */
+static guint
+count_first_rows (GListModel *rows,
+                  gboolean    multiple)
+{
+  int padding = multiple ? CHECKLIST_ROW_PADDING_Y : ROW_PADDING_Y;
+  guint n_rows = g_list_model_get_n_items (rows);
+  int height = 0;
+  guint n;
+
+  for (n = 0; n < n_rows && height < LIST_MAX_HEIGHT; n++)
+    {
+      g_autoptr(ClarifyOption) option = g_list_model_get_item (rows, n);
+
+      height += padding + clarify_option_texts_least_height (clarify_option_get_description (option));
+    }
+
+  return n;
+}
+
 static void
 clarify_option_list_setup (ClarifyChoiceView *view)
 {
@@ -400,7 +426,9 @@ clarify_option_list_setup (ClarifyChoiceView *view)
 
   if (self->long_list)
     {
-      self->slice = gtk_slice_list_model_new (g_steal_pointer (&rows), 0, FIRST_ROWS);
+      guint n_first = count_first_rows (rows, multiple);
+
+      self->slice = gtk_slice_list_model_new (g_steal_pointer (&rows), 0, n_first);
       rows = g_object_ref (G_LIST_MODEL (self->slice));
     }
 

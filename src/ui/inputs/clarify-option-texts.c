@@ -7,7 +7,8 @@
  * GtkScrolledWindow (4.8) asks for its content's natural height without a
  * width, so every row would also be laid out unwrapped for that. In a long
  * list the answer is the list's maximum height whatever the rows hold, and
- * a lower bound per row gives it as well.
+ * a lower bound per row gives it as well: the same bound by which the list
+ * counts the rows that fill its first frame.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -95,7 +96,7 @@ clarify_option_texts_measure (GtkWidget      *widget,
   if (orientation == GTK_ORIENTATION_HORIZONTAL)
     *minimum = 0;
   else if (for_size < 0 && self->estimate_height)
-    *minimum = CLARIFY_OPTION_TEXTS_MIN_HEIGHT;
+    *minimum = clarify_option_texts_least_height (gtk_label_get_text (GTK_LABEL (self->subtitle)));
   else
     *minimum = stack_texts (self, for_size, FALSE);
 
@@ -157,6 +158,15 @@ clarify_option_texts_new (gboolean estimate_height)
   self->estimate_height = estimate_height;
 
   return GTK_WIDGET (self);
+}
+
+int
+clarify_option_texts_least_height (const char *description)
+{
+  if (description == NULL || description[0] == '\0')
+    return CLARIFY_OPTION_TEXTS_MIN_HEIGHT;
+
+  return CLARIFY_OPTION_TEXTS_MIN_HEIGHT + SPACING + CLARIFY_OPTION_TEXTS_MIN_DESCRIPTION_HEIGHT;
 }
 
 void
