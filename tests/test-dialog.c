@@ -13,6 +13,7 @@
 #include "clarify-end-reason.h"
 #include "clarify-input.h"
 #include "clarify-json.h"
+#include "clarify-mark.h"
 #include "clarify-number-input.h"
 #include "clarify-option-list.h"
 #include "clarify-permission-input.h"
@@ -1344,6 +1345,27 @@ assert_step (Run  *run,
   g_assert_true (focus_is_inside (run, GTK_WIDGET (input_at (run, page))));
 }
 
+/* The step marks as text: "v" answered, "o" to answer (or current). */
+static void
+assert_step_marks (Run        *run,
+                   const char *expected)
+{
+  g_autoptr(GString) marks = g_string_new (NULL);
+
+  for (GtkWidget *dot = gtk_widget_get_first_child (find_by_id (run, "dots_box"));
+       dot != NULL;
+       dot = gtk_widget_get_next_sibling (dot))
+    {
+      GdkPaintable *mark = gtk_image_get_paintable (GTK_IMAGE (dot));
+
+      /* Drawn by Clarify: the theme has these as SVG only at their size. */
+      g_assert_true (CLARIFY_IS_MARK (mark));
+      g_string_append_c (marks, clarify_mark_get_shape (CLARIFY_MARK (mark)) == CLARIFY_MARK_CHECK ? 'v' : 'o');
+    }
+
+  g_assert_cmpstr (marks->str, ==, expected);
+}
+
 static void
 test_three_questions (gconstpointer data)
 {
@@ -1365,9 +1387,11 @@ test_three_questions (gconstpointer data)
   g_assert_false (gtk_widget_is_sensitive (next));
   g_assert_true (gtk_window_get_default_widget (GTK_WINDOW (run.dialog)) == next);
 
+  assert_step_marks (&run, "ooo");
   fill_text (&run);
   press (next);
   assert_step (&run, 1);
+  assert_step_marks (&run, "voo");
   g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (find_by_id (&run, "steps_label"))), ==,
                    T ("Question 2 of 3", "Frage 2 von 3"));
   g_assert_cmpstr (gtk_button_get_label (GTK_BUTTON (next)), ==, T ("Next", "Weiter"));

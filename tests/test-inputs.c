@@ -12,6 +12,7 @@
 #include "clarify-date-input.h"
 #include "clarify-date-range-input.h"
 #include "clarify-input-factory.h"
+#include "clarify-mark.h"
 #include "clarify-multi-input.h"
 #include "clarify-number-input.h"
 #include "clarify-option-list.h"
@@ -1052,7 +1053,9 @@ test_multi_chips (void)
   /* Active chips show a check mark. */
   check = clarify_test_find_descendant (GTK_WIDGET (get_chip (shown.input, 0)), GTK_TYPE_IMAGE);
   g_assert_nonnull (check);
-  g_assert_cmpstr (gtk_image_get_icon_name (GTK_IMAGE (check)), ==, "object-select-symbolic");
+  /* Drawn by Clarify: the theme has it as SVG only at its size. */
+  g_assert_true (CLARIFY_IS_MARK (gtk_image_get_paintable (GTK_IMAGE (check))));
+  g_assert_cmpint (clarify_mark_get_shape (CLARIFY_MARK (gtk_image_get_paintable (GTK_IMAGE (check)))), ==, CLARIFY_MARK_CHECK);
   g_assert_true (gtk_widget_get_visible (check));
   g_assert_false (gtk_widget_get_visible (clarify_test_find_descendant (GTK_WIDGET (get_chip (shown.input, 1)), GTK_TYPE_IMAGE)));
 

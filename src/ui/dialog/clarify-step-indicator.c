@@ -6,6 +6,7 @@
 
 #include <glib/gi18n.h>
 
+#include "clarify-mark.h"
 #include "clarify-step-indicator.h"
 
 struct _ClarifyStepIndicator
@@ -13,8 +14,11 @@ struct _ClarifyStepIndicator
   GtkBox     parent_instance;
 
   /* One gboolean per step. */
-  GArray    *answered;
-  guint      current;
+  GArray       *answered;
+  guint         current;
+  /* Shared by the dots: a step to answer, or answered. */
+  GdkPaintable *dot_mark;
+  GdkPaintable *done_mark;
 
   /* Template widgets */
   GtkLabel  *steps_label;
@@ -43,9 +47,9 @@ update_dot (ClarifyStepIndicator *self,
   gboolean answered = g_array_index (self->answered, gboolean, step);
 
   if (step != self->current && answered)
-    gtk_image_set_from_icon_name (GTK_IMAGE (dot), "object-select-symbolic");
+    gtk_image_set_from_paintable (GTK_IMAGE (dot), self->done_mark);
   else
-    gtk_image_set_from_icon_name (GTK_IMAGE (dot), "media-record-symbolic");
+    gtk_image_set_from_paintable (GTK_IMAGE (dot), self->dot_mark);
 
   if (step == self->current)
     {
@@ -81,6 +85,8 @@ clarify_step_indicator_finalize (GObject *object)
   ClarifyStepIndicator *self = CLARIFY_STEP_INDICATOR (object);
 
   g_clear_pointer (&self->answered, g_array_unref);
+  g_clear_object (&self->dot_mark);
+  g_clear_object (&self->done_mark);
 
   G_OBJECT_CLASS (clarify_step_indicator_parent_class)->finalize (object);
 }
@@ -103,6 +109,8 @@ static void
 clarify_step_indicator_init (ClarifyStepIndicator *self)
 {
   self->answered = g_array_new (FALSE, TRUE, sizeof (gboolean));
+  self->dot_mark = clarify_mark_new (CLARIFY_MARK_DOT);
+  self->done_mark = clarify_mark_new (CLARIFY_MARK_CHECK);
   gtk_widget_init_template (GTK_WIDGET (self));
 }
 
@@ -115,7 +123,7 @@ clarify_step_indicator_add_step (ClarifyStepIndicator *self,
 
   g_return_if_fail (CLARIFY_IS_STEP_INDICATOR (self));
 
-  dot = gtk_image_new_from_icon_name ("media-record-symbolic");
+  dot = gtk_image_new_from_paintable (self->dot_mark);
   gtk_image_set_pixel_size (GTK_IMAGE (dot), 12);
   if (tooltip != NULL && tooltip[0] != '\0')
     gtk_widget_set_tooltip_text (dot, tooltip);

@@ -13,6 +13,7 @@
 #include <glib/gi18n.h>
 
 #include "clarify-choice-chips.h"
+#include "clarify-mark.h"
 #include "clarify-wrap-bin.h"
 
 struct _ClarifyChoiceChips
@@ -93,7 +94,8 @@ new_indicator (ClarifyChoiceChips *self,
 
   if (clarify_choice_view_get_multiple (CLARIFY_CHOICE_VIEW (self)))
     {
-      GtkWidget *check = gtk_image_new_from_icon_name ("object-select-symbolic");
+      g_autoptr(GdkPaintable) mark = clarify_mark_new (CLARIFY_MARK_CHECK);
+      GtkWidget *check = gtk_image_new_from_paintable (mark);
 
       gtk_widget_add_css_class (indicator, "check");
       gtk_widget_set_halign (check, GTK_ALIGN_CENTER);
