@@ -21,8 +21,8 @@ struct _ClarifyStepIndicator
   GdkPaintable *done_mark;
 
   /* Template widgets */
-  GtkLabel  *steps_label;
-  GtkWidget *dots_box;
+  GtkLabel     *steps_label;
+  GtkWidget    *dots_box;
 };
 
 G_DEFINE_FINAL_TYPE (ClarifyStepIndicator, clarify_step_indicator, GTK_TYPE_BOX)
@@ -80,13 +80,22 @@ update_label (ClarifyStepIndicator *self)
 }
 
 static void
+clarify_step_indicator_dispose (GObject *object)
+{
+  ClarifyStepIndicator *self = CLARIFY_STEP_INDICATOR (object);
+
+  g_clear_object (&self->dot_mark);
+  g_clear_object (&self->done_mark);
+
+  G_OBJECT_CLASS (clarify_step_indicator_parent_class)->dispose (object);
+}
+
+static void
 clarify_step_indicator_finalize (GObject *object)
 {
   ClarifyStepIndicator *self = CLARIFY_STEP_INDICATOR (object);
 
   g_clear_pointer (&self->answered, g_array_unref);
-  g_clear_object (&self->dot_mark);
-  g_clear_object (&self->done_mark);
 
   G_OBJECT_CLASS (clarify_step_indicator_parent_class)->finalize (object);
 }
@@ -97,6 +106,7 @@ clarify_step_indicator_class_init (ClarifyStepIndicatorClass *klass)
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
+  object_class->dispose = clarify_step_indicator_dispose;
   object_class->finalize = clarify_step_indicator_finalize;
 
   gtk_widget_class_set_template_from_resource (widget_class,
