@@ -10,16 +10,16 @@
 
 #include "bench-util.h"
 
-gint64
-bench_proc_status (gboolean    this_thread,
-                   const char *key)
+/* A "Key:" line of a /proc status file as a number. */
+static gint64
+bench_status_of (const char *path,
+                 const char *key)
 {
   g_autofree char *contents = NULL;
   g_auto(GStrv) lines = NULL;
   gsize key_len = strlen (key);
 
-  if (!g_file_get_contents (this_thread ? "/proc/thread-self/status" : "/proc/self/status",
-                            &contents, NULL, NULL))
+  if (!g_file_get_contents (path, &contents, NULL, NULL))
     return -1;
 
   lines = g_strsplit (contents, "\n", -1);
@@ -28,6 +28,22 @@ bench_proc_status (gboolean    this_thread,
       return g_ascii_strtoll (lines[i] + key_len + 1, NULL, 10);
 
   return -1;
+}
+
+gint64
+bench_proc_status (gboolean    this_thread,
+                   const char *key)
+{
+  return bench_status_of (this_thread ? "/proc/thread-self/status" : "/proc/self/status", key);
+}
+
+gint64
+bench_pid_status (GPid        pid,
+                  const char *key)
+{
+  g_autofree char *path = g_strdup_printf ("/proc/%d/status", (int) pid);
+
+  return bench_status_of (path, key);
 }
 
 gint64

@@ -13,6 +13,9 @@ G_BEGIN_DECLS
  * as a number: kB for the Vm* keys. -1 when it cannot be read. */
 gint64  bench_proc_status     (gboolean    this_thread,
                                const char *key);
+/* The same of another process's /proc/PID/status. */
+gint64  bench_pid_status      (GPid        pid,
+                               const char *key);
 /* A TcpExt counter of /proc/net/netstat (e.g. "ListenOverflows"), -1 if unknown. */
 gint64  bench_tcp_counter     (const char *name);
 /* Open file descriptors of this process. */

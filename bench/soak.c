@@ -5,17 +5,23 @@
  *
  *   soak [--duration 600] [--agents 10] [--seed N]
  *
+ * Two processes, so that the resident set size of each says what it
+ * holds: the fake agents and the soak's records of every question in a
+ * child, Clarify's core alone in the parent. They talk over a socket pair
+ * in lines: the child gives the agents' ports, the parent tells what
+ * Clarify did with each question (shown, answered, ended and why).
+ *
  * Every agent is a fake server on 127.0.0.1 in its own thread
  * (tests/clarify-test-server.c), half of them speaking Clarify's own
  * protocol (which keeps its questions across a restart and sends them all
  * again on every stream), half OpenCode (which forgets its questions when
  * it restarts). One ClarifyInbox with one backend per agent runs in the
- * main thread, as in the application, with a durable outbox in a
+ * parent's main thread, as in the application, with a durable outbox in a
  * temporary folder. Every 100 ms, at random: an agent asks, a pending
  * question is answered through clarify_inbox_answer() (the dialog's path),
  * an agent restarts (its port refuses for 0.1–5 s, then it listens again on
  * the same port). At the end the agents stay up until every answer has
- * settled, and the program prints, for each question:
+ * settled, and the child prints, for each question:
  *
  *   lost        answered, delivered according to Clarify, never received;
  *               or answered and never settled
@@ -24,17 +30,23 @@
  *               or as "the agent restarted" while the agent still had it
  *
  * each with its trail (asked, shown, answered, forgotten in a restart, the
- * answer taken or refused, how it ended, in seconds from the start), and
- * the resident set size once a minute. Exit status 1 when any of these
- * counts is not zero.
+ * answer taken or refused, how it ended, in seconds from the start); the
+ * parent prints both processes' resident set size once a minute. Exit
+ * status 1 when any of these counts is not zero.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #include "config.h"
 
+#include <errno.h>
+#include <glib-unix.h>
+#include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "bench-util.h"
 #include "clarify-backend-registry.h"
@@ -64,9 +76,10 @@ typedef enum { KIND_CLARIFY, KIND_OPENCODE } Kind;
 
 typedef struct _Agent Agent;
 
-/* One question an agent asked. n_received is written in the agent's
- * thread (its answer handler), the rest in the main thread: all under
- * the one lock. */
+/* One question an agent asked, in the child. n_received is written in
+ * the agent's thread (its answer handler), the rest in the main thread
+ * as the agents act and as Clarify's process reports: all under the one
+ * lock. */
 typedef struct
 {
   Agent    *agent;
@@ -98,14 +111,25 @@ struct _Agent
 
 static GMutex lock;
 static gint64 soak_started_at;
+/* The child's main thread: inbox key ("name\x1fid") → Question. */
+static GHashTable *questions_by_key;
 
-/* Under the lock, or in the main thread while no answer can arrive. */
+/* Under the lock, or in the main thread while no answer can arrive.
+ * @at_us is monotonic time, the same clock in both processes. */
+static void
+question_note_at (Question   *question,
+                  gint64      at_us,
+                  const char *what)
+{
+  g_string_append_printf (question->trail, "%s%.3f s %s", question->trail->len > 0 ? "; " : "",
+                          (at_us - soak_started_at) / 1e6, what);
+}
+
 static void
 question_note (Question   *question,
                const char *what)
 {
-  g_string_append_printf (question->trail, "%s%.3f s %s", question->trail->len > 0 ? "; " : "",
-                          (g_get_monotonic_time () - soak_started_at) / 1e6, what);
+  question_note_at (question, g_get_monotonic_time (), what);
 }
 
 static void
@@ -180,7 +204,12 @@ opencode_question_json (Question *question)
 static void
 agent_publish (Agent *agent)
 {
-  GString *text = g_string_new (NULL);
+  GString *text;
+
+  if (agent->server == NULL)
+    return;
+
+  text = g_string_new (NULL);
 
   for (guint i = 0; i < agent->questions->len; i++)
     {
@@ -275,6 +304,7 @@ agent_ask (Agent *agent)
       frame = clarify_test_global_frame (DIR, payload);
     }
 
+  g_hash_table_insert (questions_by_key, g_strdup_printf ("%s\x1f%s", agent->name, question->id), question);
   g_mutex_lock (&lock);
   g_ptr_array_add (agent->questions, question);
   clarify_test_server_add_handler (agent->server, "POST", question->path, answer_handler, question);
@@ -290,7 +320,14 @@ static void
 agent_stop (Agent *agent,
             guint  outage_ms)
 {
-  g_clear_pointer (&agent->server, clarify_test_server_free);
+  ClarifyTestServer *server;
+
+  /* An answer arriving now publishes under the lock: it must see the
+   * server gone, and freeing it waits for that handler to end. */
+  g_mutex_lock (&lock);
+  server = g_steal_pointer (&agent->server);
+  g_mutex_unlock (&lock);
+  clarify_test_server_free (server);
   agent->up_at = g_get_monotonic_time () + (gint64) outage_ms * 1000;
   agent->n_restarts++;
 
@@ -324,200 +361,112 @@ agent_n_open (Agent *agent)
   return n;
 }
 
-/* Clarify's side */
+/* Lines over the socket pair */
+
+/* The other process is gone: nothing left to count. */
+G_GNUC_NORETURN static void
+other_side_gone (const char *who)
+{
+  g_printerr ("soak: %s went away\n", who);
+  exit (2);
+}
+
+static void
+send_line (int         fd,
+           const char *format,
+           ...) G_GNUC_PRINTF (2, 3);
+
+static void
+send_line (int         fd,
+           const char *format,
+           ...)
+{
+  g_autofree char *line = NULL;
+  va_list args;
+  gsize done = 0, length;
+
+  va_start (args, format);
+  line = g_strdup_vprintf (format, args);
+  va_end (args);
+  length = strlen (line);
+  while (done < length)
+    {
+      ssize_t n = send (fd, line + done, length - done, MSG_NOSIGNAL);
+
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n < 0)
+        other_side_gone ("the other process");
+      done += n;
+    }
+}
+
+/* Appends what one read gets to @buffer (waiting for it if @blocking).
+ * FALSE when the other side is gone. */
+static gboolean
+receive (int      fd,
+         GString *buffer,
+         gboolean blocking)
+{
+  char chunk[4096];
+  ssize_t n;
+
+  do
+    n = recv (fd, chunk, sizeof chunk, blocking ? 0 : MSG_DONTWAIT);
+  while (n < 0 && errno == EINTR);
+  if (n > 0)
+    g_string_append_len (buffer, chunk, n);
+  return n > 0 || (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK));
+}
+
+/* The first whole line in @buffer, taken out of it; NULL if none yet. */
+static char *
+take_line (GString *buffer)
+{
+  const char *end = memchr (buffer->str, '\n', buffer->len);
+  char *line;
+
+  if (end == NULL)
+    return NULL;
+  line = g_strndup (buffer->str, end - buffer->str);
+  g_string_erase (buffer, 0, end - buffer->str + 1);
+  return line;
+}
+
+static void
+agent_init (Agent *agent,
+            guint  index)
+{
+  agent->index = index;
+  agent->kind = index % 2 == 0 ? KIND_CLARIFY : KIND_OPENCODE;
+  agent->name = g_strdup_printf ("%s%u", agent->kind == KIND_CLARIFY ? "clarify" : "opencode", index);
+}
+
+/* The child: the fake agents and the records */
 
 typedef struct
 {
-  ClarifyInbox *inbox;
-  Agent        *agents;
-  GHashTable   *by_key;  /* inbox key → Question */
-} Soak;
-
-static Question *
-question_of (Soak           *soak,
-             ClarifyRequest *request)
-{
-  g_autofree char *key = clarify_inbox_dup_key (request);
-
-  return g_hash_table_lookup (soak->by_key, key);
-}
-
-/* Requests the inbox showed that are not finalized yet. */
-static int n_alive;
-
-static void
-request_finalized (gpointer  data,
-                   GObject  *where_the_object_was)
-{
-  n_alive--;
-}
-
-static void
-on_request_added (ClarifyInbox   *inbox,
-                  ClarifyRequest *request,
-                  Soak           *soak)
-{
-  Question *question = question_of (soak, request);
-
-  if (question == NULL)
-    {
-      g_printerr ("soak: a request nobody asked: %s\n", clarify_request_get_id (request));
-      return;
-    }
-  question->n_dialogs++;
-  g_mutex_lock (&lock);
-  question_note (question, "shown");
-  g_mutex_unlock (&lock);
-  if (!question->shown)
-    {
-      n_alive++;
-      g_object_weak_ref (G_OBJECT (request), request_finalized, NULL);
-    }
-  question->shown = TRUE;
-  question->done = FALSE;
-}
-
-static void
-on_request_ended (ClarifyInbox   *inbox,
-                  ClarifyRequest *request,
-                  Soak           *soak)
-{
-  Question *question = question_of (soak, request);
-
-  if (question == NULL)
-    return;
-  question->done = TRUE;
-  question->reason = clarify_request_get_end_reason (request);
-  {
-    const char *detail = clarify_request_get_end_detail (request);
-    g_autofree char *what = g_strdup_printf ("ended: end %d, reason %d%s%s", clarify_request_get_end (request),
-                                             question->reason, detail != NULL ? ", " : "", detail != NULL ? detail : "");
-
-    g_mutex_lock (&lock);
-    question_note (question, what);
-    g_mutex_unlock (&lock);
-  }
-}
-
-static void
-answer (Soak           *soak,
-        ClarifyRequest *request)
-{
-  g_autoptr(ClarifyResponse) response = clarify_response_new (clarify_request_get_id (request),
-                                                              CLARIFY_OUTCOME_ANSWERED);
-  Question *question = question_of (soak, request);
-
-  for (guint i = 0; i < clarify_request_get_n_questions (request); i++)
-    {
-      ClarifyQuestion *item = clarify_request_get_question (request, i);
-      const char *value = clarify_question_get_n_options (item) > 0
-                          ? clarify_option_get_value (clarify_question_get_option (item, 0)) : "soak";
-
-      clarify_response_add_answer (response, clarify_question_get_id (item),
-                                   (const char *[]) { value, NULL }, NULL, FALSE);
-    }
-  if (question != NULL)
-    {
-      question->answered = TRUE;
-      g_mutex_lock (&lock);
-      question_note (question, "answered by the user");
-      g_mutex_unlock (&lock);
-    }
-  clarify_inbox_answer (soak->inbox, request, response);
-}
-
-static void
-register_questions (Soak *soak)
-{
-  for (int a = 0; a < opt_agents; a++)
-    {
-      Agent *agent = &soak->agents[a];
-
-      for (guint i = 0; i < agent->questions->len; i++)
-        {
-          Question *question = agent->questions->pdata[i];
-          g_autofree char *key = g_strdup_printf ("%s\x1f%s", agent->name, question->id);
-
-          if (!g_hash_table_contains (soak->by_key, key))
-            g_hash_table_insert (soak->by_key, g_steal_pointer (&key), question);
-        }
-    }
-}
-
-static void
-tick (Soak    *soak,
-      gboolean faults)
-{
-  GListModel *pending = clarify_inbox_get_pending (soak->inbox);
-  gint64 now = g_get_monotonic_time ();
-
-  for (int a = 0; a < opt_agents; a++)
-    {
-      Agent *agent = &soak->agents[a];
-
-      if (agent->server == NULL)
-        {
-          if (now >= agent->up_at || !faults)
-            agent_listen (agent);
-          continue;
-        }
-      if (!faults)
-        {
-          g_mutex_lock (&lock);
-          agent_publish (agent);
-          g_mutex_unlock (&lock);
-          continue;
-        }
-      if (g_random_int_range (0, 1000) < 3)
-        {
-          agent_stop (agent, g_random_int_range (100, 5000));
-          continue;
-        }
-      if (agent_n_open (agent) < MAX_OPEN && g_random_int_range (0, 100) < 4)
-        agent_ask (agent);
-      else
-        {
-          /* An answer changes what the agent lists. */
-          g_mutex_lock (&lock);
-          agent_publish (agent);
-          g_mutex_unlock (&lock);
-        }
-    }
-  register_questions (soak);
-
-  for (guint i = 0; faults && i < g_list_model_get_n_items (pending); i++)
-    {
-      g_autoptr(ClarifyRequest) request = g_list_model_get_item (pending, i);
-
-      if (g_random_int_range (0, 100) < 5)
-        {
-          answer (soak, request);
-          break;
-        }
-    }
-}
-
-static void
-run_for (double seconds)
-{
-  gint64 until = g_get_monotonic_time () + (gint64) (seconds * G_USEC_PER_SEC);
-
-  while (g_get_monotonic_time () < until)
-    if (!g_main_context_iteration (NULL, FALSE))
-      g_usleep (1000);
-}
+  Agent     *agents;
+  int        fd;          /* to Clarify's process */
+  GString   *input;
+  gboolean   settling;    /* nobody asks, everyone is up */
+  gint64     settle_until;
+  gboolean   settled_sent;
+  GMainLoop *loop;
+  int        status;
+} Fakes;
 
 /* Every answer the user gave has ended one way or another. */
 static gboolean
-settled (Soak *soak)
+settled (Fakes *fakes)
 {
   gboolean done = TRUE;
 
   g_mutex_lock (&lock);
   for (int a = 0; a < opt_agents && done; a++)
-    for (guint i = 0; i < soak->agents[a].questions->len && done; i++)
+    for (guint i = 0; i < fakes->agents[a].questions->len && done; i++)
       {
-        Question *question = soak->agents[a].questions->pdata[i];
+        Question *question = fakes->agents[a].questions->pdata[i];
 
         if (question->answered && !question->done)
           done = FALSE;
@@ -527,105 +476,54 @@ settled (Soak *soak)
   return done;
 }
 
-int
-main (int   argc,
-      char *argv[])
+static gboolean
+fakes_tick (gpointer user_data)
 {
-  g_autoptr(GOptionContext) options = g_option_context_new ("— fake agents that fail, for a while");
-  g_autoptr(GError) error = NULL;
-  g_autofree char *dir = NULL;
-  g_autoptr(ClarifyOutboxStore) store = NULL;
-  Soak soak = { 0, };
-  guint lost = 0, duplicate = 0, untrue = 0, asked = 0, answered = 0, delivered = 0;
-  guint withdrawn_restart = 0, never_shown = 0, restarts = 0;
-  gint64 start, next_minute;
-  guint minute = 0;
-
-  g_option_context_add_main_entries (options, entries, NULL);
-  if (!g_option_context_parse (options, &argc, &argv, &error))
-    {
-      g_printerr ("%s\n", error->message);
-      return 2;
-    }
-  g_random_set_seed (opt_seed != 0 ? (guint32) opt_seed : (guint32) time (NULL));
-  g_setenv ("CLARIFY_SECRET_STORE", "file", TRUE);
-
-  dir = g_dir_make_tmp ("clarify-soak-XXXXXX", &error);
-  g_assert_no_error (error);
-  soak.inbox = clarify_inbox_new ();
-  store = clarify_outbox_store_new (dir);
-  clarify_outbox_set_store (clarify_inbox_get_outbox (soak.inbox), store);
-  clarify_outbox_set_backoff (clarify_inbox_get_outbox (soak.inbox), 200, 3000);
-  soak.by_key = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-  soak.agents = g_new0 (Agent, opt_agents);
-  g_signal_connect (soak.inbox, "request-added", G_CALLBACK (on_request_added), &soak);
-  g_signal_connect (soak.inbox, "request-ended", G_CALLBACK (on_request_ended), &soak);
+  Fakes *fakes = user_data;
+  gboolean faults = !fakes->settling;
+  gint64 now = g_get_monotonic_time ();
 
   for (int a = 0; a < opt_agents; a++)
     {
-      Agent *agent = &soak.agents[a];
-      g_autoptr(ClarifyConnection) connection = NULL;
-      g_autoptr(ClarifyBackend) backend = NULL;
-      g_autofree char *url = NULL;
+      Agent *agent = &fakes->agents[a];
 
-      agent->index = a;
-      agent->kind = a % 2 == 0 ? KIND_CLARIFY : KIND_OPENCODE;
-      agent->name = g_strdup_printf ("%s%d", agent->kind == KIND_CLARIFY ? "clarify" : "opencode", a);
-      agent->questions = g_ptr_array_new_with_free_func (question_free);
-      agent_listen (agent);
-
-      url = clarify_test_server_get_url (agent->server, agent->kind == KIND_CLARIFY ? "/agent/events" : "/");
-      connection = clarify_connection_new (agent->name, agent->kind == KIND_CLARIFY ? "clarify" : "opencode", url);
-      backend = clarify_backend_registry_create (connection, &error);
-      g_assert_no_error (error);
-      clarify_inbox_add_backend (soak.inbox, backend);
-      clarify_backend_start (backend);
-    }
-
-  soak_started_at = g_get_monotonic_time ();
-  g_print ("soak: %d agents (clarify and opencode), %d s of faults, outbox in %s\n", opt_agents, opt_duration, dir);
-  /* Clarify's own share of the memory, apart from the fakes' records:
-   * the requests still alive. */
-  g_print ("minute\tRSS kB\tasked\tanswered\trestarts\trequests alive\n");
-  start = g_get_monotonic_time ();
-  next_minute = start;
-  while (g_get_monotonic_time () - start < (gint64) opt_duration * G_USEC_PER_SEC)
-    {
-      tick (&soak, TRUE);
-      run_for (TICK_MS / 1000.0);
-      if (g_get_monotonic_time () >= next_minute)
+      if (agent->server == NULL)
         {
-          guint n_asked = 0, n_answered = 0, n_restarts = 0;
-
+          if (now >= agent->up_at || !faults)
+            agent_listen (agent);
+          continue;
+        }
+      if (faults && g_random_int_range (0, 1000) < 3)
+        agent_stop (agent, g_random_int_range (100, 5000));
+      else if (faults && agent_n_open (agent) < MAX_OPEN && g_random_int_range (0, 100) < 4)
+        agent_ask (agent);
+      else
+        {
+          /* An answer changes what the agent lists. */
           g_mutex_lock (&lock);
-          for (int a = 0; a < opt_agents; a++)
-            {
-              n_restarts += soak.agents[a].n_restarts;
-              for (guint i = 0; i < soak.agents[a].questions->len; i++)
-                {
-                  n_asked++;
-                  n_answered += ((Question *) soak.agents[a].questions->pdata[i])->answered;
-                }
-            }
+          agent_publish (agent);
           g_mutex_unlock (&lock);
-          g_print ("%u\t%" G_GINT64_FORMAT "\t%u\t%u\t%u\t%d\n", minute++, bench_proc_status (FALSE, "VmRSS"),
-                   n_asked, n_answered, n_restarts, n_alive);
-          next_minute += 60 * G_USEC_PER_SEC;
         }
     }
 
-  /* Everyone up, nobody asks: let the answers settle. */
-  for (int i = 0; i < SETTLE_S * 1000 / TICK_MS && !settled (&soak); i++)
+  if (fakes->settling && !fakes->settled_sent && (settled (fakes) || now >= fakes->settle_until))
     {
-      tick (&soak, FALSE);
-      run_for (TICK_MS / 1000.0);
+      send_line (fakes->fd, "settled\n");
+      fakes->settled_sent = TRUE;
     }
-  run_for (2);
+  return G_SOURCE_CONTINUE;
+}
+
+static int
+fakes_report (Fakes *fakes)
+{
+  guint lost = 0, duplicate = 0, untrue = 0, asked = 0, answered = 0, delivered = 0;
+  guint withdrawn_restart = 0, never_shown = 0, restarts = 0;
 
   g_mutex_lock (&lock);
   for (int a = 0; a < opt_agents; a++)
     {
-      Agent *agent = &soak.agents[a];
+      Agent *agent = &fakes->agents[a];
 
       restarts += agent->n_restarts;
       for (guint i = 0; i < agent->questions->len; i++)
@@ -660,14 +558,375 @@ main (int   argc,
 
   g_print ("asked %u, shown never %u, answered %u, received %u, gone with a restart %u, restarts %u\n",
            asked, never_shown, answered, delivered, withdrawn_restart, restarts);
-  g_print ("lost %u, duplicate %u, untrue %u, RSS at the end %" G_GINT64_FORMAT " kB\n",
+  g_print ("lost %u, duplicate %u, untrue %u; the fake agents' RSS at the end %" G_GINT64_FORMAT " kB\n",
            lost, duplicate, untrue, bench_proc_status (FALSE, "VmRSS"));
+
+  return lost + duplicate + untrue > 0 ? 1 : 0;
+}
+
+/* "shown|answered\t<µs>\t<key>" or "ended\t<µs>\t<key>\t<reason>\t<what>",
+ * "settle", "report". */
+static void
+fakes_handle_line (Fakes      *fakes,
+                   const char *line)
+{
+  g_auto(GStrv) parts = g_strsplit (line, "\t", 5);
+  guint n_parts = g_strv_length (parts);
+  Question *question;
+  gint64 at_us;
+
+  if (n_parts == 0)
+    g_error ("soak: an empty line from Clarify's process");
+  if (g_str_equal (parts[0], "settle"))
+    {
+      fakes->settling = TRUE;
+      fakes->settle_until = g_get_monotonic_time () + SETTLE_S * G_USEC_PER_SEC;
+      return;
+    }
+  if (g_str_equal (parts[0], "report"))
+    {
+      fakes->status = fakes_report (fakes);
+      g_main_loop_quit (fakes->loop);
+      return;
+    }
+  if (n_parts < 3)
+    g_error ("soak: a line from Clarify's process that makes no sense: %s", line);
+
+  at_us = g_ascii_strtoll (parts[1], NULL, 10);
+  question = g_hash_table_lookup (questions_by_key, parts[2]);
+  if (question == NULL)
+    {
+      g_printerr ("soak: %s, a request nobody asked: %s\n", parts[0], parts[2]);
+      return;
+    }
+
+  g_mutex_lock (&lock);
+  if (g_str_equal (parts[0], "shown"))
+    {
+      question->n_dialogs++;
+      question->shown = TRUE;
+      question->done = FALSE;
+      question_note_at (question, at_us, "shown");
+    }
+  else if (g_str_equal (parts[0], "answered"))
+    {
+      question->answered = TRUE;
+      question_note_at (question, at_us, "answered by the user");
+    }
+  else if (g_str_equal (parts[0], "ended") && n_parts == 5)
+    {
+      question->done = TRUE;
+      question->reason = (ClarifyEndReason) g_ascii_strtoll (parts[3], NULL, 10);
+      question_note_at (question, at_us, parts[4]);
+    }
+  else
+    g_error ("soak: a line from Clarify's process that makes no sense: %s", line);
+  g_mutex_unlock (&lock);
+}
+
+static gboolean
+fakes_on_input (int          fd,
+                GIOCondition condition,
+                gpointer     user_data)
+{
+  Fakes *fakes = user_data;
+  char *line;
+
+  if (!receive (fd, fakes->input, TRUE))
+    {
+      g_printerr ("soak: Clarify's process went away\n");
+      fakes->status = 2;
+      g_main_loop_quit (fakes->loop);
+      return G_SOURCE_REMOVE;
+    }
+  while ((line = take_line (fakes->input)) != NULL)
+    {
+      fakes_handle_line (fakes, line);
+      g_free (line);
+    }
+  return G_SOURCE_CONTINUE;
+}
+
+static int
+fakes_main (int fd)
+{
+  Fakes fakes = { 0, };
+
+  fakes.fd = fd;
+  fakes.input = g_string_new (NULL);
+  fakes.loop = g_main_loop_new (NULL, FALSE);
+  fakes.agents = g_new0 (Agent, opt_agents);
+  questions_by_key = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
 
   for (int a = 0; a < opt_agents; a++)
     {
-      g_clear_pointer (&soak.agents[a].server, clarify_test_server_free);
-    }
-  clarify_test_remove_tree (dir);
+      Agent *agent = &fakes.agents[a];
 
-  return lost + duplicate + untrue > 0 ? 1 : 0;
+      agent_init (agent, a);
+      agent->questions = g_ptr_array_new_with_free_func (question_free);
+      agent_listen (agent);
+      send_line (fd, "port\t%d\t%u\n", a, agent->port);
+    }
+  send_line (fd, "ready\n");
+
+  g_unix_fd_add (fd, G_IO_IN | G_IO_HUP | G_IO_ERR, fakes_on_input, &fakes);
+  g_timeout_add (TICK_MS, fakes_tick, &fakes);
+  g_main_loop_run (fakes.loop);
+
+  for (int a = 0; a < opt_agents; a++)
+    g_clear_pointer (&fakes.agents[a].server, clarify_test_server_free);
+  return fakes.status;
+}
+
+/* The parent: Clarify's core, as in the application */
+
+typedef struct
+{
+  ClarifyInbox *inbox;
+  int           fd;  /* to the fake agents' process */
+  guint         n_shown;
+  guint         n_answered;
+} Soak;
+
+/* Requests the inbox showed that are not finalized yet. */
+static int n_alive;
+
+static void
+request_finalized (gpointer  data,
+                   GObject  *where_the_object_was)
+{
+  n_alive--;
+}
+
+static void
+on_request_added (ClarifyInbox   *inbox,
+                  ClarifyRequest *request,
+                  Soak           *soak)
+{
+  g_autofree char *key = clarify_inbox_dup_key (request);
+
+  soak->n_shown++;
+  n_alive++;
+  g_object_weak_ref (G_OBJECT (request), request_finalized, NULL);
+  send_line (soak->fd, "shown\t%" G_GINT64_FORMAT "\t%s\n", g_get_monotonic_time (), key);
+}
+
+static void
+on_request_ended (ClarifyInbox   *inbox,
+                  ClarifyRequest *request,
+                  Soak           *soak)
+{
+  g_autofree char *key = clarify_inbox_dup_key (request);
+  g_autofree char *detail = g_strdup (clarify_request_get_end_detail (request));
+  ClarifyEndReason reason = clarify_request_get_end_reason (request);
+
+  /* One line per message, whatever the detail says. */
+  if (detail != NULL)
+    g_strdelimit (detail, "\t\n\r", ' ');
+  send_line (soak->fd, "ended\t%" G_GINT64_FORMAT "\t%s\t%d\tended: end %d, reason %d%s%s\n",
+             g_get_monotonic_time (), key, reason, clarify_request_get_end (request), reason,
+             detail != NULL ? ", " : "", detail != NULL ? detail : "");
+}
+
+static void
+answer (Soak           *soak,
+        ClarifyRequest *request)
+{
+  g_autoptr(ClarifyResponse) response = clarify_response_new (clarify_request_get_id (request),
+                                                              CLARIFY_OUTCOME_ANSWERED);
+  g_autofree char *key = clarify_inbox_dup_key (request);
+
+  for (guint i = 0; i < clarify_request_get_n_questions (request); i++)
+    {
+      ClarifyQuestion *item = clarify_request_get_question (request, i);
+      const char *value = clarify_question_get_n_options (item) > 0
+                          ? clarify_option_get_value (clarify_question_get_option (item, 0)) : "soak";
+
+      clarify_response_add_answer (response, clarify_question_get_id (item),
+                                   (const char *[]) { value, NULL }, NULL, FALSE);
+    }
+  soak->n_answered++;
+  send_line (soak->fd, "answered\t%" G_GINT64_FORMAT "\t%s\n", g_get_monotonic_time (), key);
+  clarify_inbox_answer (soak->inbox, request, response);
+}
+
+/* The user answers one of the pending questions now and then. */
+static void
+tick (Soak *soak)
+{
+  GListModel *pending = clarify_inbox_get_pending (soak->inbox);
+
+  for (guint i = 0; i < g_list_model_get_n_items (pending); i++)
+    {
+      g_autoptr(ClarifyRequest) request = g_list_model_get_item (pending, i);
+
+      if (g_random_int_range (0, 100) < 5)
+        {
+          answer (soak, request);
+          break;
+        }
+    }
+}
+
+static void
+run_for (double seconds)
+{
+  gint64 until = g_get_monotonic_time () + (gint64) (seconds * G_USEC_PER_SEC);
+
+  while (g_get_monotonic_time () < until)
+    if (!g_main_context_iteration (NULL, FALSE))
+      g_usleep (1000);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_autoptr(GOptionContext) options = g_option_context_new ("— fake agents that fail, for a while");
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = NULL;
+  g_autoptr(ClarifyOutboxStore) store = NULL;
+  g_autoptr(GString) input = g_string_new (NULL);
+  Soak soak = { 0, };
+  Agent *agents;
+  guint32 seed;
+  int fds[2];
+  int status = 0;
+  GPid child;
+  gint64 start, next_minute, settle_deadline;
+  guint minute = 0;
+  char *line;
+
+  g_option_context_add_main_entries (options, entries, NULL);
+  if (!g_option_context_parse (options, &argc, &argv, &error))
+    {
+      g_printerr ("%s\n", error->message);
+      return 2;
+    }
+  if (opt_agents < 1)
+    {
+      g_printerr ("--agents: at least one\n");
+      return 2;
+    }
+  seed = opt_seed != 0 ? (guint32) opt_seed : (guint32) time (NULL);
+  soak_started_at = g_get_monotonic_time ();
+
+  /* Before any thread: the child starts its own. */
+  if (socketpair (AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds) != 0)
+    g_error ("soak: socketpair: %s", g_strerror (errno));
+  fflush (NULL);
+  child = fork ();
+  if (child < 0)
+    g_error ("soak: fork: %s", g_strerror (errno));
+  if (child == 0)
+    {
+      close (fds[0]);
+      g_random_set_seed (seed + 1);
+      _exit (fakes_main (fds[1]));
+    }
+  close (fds[1]);
+  soak.fd = fds[0];
+  g_random_set_seed (seed);
+  g_setenv ("CLARIFY_SECRET_STORE", "file", TRUE);
+
+  dir = g_dir_make_tmp ("clarify-soak-XXXXXX", &error);
+  g_assert_no_error (error);
+  soak.inbox = clarify_inbox_new ();
+  store = clarify_outbox_store_new (dir);
+  clarify_outbox_set_store (clarify_inbox_get_outbox (soak.inbox), store);
+  clarify_outbox_set_backoff (clarify_inbox_get_outbox (soak.inbox), 200, 3000);
+  g_signal_connect (soak.inbox, "request-added", G_CALLBACK (on_request_added), &soak);
+  g_signal_connect (soak.inbox, "request-ended", G_CALLBACK (on_request_ended), &soak);
+
+  agents = g_new0 (Agent, opt_agents);
+  for (int a = 0; a < opt_agents; a++)
+    agent_init (&agents[a], a);
+  while (TRUE)
+    {
+      int index;
+      guint port;
+
+      while ((line = take_line (input)) == NULL)
+        if (!receive (soak.fd, input, TRUE))
+          other_side_gone ("the fake agents' process");
+      if (g_str_equal (line, "ready"))
+        break;
+      if (sscanf (line, "port\t%d\t%u", &index, &port) != 2 || index < 0 || index >= opt_agents)
+        g_error ("soak: a line from the fake agents' process that makes no sense: %s", line);
+      agents[index].port = port;
+      g_free (line);
+    }
+  g_free (line);
+
+  for (int a = 0; a < opt_agents; a++)
+    {
+      Agent *agent = &agents[a];
+      g_autoptr(ClarifyConnection) connection = NULL;
+      g_autoptr(ClarifyBackend) backend = NULL;
+      g_autofree char *url = NULL;
+
+      url = g_strdup_printf ("http://127.0.0.1:%u%s", agent->port, agent->kind == KIND_CLARIFY ? "/agent/events" : "/");
+      connection = clarify_connection_new (agent->name, agent->kind == KIND_CLARIFY ? "clarify" : "opencode", url);
+      backend = clarify_backend_registry_create (connection, &error);
+      g_assert_no_error (error);
+      clarify_inbox_add_backend (soak.inbox, backend);
+      clarify_backend_start (backend);
+    }
+
+  g_print ("soak: %d agents (clarify and opencode), %d s of faults, seed %u, outbox in %s\n",
+           opt_agents, opt_duration, seed, dir);
+  g_print ("minute\tClarify RSS kB (anonymous + file)\tafter malloc_trim()\tfake agents RSS kB\tshown\tanswered\trequests alive\n");
+  start = g_get_monotonic_time ();
+  next_minute = start;
+  while (g_get_monotonic_time () - start < (gint64) opt_duration * G_USEC_PER_SEC)
+    {
+      if (waitpid (child, &status, WNOHANG) == child)
+        {
+          g_printerr ("soak: the fake agents' process ended early\n");
+          return 2;
+        }
+      tick (&soak);
+      run_for (TICK_MS / 1000.0);
+      if (g_get_monotonic_time () >= next_minute)
+        {
+          gint64 rss = bench_proc_status (FALSE, "VmRSS");
+          gint64 anon = bench_proc_status (FALSE, "RssAnon");
+          gint64 file = bench_proc_status (FALSE, "RssFile");
+
+          /* What glibc keeps of freed memory apart from what is in use;
+           * the application trims too, when its last dialog closes. */
+          malloc_trim (0);
+          g_print ("%u\t%" G_GINT64_FORMAT " (%" G_GINT64_FORMAT " + %" G_GINT64_FORMAT ")\t%" G_GINT64_FORMAT
+                   "\t%" G_GINT64_FORMAT "\t%u\t%u\t%d\n", minute++, rss, anon, file,
+                   bench_proc_status (FALSE, "VmRSS"), bench_pid_status (child, "VmRSS"), soak.n_shown, soak.n_answered, n_alive);
+          fflush (stdout);
+          next_minute += 60 * G_USEC_PER_SEC;
+        }
+    }
+
+  /* Everyone up, nobody asks: let the answers settle. */
+  send_line (soak.fd, "settle\n");
+  settle_deadline = g_get_monotonic_time () + (SETTLE_S + 10) * G_USEC_PER_SEC;
+  while (strstr (input->str, "settled\n") == NULL && g_get_monotonic_time () < settle_deadline)
+    {
+      run_for (TICK_MS / 1000.0);
+      if (!receive (soak.fd, input, FALSE))
+        other_side_gone ("the fake agents' process");
+    }
+  run_for (2);
+  g_print ("Clarify's RSS at the end %" G_GINT64_FORMAT " kB, requests alive %d\n",
+           bench_proc_status (FALSE, "VmRSS"), n_alive);
+  fflush (stdout);
+
+  send_line (soak.fd, "report\n");
+  if (waitpid (child, &status, 0) < 0 || !WIFEXITED (status))
+    status = 2;
+  else
+    status = WEXITSTATUS (status);
+
+  /* The child is gone: nobody to tell of the requests ended now. */
+  g_signal_handlers_disconnect_by_data (soak.inbox, &soak);
+  g_clear_object (&soak.inbox);
+  clarify_test_remove_tree (dir);
+  return status;
 }
