@@ -834,14 +834,17 @@ typedef struct
 {
   gboolean multiple;
   gboolean described;
+  guint    n_options;
   guint    n_first_rows;  /* what LIST_MAX_HEIGHT takes at the rows' least height */
 } FirstRowsCase;
 
 static const FirstRowsCase first_rows_cases[] = {
-  { FALSE, FALSE,  9 },  /* 9 × 32 px */
-  { FALSE, TRUE,   6 },  /* 6 × 46 px */
-  { TRUE,  FALSE, 11 },  /* 11 × 24 px */
-  { TRUE,  TRUE,   7 },  /* 7 × 38 px */
+  { FALSE, FALSE, 100,  9 },  /* 9 × 32 px */
+  { FALSE, TRUE,  100,  6 },  /* 6 × 46 px */
+  { TRUE,  FALSE, 100, 11 },  /* 11 × 24 px */
+  { TRUE,  TRUE,  100,  7 },  /* 7 × 38 px */
+  /* Long by the same bound, where one line a row made 17 rows long. */
+  { FALSE, FALSE,  10,  9 },
 };
 
 static void
@@ -858,14 +861,14 @@ test_list_first_frame_fills_card (gconstpointer data)
   Run run = { 0 };
 
   set_language ("en");
-  add_numbered_options (q, 100, description, description);
+  add_numbered_options (q, kind->n_options, description, description);
 
   run_create (&run, request);
   watch_first_frame (&run, view_of (&run), &first);
 
   /* A bound of one line each took 17, whatever the rows. */
   g_assert_cmpuint (first.n_at_first_frame, ==, kind->n_first_rows);
-  g_assert_cmpuint (g_list_model_get_n_items (first.rows), ==, 100);
+  g_assert_cmpuint (g_list_model_get_n_items (first.rows), ==, kind->n_options);
   /* Full height in the first frame: the bound is not above a real row's
    * height here. */
   g_assert_cmpint (first.card_height_at_first_frame, ==, gtk_widget_get_height (first.card));
@@ -895,6 +898,7 @@ main (int   argc,
   g_test_add_data_func ("/choice/list/first-frame-fills-card/single-described", &first_rows_cases[1], test_list_first_frame_fills_card);
   g_test_add_data_func ("/choice/list/first-frame-fills-card/multi", &first_rows_cases[2], test_list_first_frame_fills_card);
   g_test_add_data_func ("/choice/list/first-frame-fills-card/multi-described", &first_rows_cases[3], test_list_first_frame_fills_card);
+  g_test_add_data_func ("/choice/list/first-frame-fills-card/ten", &first_rows_cases[4], test_list_first_frame_fills_card);
   add_language_test ("/choice/a11y/descriptions", test_descriptions);
   add_language_test ("/choice/a11y/no-type-names", test_no_type_names);
   g_test_add_func ("/choice/a11y/labels-take-no-focus", test_labels_take_no_focus);

@@ -50,7 +50,8 @@ struct _ClarifyOptionList
   /* Checklist rows currently bound to an item (GtkCheckButton*). */
   GHashTable           *bound_checks;
 
-  /* So many rows that the list is at LIST_MAX_HEIGHT whatever they hold. */
+  /* So many rows that the list is at LIST_MAX_HEIGHT whatever they hold
+   * (count_first_rows()). */
   gboolean              long_list;
   /* Set while the rows follow the state, so their signals are not news. */
   gboolean              syncing;
@@ -68,7 +69,7 @@ G_DEFINE_FINAL_TYPE (ClarifyOptionList, clarify_option_list, CLARIFY_TYPE_CHOICE
 #define CHECKLIST_ROW_PADDING_Y 8
 
 /* A long list's first frame has the rows that fill LIST_MAX_HEIGHT at their
- * least height (count_first_rows()), then gets this many more each frame:
+ * least height, then gets this many more each frame:
  * each costs about 1 ms to build and lay out. */
 #define ROWS_PER_FRAME 12
 
@@ -369,12 +370,13 @@ unbind_row_cb (GtkSignalListItemFactory *factory,
     g_hash_table_remove (self->bound_checks, child);
 }
 
-/* How many of the first @rows cover the card at their least height: 6 with
- * descriptions, 9 without (a checklist's 7 and 11), where a bound of one
- * line each took 17. */
-static guint
+/* Whether @rows at their least height fill the card, and how many of the
+ * first of them do: 6 with descriptions, 9 without (a checklist's 7 and 11),
+ * where a bound of one line each took 17. */
+static gboolean
 count_first_rows (GListModel *rows,
-                  gboolean    multiple)
+                  gboolean    multiple,
+                  guint      *n_first)
 {
   int padding = multiple ? CHECKLIST_ROW_PADDING_Y : ROW_PADDING_Y;
   guint n_rows = g_list_model_get_n_items (rows);
@@ -388,7 +390,8 @@ count_first_rows (GListModel *rows,
       height += padding + clarify_option_texts_least_height (clarify_option_get_description (option));
     }
 
-  return n;
+  *n_first = n;
+  return height >= LIST_MAX_HEIGHT;
 }
 
 static void
@@ -400,10 +403,7 @@ clarify_option_list_setup (ClarifyChoiceView *view)
   g_autoptr(GListModel) rows = NULL;
   GtkListItemFactory *factory;
   GtkEventController *keys;
-  guint n_rows;
-
-  n_rows = g_list_model_get_n_items (options) + (clarify_choice_view_get_with_other (view) ? 1 : 0);
-  self->long_list = n_rows * CLARIFY_OPTION_TEXTS_MIN_HEIGHT >= LIST_MAX_HEIGHT;
+  guint n_first;
 
   self->filter = clarify_option_filter_new ();
   self->filtered = gtk_filter_list_model_new (g_object_ref (options), g_object_ref (GTK_FILTER (self->filter)));
@@ -424,10 +424,9 @@ clarify_option_list_setup (ClarifyChoiceView *view)
       rows = g_object_ref (G_LIST_MODEL (self->filtered));
     }
 
+  self->long_list = count_first_rows (rows, multiple, &n_first);
   if (self->long_list)
     {
-      guint n_first = count_first_rows (rows, multiple);
-
       self->slice = gtk_slice_list_model_new (g_steal_pointer (&rows), 0, n_first);
       rows = g_object_ref (G_LIST_MODEL (self->slice));
     }

@@ -17,6 +17,10 @@
 #include "clarify-option-texts.h"
 
 #define SPACING 2
+/* The texts are at least one line of small text, and a description
+ * another line of smaller text below. */
+#define MIN_HEIGHT             16
+#define MIN_DESCRIPTION_HEIGHT 12
 
 struct _ClarifyOptionTexts
 {
@@ -164,9 +168,9 @@ int
 clarify_option_texts_least_height (const char *description)
 {
   if (description == NULL || description[0] == '\0')
-    return CLARIFY_OPTION_TEXTS_MIN_HEIGHT;
+    return MIN_HEIGHT;
 
-  return CLARIFY_OPTION_TEXTS_MIN_HEIGHT + SPACING + CLARIFY_OPTION_TEXTS_MIN_DESCRIPTION_HEIGHT;
+  return MIN_HEIGHT + SPACING + MIN_DESCRIPTION_HEIGHT;
 }
 
 void

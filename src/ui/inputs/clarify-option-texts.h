@@ -12,11 +12,6 @@ G_BEGIN_DECLS
 
 G_DECLARE_FINAL_TYPE (ClarifyOptionTexts, clarify_option_texts, CLARIFY, OPTION_TEXTS, GtkWidget)
 
-/* A row's texts are at least one line of small text, and a description
- * another line of smaller text below. */
-#define CLARIFY_OPTION_TEXTS_MIN_HEIGHT 16
-#define CLARIFY_OPTION_TEXTS_MIN_DESCRIPTION_HEIGHT 12
-
 /* With @estimate_height, a question for the height without a width gets
  * clarify_option_texts_least_height() instead of an unwrapped layout: for a
  * list so long that its height does not depend on its rows. */
