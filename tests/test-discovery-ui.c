@@ -264,6 +264,64 @@ test_home_offers (void)
   g_assert_nonnull (shot);
 }
 
+/* A Claude Code project whose own .mcp.json names Clarify is listed as set
+ * up, with no button; the user's .claude.json is still offered "Add
+ * Clarify", since the project's entry counts only there. */
+static void
+test_claude_project_de (void)
+{
+  g_autofree char *project = g_build_filename (g_get_home_dir (), "src", "app", NULL);
+  g_autofree char *mcp_json = g_build_filename (project, ".mcp.json", NULL);
+  g_autofree char *claude_json = g_build_filename (g_get_home_dir (), ".claude.json", NULL);
+  g_autofree char *claude_text = NULL;
+  g_autofree char *shot = NULL;
+  g_autoptr(GError) error = NULL;
+  ClarifyWindow *window;
+  GtkWidget *list;
+  GtkWidget *title;
+  GtkWidget *row;
+
+  g_assert_cmpint (g_mkdir_with_parents (project, 0700), ==, 0);
+  g_file_set_contents (mcp_json, "{\"mcpServers\": {\"clarify\": {\"type\": \"http\"}}}", -1, &error);
+  g_assert_no_error (error);
+  claude_text = g_strdup_printf ("{\"projects\": {\"%s\": {}}}", project);
+  g_file_set_contents (claude_json, claude_text, -1, &error);
+  g_assert_no_error (error);
+
+  clarify_test_set_language ("de");
+  window = fresh_window ();
+  list = clarify_test_find_widget (GTK_WIDGET (window), "discovery");
+  g_signal_emit_by_name (clarify_test_find_button (list, _("_Look for Agents")), "clicked");
+  g_assert_true (clarify_test_wait_until (looked, NULL, WAIT_MS));
+  g_object_set_data (G_OBJECT (list), "wanted", (gpointer) "Claude Code in ~/src/app");
+  g_assert_true (clarify_test_wait_until (shows_label, list, WAIT_MS));
+
+  /* The project's row: where the entry is, and nothing to press. */
+  title = clarify_test_find_label (list, "Claude Code in ~/src/app");
+  row = gtk_widget_get_ancestor (title, ADW_TYPE_ACTION_ROW);
+  g_assert_nonnull (row);
+  g_assert_nonnull (clarify_test_find_label (row, "Das Werkzeug ask_user von Clarify, in ~/src/app/.mcp.json"));
+  g_assert_nonnull (clarify_test_find_label (row, "Clarify hinzugefügt"));
+  g_assert_null (clarify_test_find_button (row, _("_Add Clarify")));
+  /* The user's own config: still offered. */
+  g_assert_nonnull (clarify_test_find_label (list, "Das Werkzeug ask_user von Clarify, in ~/.claude.json"));
+  g_assert_nonnull (clarify_test_find_button (list, _("_Add Clarify")));
+
+  /* The list is at the window's foot: scrolled into view for the picture. */
+  clarify_test_wait_for_natural_height (GTK_WIDGET (window), 2000);
+  {
+    GtkWidget *scrolled = gtk_widget_get_ancestor (list, GTK_TYPE_SCROLLED_WINDOW);
+    GtkAdjustment *adjustment = gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (scrolled));
+
+    gtk_adjustment_set_value (adjustment, gtk_adjustment_get_upper (adjustment));
+    gtk_test_widget_wait_for_draw (GTK_WIDGET (window));
+  }
+  shot = clarify_test_save_screenshot (GTK_WIDGET (window), "discovery-claude-project-de");
+  g_assert_nonnull (shot);
+
+  clarify_test_set_language ("en");
+}
+
 static void
 test_found_and_connected_en (void)
 {
@@ -353,6 +411,7 @@ main (int   argc,
   g_test_add_func ("/discovery-ui/home-offers", test_home_offers);
   /* After the two above: its connection is the third. */
   g_test_add_func ("/discovery-ui/new-user-path", test_new_user_path);
+  g_test_add_func ("/discovery-ui/claude-project-de", test_claude_project_de);
 
   status = g_test_run ();
 

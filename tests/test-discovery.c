@@ -454,6 +454,97 @@ test_home_unusable (void)
   g_assert_cmpstr (text, ==, "{\"mcpServers\": [1, 2]}");
 }
 
+static ClarifyFoundAgent *
+find_project (GPtrArray  *found,
+              const char *project)
+{
+  for (guint i = 0; i < found->len; i++)
+    if (g_strcmp0 (clarify_found_agent_get_project (found->pdata[i]), project) == 0)
+      return found->pdata[i];
+
+  return NULL;
+}
+
+static char *
+make_home_dir (const char *relative)
+{
+  g_autofree char *dir = g_build_filename (g_get_home_dir (), relative, NULL);
+
+  g_assert_cmpint (g_mkdir_with_parents (dir, 0700), ==, 0);
+
+  return g_steal_pointer (&dir);
+}
+
+/* Claude Code's projects, as its .claude.json lists them: one whose own
+ * servers name Clarify (in .claude.json, or in its .mcp.json unless the
+ * user turned that server off) is listed as set up, beside the user's
+ * config that still offers "Add Clarify". No project is offered: the
+ * entry would put the token into a file meant to be committed. */
+static void
+test_claude_projects (void)
+{
+  g_autoptr(ClarifyAgentDiscovery) discovery = clarify_agent_discovery_new ();
+  g_autoptr(GPtrArray) found = NULL;
+  g_autofree char *local = make_home_dir ("src/local");
+  g_autofree char *team = make_home_dir ("src/team");
+  g_autofree char *off = make_home_dir ("src/off");
+  g_autofree char *plain = make_home_dir ("src/plain");
+  g_autofree char *gone = g_build_filename (g_get_home_dir (), "src", "gone", NULL);
+  g_autofree char *team_mcp = NULL;
+  g_autofree char *off_mcp = NULL;
+  g_autofree char *plain_mcp = NULL;
+  g_autofree char *claude_json = NULL;
+  g_autofree char *text = NULL;
+  g_autofree char *url = g_strdup_printf ("http://127.0.0.1:%u/mcp", clarify_mcp_config_get_port ());
+  g_autofree char *team_text = NULL;
+  ClarifyFoundAgent *agent;
+
+  point_every_kind_at (discovery, closed_port ());
+  team_text = g_strdup_printf ("{\"mcpServers\": {\"ask\": {\"type\": \"http\", \"url\": \"%s\"}}}", url);
+  team_mcp = write_home_file ("src/team/.mcp.json", team_text);
+  off_mcp = write_home_file ("src/off/.mcp.json", "{\"mcpServers\": {\"clarify\": {\"type\": \"http\"}}}");
+  plain_mcp = write_home_file ("src/plain/.mcp.json", "{\"mcpServers\": {\"other\": {\"command\": \"other\"}}}");
+  text = g_strdup_printf ("{\"mcpServers\": {},"
+                          " \"projects\": {"
+                          "  \"%s\": {\"mcpServers\": {\"clarify\": {\"type\": \"http\"}}},"
+                          "  \"%s\": {\"mcpServers\": {}, \"disabledMcpjsonServers\": [\"other\"]},"
+                          "  \"%s\": {\"disabledMcpjsonServers\": [\"clarify\"]},"
+                          "  \"%s\": {},"
+                          "  \"%s\": {\"mcpServers\": {\"clarify\": {}}},"
+                          "  \"src/local\": {\"mcpServers\": {\"clarify\": {}}},"
+                          "  \"/\": 7"
+                          "}}",
+                          local, team, off, plain, gone);
+  claude_json = write_home_file (".claude.json", text);
+
+  found = run_discovery (discovery);
+  g_assert_cmpuint (found->len, ==, 3);
+
+  agent = find_project (found, NULL);
+  g_assert_nonnull (agent);
+  g_assert_cmpstr (clarify_found_agent_get_location (agent), ==, claude_json);
+  g_assert_false (clarify_found_agent_get_done (agent));
+
+  /* The local scope: its entry is in .claude.json. */
+  agent = find_project (found, local);
+  g_assert_nonnull (agent);
+  g_assert_cmpint (clarify_found_agent_get_action (agent), ==, CLARIFY_FOUND_ADD_CLARIFY);
+  g_assert_cmpstr (clarify_found_agent_get_kind (agent), ==, "claude-code");
+  g_assert_cmpstr (clarify_found_agent_get_location (agent), ==, claude_json);
+  g_assert_true (clarify_found_agent_get_done (agent));
+
+  /* The project scope: named by Clarify's URL under another name. */
+  agent = find_project (found, team);
+  g_assert_nonnull (agent);
+  g_assert_cmpstr (clarify_found_agent_get_location (agent), ==, team_mcp);
+  g_assert_true (clarify_found_agent_get_done (agent));
+
+  g_assert_null (find_project (found, off));
+  g_assert_null (find_project (found, plain));
+  g_assert_null (find_project (found, gone));
+  g_assert_null (find_project (found, "src/local"));
+}
+
 /* JSONC as OpenCode writes it: comments and trailing commas go, strings
  * keep what only looks like them. */
 static void
@@ -607,6 +698,7 @@ main (int   argc,
   g_test_add_func ("/discovery/look", test_look);
   g_test_add_func ("/discovery/home-unusable", test_home_unusable);
   g_test_add_func ("/discovery/home", test_home);
+  g_test_add_func ("/discovery/claude-projects", test_claude_projects);
   g_test_add_func ("/discovery/jsonc-read", test_jsonc_read);
   g_test_add_func ("/discovery/opencode-jsonc", test_opencode_jsonc);
 

@@ -16,6 +16,8 @@
 #define DEFAULT_TIMEOUT_MS 1500
 /* A health answer is small; more is not one. */
 #define MAX_BODY           (64 * 1024)
+/* .claude.json lists every folder Claude Code ever ran in. */
+#define MAX_CLAUDE_PROJECTS 64
 
 struct _ClarifyAgentDiscovery
 {
@@ -215,11 +217,28 @@ claude_config_dir (void)
   return g_build_filename (g_get_home_dir (), ".claude", NULL);
 }
 
+static gboolean
+array_holds_string (JsonArray  *array,
+                    const char *string)
+{
+  for (guint i = 0; array != NULL && i < json_array_get_length (array); i++)
+    {
+      JsonNode *element = json_array_get_element (array, i);
+
+      if (JSON_NODE_HOLDS_VALUE (element) && json_node_get_value_type (element) == G_TYPE_STRING &&
+          g_str_equal (json_node_get_string (element), string))
+        return TRUE;
+    }
+
+  return FALSE;
+}
+
 /* Whether @servers (an "mcp" or "mcpServers" object) names Clarify: an
  * entry called clarify, or one at Clarify's endpoint, or one that runs
- * `clarify mcp-stdio`. */
+ * `clarify mcp-stdio`; entries named in @turned_off do not count. */
 static gboolean
-servers_name_clarify (JsonObject *servers)
+servers_name_clarify (JsonObject *servers,
+                      JsonArray  *turned_off)
 {
   g_autofree char *url = g_strdup_printf ("http://127.0.0.1:%u" CLARIFY_MCP_PATH,
                                           clarify_mcp_config_get_port ());
@@ -231,6 +250,8 @@ servers_name_clarify (JsonObject *servers)
       JsonObject *entry;
       JsonNode *command;
 
+      if (array_holds_string (turned_off, l->data))
+        continue;
       if (g_ascii_strcasecmp (l->data, "clarify") == 0)
         return TRUE;
       if (!JSON_NODE_HOLDS_OBJECT (node))
@@ -274,12 +295,13 @@ jsonc_beside_names_clarify (const char *path)
   servers = json_object_get_member (json_node_get_object (root), "mcp");
 
   return servers != NULL && JSON_NODE_HOLDS_OBJECT (servers) &&
-         servers_name_clarify (json_node_get_object (servers));
+         servers_name_clarify (json_node_get_object (servers), NULL);
 }
 
 /* An MCP client's config at @path: offered when it exists (or, with
- * @folder_is_enough, its folder does) and can take Clarify's entry. */
-static void
+ * @folder_is_enough, its folder does) and can take Clarify's entry.
+ * Returns what the file holds, or NULL. */
+static JsonNode *
 look_at_mcp_config (GPtrArray  *found,
                     const char *client,
                     const char *path,
@@ -295,7 +317,7 @@ look_at_mcp_config (GPtrArray  *found,
 
       if (!g_error_matches (error, G_FILE_ERROR, G_FILE_ERROR_NOENT) ||
           !folder_is_enough || !g_file_test (dir, G_FILE_TEST_IS_DIR))
-        return;
+        return NULL;
     }
   else
     {
@@ -303,18 +325,79 @@ look_at_mcp_config (GPtrArray  *found,
 
       /* Not a shape Clarify could add to. */
       if (!JSON_NODE_HOLDS_OBJECT (root))
-        return;
+        return g_steal_pointer (&root);
       servers = json_object_get_member (json_node_get_object (root),
                                         g_str_equal (client, "opencode") ? "mcp" : "mcpServers");
       if (servers != NULL && !JSON_NODE_HOLDS_OBJECT (servers))
-        return;
-      names = servers != NULL && servers_name_clarify (json_node_get_object (servers));
+        return g_steal_pointer (&root);
+      names = servers != NULL && servers_name_clarify (json_node_get_object (servers), NULL);
     }
 
   if (!names && g_str_equal (client, "opencode"))
     names = jsonc_beside_names_clarify (path);
 
   g_ptr_array_add (found, clarify_found_agent_new (CLARIFY_FOUND_ADD_CLARIFY, client, path, names));
+
+  return g_steal_pointer (&root);
+}
+
+/* Whether a project's .mcp.json names Clarify, leaving out a server the
+ * user turned off for @project (Claude Code asks before it uses one). */
+static gboolean
+mcp_json_names_clarify (const char *path,
+                        JsonObject *project)
+{
+  g_autoptr(JsonNode) root = clarify_json_config_read (path, NULL);
+  JsonObject *servers;
+
+  if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))
+    return FALSE;
+  servers = clarify_json_get_object_member (json_node_get_object (root), "mcpServers");
+
+  return servers != NULL &&
+         servers_name_clarify (servers, clarify_json_get_array_member (project, "disabledMcpjsonServers"));
+}
+
+/* Claude Code's projects, as its .claude.json lists them. Each may have
+ * servers of its own: in .claude.json (the "local" scope) and in the
+ * project's .mcp.json (shared through its repository). A project whose
+ * servers name Clarify is listed as set up; none is offered "Add
+ * Clarify", since the entry holds the token and .mcp.json is committed.
+ * The user's own config covers every project anyway. */
+static void
+look_at_claude_projects (GPtrArray *found,
+                         JsonNode  *claude_json_root,
+                         const char *claude_json)
+{
+  JsonObject *projects;
+  g_autoptr(GList) dirs = NULL;
+  guint looked_at = 0;
+
+  if (claude_json_root == NULL || !JSON_NODE_HOLDS_OBJECT (claude_json_root))
+    return;
+  projects = clarify_json_get_object_member (json_node_get_object (claude_json_root), "projects");
+  if (projects == NULL)
+    return;
+
+  dirs = json_object_get_members (projects);
+  for (GList *l = dirs; l != NULL && looked_at < MAX_CLAUDE_PROJECTS; l = l->next)
+    {
+      const char *dir = l->data;
+      JsonObject *project = clarify_json_get_object_member (projects, dir);
+      JsonObject *servers;
+      g_autofree char *mcp_json = NULL;
+
+      if (project == NULL || !g_path_is_absolute (dir) || !g_file_test (dir, G_FILE_TEST_IS_DIR))
+        continue;
+      looked_at++;
+
+      servers = clarify_json_get_object_member (project, "mcpServers");
+      mcp_json = g_build_filename (dir, ".mcp.json", NULL);
+      if (servers != NULL && servers_name_clarify (servers, NULL))
+        g_ptr_array_add (found, clarify_found_agent_new_in_project ("claude-code", claude_json, dir));
+      else if (mcp_json_names_clarify (mcp_json, project))
+        g_ptr_array_add (found, clarify_found_agent_new_in_project ("claude-code", mcp_json, dir));
+    }
 }
 
 static void
@@ -324,6 +407,8 @@ look_at_home (GPtrArray *found)
   g_autofree char *program = g_find_program_in_path ("claude");
   g_autofree char *claude_json = NULL;
   g_autofree char *opencode_json = NULL;
+  g_autoptr(JsonNode) claude_json_root = NULL;
+  g_autoptr(JsonNode) opencode_root = NULL;
 
   if (g_file_test (dir, G_FILE_TEST_IS_DIR) || program != NULL)
     {
@@ -339,10 +424,12 @@ look_at_home (GPtrArray *found)
     claude_json = g_build_filename (dir, ".claude.json", NULL);
   else
     claude_json = g_build_filename (g_get_home_dir (), ".claude.json", NULL);
-  look_at_mcp_config (found, "claude-code", claude_json, FALSE);
+  claude_json_root = look_at_mcp_config (found, "claude-code", claude_json, FALSE);
+  look_at_claude_projects (found, claude_json_root, claude_json);
 
   opencode_json = g_build_filename (g_get_user_config_dir (), "opencode", "opencode.json", NULL);
-  look_at_mcp_config (found, "opencode", opencode_json, TRUE);
+  g_clear_pointer (&opencode_root, json_node_unref);
+  opencode_root = look_at_mcp_config (found, "opencode", opencode_json, TRUE);
 }
 
 /* ---------------------------------------------------------------------- */

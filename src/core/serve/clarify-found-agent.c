@@ -19,6 +19,7 @@ struct _ClarifyFoundAgent
   ClarifyFoundAction  action;
   char               *kind;
   char               *location;
+  char               *project;
   gboolean            done;
 };
 
@@ -140,6 +141,7 @@ clarify_found_agent_finalize (GObject *object)
 
   g_free (self->kind);
   g_free (self->location);
+  g_free (self->project);
 
   G_OBJECT_CLASS (clarify_found_agent_parent_class)->finalize (object);
 }
@@ -184,6 +186,21 @@ clarify_found_agent_new (ClarifyFoundAction  action,
   return self;
 }
 
+ClarifyFoundAgent *
+clarify_found_agent_new_in_project (const char *kind,
+                                    const char *location,
+                                    const char *project)
+{
+  ClarifyFoundAgent *self;
+
+  g_return_val_if_fail (project != NULL, NULL);
+
+  self = clarify_found_agent_new (CLARIFY_FOUND_ADD_CLARIFY, kind, location, TRUE);
+  self->project = g_strdup (project);
+
+  return self;
+}
+
 ClarifyFoundAction
 clarify_found_agent_get_action (ClarifyFoundAgent *self)
 {
@@ -206,6 +223,14 @@ clarify_found_agent_get_location (ClarifyFoundAgent *self)
   g_return_val_if_fail (CLARIFY_IS_FOUND_AGENT (self), NULL);
 
   return self->location;
+}
+
+const char *
+clarify_found_agent_get_project (ClarifyFoundAgent *self)
+{
+  g_return_val_if_fail (CLARIFY_IS_FOUND_AGENT (self), NULL);
+
+  return self->project;
 }
 
 gboolean
@@ -267,6 +292,9 @@ clarify_found_agent_set_up_async (ClarifyFoundAgent   *self,
 
   g_return_if_fail (CLARIFY_IS_FOUND_AGENT (self));
   g_return_if_fail (self->action != CLARIFY_FOUND_CONNECT);
+  /* A project's config is shared through its repository: the token
+   * stays out of it. */
+  g_return_if_fail (self->project == NULL);
 
   task = g_task_new (self, cancellable, callback, user_data);
   g_task_set_source_tag (task, clarify_found_agent_set_up_async);

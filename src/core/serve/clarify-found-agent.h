@@ -28,10 +28,18 @@ ClarifyFoundAgent  *clarify_found_agent_new          (ClarifyFoundAction  action
                                                       const char         *location,
                                                       gboolean            done);
 
+/* A project of @kind whose own config at @location names Clarify
+ * already: listed, with nothing to do (ADD_CLARIFY, done). */
+ClarifyFoundAgent  *clarify_found_agent_new_in_project (const char       *kind,
+                                                        const char       *location,
+                                                        const char       *project);
+
 ClarifyFoundAction  clarify_found_agent_get_action   (ClarifyFoundAgent  *self);
 const char         *clarify_found_agent_get_kind     (ClarifyFoundAgent  *self);
 /* The URL to connect to, or the file that the action changes. */
 const char         *clarify_found_agent_get_location (ClarifyFoundAgent  *self);
+/* The project's folder, or NULL for the user's own config. */
+const char         *clarify_found_agent_get_project  (ClarifyFoundAgent  *self);
 gboolean            clarify_found_agent_get_done     (ClarifyFoundAgent  *self);
 
 /* ANSWER_HERE and ADD_CLARIFY: change the file as `clarify setup

@@ -229,8 +229,16 @@ create_row (ClarifyDiscoveryList *self,
       done = clarify_found_agent_get_done (agent);
       break;
     case CLARIFY_FOUND_ADD_CLARIFY:
-      /* Translators: %s is an agent, e.g. "OpenCode" */
-      title = g_strdup_printf (_("%s’s MCP servers"), name);
+      if (clarify_found_agent_get_project (agent) != NULL)
+        {
+          g_autofree char *project = display_path (clarify_found_agent_get_project (agent));
+
+          /* Translators: the first %s is an agent, e.g. "Claude Code"; the second a folder, e.g. ~/src/app */
+          title = g_strdup_printf (_("%s in %s"), name, project);
+        }
+      else
+        /* Translators: %s is an agent, e.g. "OpenCode" */
+        title = g_strdup_printf (_("%s’s MCP servers"), name);
       /* Translators: %s is a file, e.g. ~/.claude.json */
       subtitle = g_strdup_printf (_("Clarify’s ask_user tool, in %s"), path);
       done = clarify_found_agent_get_done (agent);
