@@ -5,14 +5,19 @@
  * clarify-test-opencode-real.c), lets that model call `question` and then
  * `bash` (which needs permission), and
  * answers both dialogs through their widgets. Asserted: OpenCode's own
- * events and what the model got back as tool results.
+ * events and what the model got back as tool results. Then Clarify's core,
+ * in a child process, is killed while it delivers an answer OpenCode has
+ * not read, and started again: the answer kept on disk arrives once.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #include "config.h"
 
+#include <signal.h>
 #include <string.h>
+#include <sys/prctl.h>
 
+#include "clarify-inbox.h"
 #include "clarify-opencode-events.h"
 #include "clarify-choice-input.h"
 #include "clarify-outbox.h"
@@ -23,6 +28,7 @@
 
 #include "clarify-test-log.h"
 #include "clarify-test-opencode.h"
+#include "clarify-test-outbox.h"
 #include "clarify-test-opencode-real.h"
 
 #define SLOW_MS CLARIFY_TEST_OPENCODE_SLOW_MS
@@ -267,14 +273,395 @@ test_real_server (void)
   clarify_test_opencode_stop (&server);
 }
 
+/* Clarify killed while it delivers -------------------------------------------- */
+
+/* A TCP proxy in front of OpenCode that passes everything but answers:
+ * from the first read of a connection's request that starts with
+ * "POST /question/", that connection's bytes are kept here and never
+ * forwarded, as if OpenCode had stopped reading. Threads with blocking
+ * sockets, so the test's main loop has nothing to do with it. */
+typedef struct
+{
+  GSocket      *listener;
+  guint16       port;
+  guint16       upstream_port;
+  GCancellable *cancellable;
+  GThread      *acceptor;
+  GMutex        lock;
+  GPtrArray    *threads;   /* GThread: the pumps, joined at the end */
+  GPtrArray    *sockets;   /* GSocket: closed at the end */
+  GString      *held;      /* what the answers' connections sent */
+} HoldProxy;
+
+typedef struct
+{
+  HoldProxy *proxy;
+  GSocket   *from;
+  GSocket   *to;
+  gboolean   from_client;
+} Pump;
+
+static gpointer
+pump_thread (gpointer data)
+{
+  Pump *pump = data;
+  HoldProxy *proxy = pump->proxy;
+  gboolean holding = FALSE;
+  char buffer[64 * 1024];
+
+  for (;;)
+    {
+      gssize n = g_socket_receive (pump->from, buffer, sizeof buffer, proxy->cancellable, NULL);
+
+      if (n <= 0)
+        break;
+      if (pump->from_client && !holding && n > 15 && memcmp (buffer, "POST /question/", 15) == 0)
+        holding = TRUE;
+      if (holding)
+        {
+          g_mutex_lock (&proxy->lock);
+          g_string_append_len (proxy->held, buffer, n);
+          g_mutex_unlock (&proxy->lock);
+          continue;
+        }
+      for (gssize sent = 0; sent < n;)
+        {
+          gssize w = g_socket_send (pump->to, buffer + sent, n - sent, proxy->cancellable, NULL);
+
+          if (w <= 0)
+            goto done;
+          sent += w;
+        }
+    }
+done:
+  /* The other side sees the end; a held connection stays open. */
+  if (!holding)
+    g_socket_shutdown (pump->to, FALSE, TRUE, NULL);
+  g_free (pump);
+  return NULL;
+}
+
+static void
+hold_proxy_pump (HoldProxy *proxy,
+                 GSocket   *from,
+                 GSocket   *to,
+                 gboolean   from_client)
+{
+  Pump *pump = g_new0 (Pump, 1);
+
+  pump->proxy = proxy;
+  pump->from = from;
+  pump->to = to;
+  pump->from_client = from_client;
+  g_ptr_array_add (proxy->threads, g_thread_new ("proxy-pump", pump_thread, pump));
+}
+
+static gpointer
+accept_thread (gpointer data)
+{
+  HoldProxy *proxy = data;
+
+  for (;;)
+    {
+      g_autoptr(GSocket) client = g_socket_accept (proxy->listener, proxy->cancellable, NULL);
+      g_autoptr(GSocket) upstream = NULL;
+      g_autoptr(GInetAddress) loopback = g_inet_address_new_loopback (G_SOCKET_FAMILY_IPV4);
+      g_autoptr(GSocketAddress) address = g_inet_socket_address_new (loopback, proxy->upstream_port);
+
+      if (client == NULL)
+        break;
+      upstream = g_socket_new (G_SOCKET_FAMILY_IPV4, G_SOCKET_TYPE_STREAM, G_SOCKET_PROTOCOL_TCP, NULL);
+      if (!g_socket_connect (upstream, address, proxy->cancellable, NULL))
+        break;
+
+      g_mutex_lock (&proxy->lock);
+      g_ptr_array_add (proxy->sockets, g_object_ref (client));
+      g_ptr_array_add (proxy->sockets, g_object_ref (upstream));
+      hold_proxy_pump (proxy, client, upstream, TRUE);
+      hold_proxy_pump (proxy, upstream, client, FALSE);
+      g_mutex_unlock (&proxy->lock);
+    }
+
+  return NULL;
+}
+
+static HoldProxy *
+hold_proxy_new (const char *upstream_url)
+{
+  HoldProxy *proxy = g_new0 (HoldProxy, 1);
+  g_autoptr(GUri) uri = g_uri_parse (upstream_url, G_URI_FLAGS_NONE, NULL);
+  g_autoptr(GInetAddress) loopback = g_inet_address_new_loopback (G_SOCKET_FAMILY_IPV4);
+  g_autoptr(GSocketAddress) any = g_inet_socket_address_new (loopback, 0);
+  g_autoptr(GSocketAddress) bound = NULL;
+  g_autoptr(GError) error = NULL;
+
+  g_assert_nonnull (uri);
+  proxy->upstream_port = g_uri_get_port (uri);
+  proxy->cancellable = g_cancellable_new ();
+  proxy->threads = g_ptr_array_new ();
+  proxy->sockets = g_ptr_array_new_with_free_func (g_object_unref);
+  proxy->held = g_string_new (NULL);
+  g_mutex_init (&proxy->lock);
+
+  proxy->listener = g_socket_new (G_SOCKET_FAMILY_IPV4, G_SOCKET_TYPE_STREAM, G_SOCKET_PROTOCOL_TCP, &error);
+  g_assert_no_error (error);
+  g_assert_true (g_socket_bind (proxy->listener, any, TRUE, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_socket_listen (proxy->listener, &error));
+  g_assert_no_error (error);
+  bound = g_socket_get_local_address (proxy->listener, &error);
+  g_assert_no_error (error);
+  proxy->port = g_inet_socket_address_get_port (G_INET_SOCKET_ADDRESS (bound));
+  proxy->acceptor = g_thread_new ("proxy-accept", accept_thread, proxy);
+
+  return proxy;
+}
+
+static char *
+hold_proxy_get_held (HoldProxy *proxy)
+{
+  char *held;
+
+  g_mutex_lock (&proxy->lock);
+  held = g_strndup (proxy->held->str, proxy->held->len);
+  g_mutex_unlock (&proxy->lock);
+
+  return held;
+}
+
+/* Drops what it held, unsent, and every connection. */
+static void
+hold_proxy_free (HoldProxy *proxy)
+{
+  g_cancellable_cancel (proxy->cancellable);
+  g_thread_join (proxy->acceptor);
+  g_mutex_lock (&proxy->lock);
+  for (guint i = 0; i < proxy->sockets->len; i++)
+    g_socket_shutdown (proxy->sockets->pdata[i], TRUE, TRUE, NULL);
+  g_mutex_unlock (&proxy->lock);
+  for (guint i = 0; i < proxy->threads->len; i++)
+    g_thread_join (proxy->threads->pdata[i]);
+  g_ptr_array_unref (proxy->threads);
+  g_ptr_array_unref (proxy->sockets);
+  g_string_free (proxy->held, TRUE);
+  g_object_unref (proxy->listener);
+  g_object_unref (proxy->cancellable);
+  g_mutex_clear (&proxy->lock);
+  g_free (proxy);
+}
+
+#define KILL_QUESTION_ARGS                                                                                     \
+  "{\"questions\":["                                                                                           \
+  "{\"question\":\"Which database should I use for the new service?\",\"header\":\"Database\","                \
+  "\"options\":[{\"label\":\"PostgreSQL\",\"description\":\"Relational, robust, default choice\"},"             \
+  "{\"label\":\"SQLite\",\"description\":\"Embedded, zero-config\"}],\"multiple\":false}]}"
+
+static const ClarifyTestToolCall kill_script[] = {
+  { "call_question1", "question", KILL_QUESTION_ARGS },
+};
+
+static ClarifyInbox *
+inbox_for (const char      *url,
+           const char      *dir,
+           ClarifyBackend **backend)
+{
+  g_autoptr(ClarifyConnection) connection = clarify_connection_new ("agent", "opencode", url);
+  g_autoptr(ClarifyOutboxStore) store = clarify_outbox_store_new (dir);
+  ClarifyInbox *inbox = clarify_inbox_new ();
+
+  *backend = clarify_opencode_backend_new (connection);
+  clarify_outbox_set_store (clarify_inbox_get_outbox (inbox), store);
+  clarify_inbox_add_backend (inbox, *backend);
+
+  return inbox;
+}
+
+static gboolean
+child_answer (gpointer data)
+{
+  ClarifyRequest *request = data;
+  ClarifyInbox *inbox = g_object_get_data (G_OBJECT (request), "test-inbox");
+  g_autoptr(ClarifyResponse) response = clarify_response_new (clarify_request_get_id (request),
+                                                              CLARIFY_OUTCOME_ANSWERED);
+  const char *values[] = { "SQLite", NULL };
+
+  clarify_response_add_answer (response, clarify_question_get_id (clarify_request_get_question (request, 0)),
+                               values, NULL, FALSE);
+  clarify_inbox_answer (inbox, request, response);
+  g_object_unref (request);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+child_shown (ClarifyInbox   *inbox,
+             ClarifyRequest *request)
+{
+  g_object_set_data (G_OBJECT (request), "test-inbox", inbox);
+  g_idle_add (child_answer, g_object_ref (request));
+}
+
+/* The child: Clarify's core, whose person answers at once; then it waits
+ * to be killed. */
+static int
+run_child (const char *url,
+           const char *dir)
+{
+  g_autoptr(ClarifyBackend) backend = NULL;
+  g_autoptr(ClarifyInbox) inbox = inbox_for (url, dir, &backend);
+
+  /* A test that failed before killing it leaves no child behind. */
+  prctl (PR_SET_PDEATHSIG, SIGKILL);
+  g_signal_connect (inbox, "request-added", G_CALLBACK (child_shown), NULL);
+  clarify_backend_start (backend);
+
+  for (;;)
+    g_main_context_iteration (NULL, TRUE);
+
+  return 0;
+}
+
+typedef struct
+{
+  HoldProxy  *proxy;
+  const char *dir;
+} KillWait;
+
+static gboolean
+answer_held_and_kept (gpointer data)
+{
+  KillWait *wait = data;
+  g_autofree char *held = hold_proxy_get_held (wait->proxy);
+
+  return strstr (held, "\r\n\r\n{") != NULL && clarify_test_outbox_count (wait->dir, ".json") == 1;
+}
+
+static gboolean
+outbox_empty (gpointer data)
+{
+  return clarify_test_outbox_count (data, ".json") == 0;
+}
+
+static guint
+n_events (ClarifyTestOpencode *server,
+          const char          *type)
+{
+  guint n = 0;
+
+  for (guint i = 0; i < server->events->len; i++)
+    {
+      JsonObject *payload = json_node_get_object (server->events->pdata[i]);
+
+      n += g_strcmp0 (json_object_get_string_member_with_default (payload, "type", ""), type) == 0;
+    }
+
+  return n;
+}
+
+/* The real OpenCode asks; Clarify (a child process) answers, keeps the
+ * answer on disk and sends it, but OpenCode never reads it (the proxy
+ * holds it); Clarify is killed (SIGKILL). OpenCode still asks. Clarify
+ * starts again: the kept answer is posted once, nobody is asked again,
+ * OpenCode takes it once and its model gets it; the folder is empty. */
+static void
+test_killed_while_delivering (void)
+{
+  g_autoptr(GSubprocessLauncher) launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_NONE);
+  g_autoptr(GSubprocess) child = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *root = g_dir_make_tmp ("clarify-kill-XXXXXX", NULL);
+  g_autofree char *dir = g_build_filename (root, "outbox", NULL);
+  g_autofree char *proxy_url = NULL;
+  g_autofree char *session_id = NULL;
+  g_autofree char *held = NULL;
+  g_autofree char *answers = NULL;
+  g_autoptr(JsonNode) pending = NULL;
+  g_autoptr(ClarifyBackend) backend = NULL;
+  g_autoptr(ClarifyInbox) inbox = NULL;
+  ClarifyTestSeen seen = { NULL, NULL };
+  ClarifyTestOpencode server;
+  HoldProxy *proxy;
+  KillWait wait;
+  JsonObject *replied;
+  const char *question_id;
+
+  if (!clarify_test_opencode_start (&server, kill_script, G_N_ELEMENTS (kill_script), NULL))
+    return;
+  proxy = hold_proxy_new (server.base_url);
+  proxy_url = g_strdup_printf ("http://127.0.0.1:%u", proxy->port);
+  wait.proxy = proxy;
+  wait.dir = dir;
+
+  g_subprocess_launcher_setenv (launcher, "CLARIFY_TEST_KILL_URL", proxy_url, TRUE);
+  g_subprocess_launcher_setenv (launcher, "CLARIFY_TEST_KILL_DIR", dir, TRUE);
+  child = g_subprocess_launcher_spawn (launcher, &error, "/proc/self/exe", NULL);
+  g_assert_no_error (error);
+
+  session_id = clarify_test_opencode_create_session (&server, "{\"title\":\"clarify\"}");
+  clarify_test_opencode_prompt (&server, session_id, "Ask me which database to use");
+
+  /* Answered, on disk, sent, and not read by OpenCode: then killed. */
+  g_assert_true (clarify_test_wait_until (answer_held_and_kept, &wait, SLOW_MS));
+  held = hold_proxy_get_held (proxy);
+  g_assert_true (g_str_has_prefix (held, "POST /question/"));
+  g_assert_nonnull (strstr (held, "\r\n\r\n{\"answers\":[[\"SQLite\"]]}"));
+  g_subprocess_send_signal (child, SIGKILL);
+  g_subprocess_wait (child, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_true (g_subprocess_get_if_signaled (child));
+  hold_proxy_free (proxy);
+
+  /* OpenCode still asks, and has taken no answer. */
+  pending = clarify_test_opencode_request (&server, SOUP_METHOD_GET, "/question", NULL, 200);
+  g_assert_cmpuint (json_array_get_length (json_node_get_array (pending)), ==, 1);
+  question_id = json_object_get_string_member (json_array_get_object_element (json_node_get_array (pending), 0), "id");
+  g_assert_nonnull (strstr (held, question_id));
+  g_assert_cmpuint (n_events (&server, "question.replied"), ==, 0);
+
+  /* Clarify starts again, straight to OpenCode. */
+  inbox = inbox_for (server.base_url, dir, &backend);
+  clarify_test_seen_init (&seen, inbox);
+  clarify_backend_start (backend);
+
+  replied = clarify_test_opencode_wait_for_event (&server, "question.replied");
+  g_assert_cmpstr (json_object_get_string_member (replied, "requestID"), ==, question_id);
+  answers = clarify_test_to_json (json_object_get_member (replied, "answers"));
+  g_assert_cmpstr (answers, ==, "[[\"SQLite\"]]");
+  clarify_test_fake_model_wait_for_tool_results (server.model, 1);
+  g_assert_nonnull (strstr (server.model->tool_results->pdata[0],
+                            "\"Which database should I use for the new service?\"=\"SQLite\""));
+
+  g_assert_true (clarify_test_wait_until (clarify_test_seen_has_replayed, &seen, SLOW_MS));
+  g_assert_true (clarify_test_wait_until (outbox_empty, dir, SLOW_MS));
+  /* Settled: once, nobody asked again, nothing left. */
+  clarify_test_spin (1000);
+  g_assert_cmpuint (seen.replayed->len, ==, 1);
+  {
+    g_autofree char *expected = g_strconcat (question_id, "=delivered", NULL);
+
+    g_assert_cmpstr (seen.replayed->pdata[0], ==, expected);
+  }
+  g_assert_cmpuint (seen.added->len, ==, 0);
+  g_assert_cmpuint (n_events (&server, "question.replied"), ==, 1);
+  g_assert_cmpuint (server.model->tool_results->len, ==, 1);
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (inbox)), ==, 0);
+
+  clarify_backend_stop (backend);
+  clarify_test_seen_clear (&seen);
+  clarify_test_opencode_stop (&server);
+  clarify_test_remove_tree (root);
+}
+
 int
 main (int   argc,
       char *argv[])
 {
   clarify_test_log_init ();
+  if (g_getenv ("CLARIFY_TEST_KILL_URL") != NULL)
+    return run_child (g_getenv ("CLARIFY_TEST_KILL_URL"), g_getenv ("CLARIFY_TEST_KILL_DIR"));
   clarify_test_gtk_init (&argc, &argv);
 
   g_test_add_func ("/opencode-real/question-and-permission", test_real_server);
+  g_test_add_func ("/opencode-real/killed-while-delivering", test_killed_while_delivering);
 
   return g_test_run ();
 }
