@@ -875,7 +875,7 @@ main (int   argc,
 
   g_print ("soak: %d agents (clarify and opencode), %d s of faults, seed %u, outbox in %s\n",
            opt_agents, opt_duration, seed, dir);
-  g_print ("minute\tClarify RSS kB (anonymous + file)\tafter malloc_trim()\tfake agents RSS kB\tshown\tanswered\trequests alive\n");
+  g_print ("minute\tClarify RSS kB (anonymous + file)\tafter malloc_trim()\tmalloc in use / free kB\tfake agents RSS kB\tshown\tanswered\trequests alive\n");
   start = g_get_monotonic_time ();
   next_minute = start;
   while (g_get_monotonic_time () - start < (gint64) opt_duration * G_USEC_PER_SEC)
@@ -893,12 +893,17 @@ main (int   argc,
           gint64 anon = bench_proc_status (FALSE, "RssAnon");
           gint64 file = bench_proc_status (FALSE, "RssFile");
 
+          struct mallinfo2 heap;
+
           /* What glibc keeps of freed memory apart from what is in use;
            * the application trims too, when its last dialog closes. */
           malloc_trim (0);
+          /* In use: what the process holds; free: what glibc keeps of it. */
+          heap = mallinfo2 ();
           g_print ("%u\t%" G_GINT64_FORMAT " (%" G_GINT64_FORMAT " + %" G_GINT64_FORMAT ")\t%" G_GINT64_FORMAT
-                   "\t%" G_GINT64_FORMAT "\t%u\t%u\t%d\n", minute++, rss, anon, file,
-                   bench_proc_status (FALSE, "VmRSS"), bench_pid_status (child, "VmRSS"), soak.n_shown, soak.n_answered, n_alive);
+                   "\t%zu / %zu\t%" G_GINT64_FORMAT "\t%u\t%u\t%d\n", minute++, rss, anon, file,
+                   bench_proc_status (FALSE, "VmRSS"), (heap.uordblks + heap.hblkhd) / 1024, heap.fordblks / 1024,
+                   bench_pid_status (child, "VmRSS"), soak.n_shown, soak.n_answered, n_alive);
           fflush (stdout);
           next_minute += 60 * G_USEC_PER_SEC;
         }
