@@ -28,6 +28,7 @@
 /* What the agent took for a request, and which request that was. */
 typedef struct
 {
+  char     *request_id;
   char     *request_digest;
   char     *answer_json;
   /* The stream asked for last when the answer was taken, and whether that
@@ -41,6 +42,7 @@ answered_free (gpointer data)
 {
   Answered *answered = data;
 
+  g_free (answered->request_id);
   g_free (answered->request_digest);
   g_free (answered->answer_json);
   g_free (answered);
@@ -140,6 +142,7 @@ load_answered (ClarifyJsonBackend *self)
         continue;
 
       answered = g_new0 (Answered, 1);
+      answered->request_id = g_strdup (id);
       answered->request_digest = g_strdup (digest);
       answered->answer_json = g_strdup (answer);
       /* Oldest first: past the capacity the oldest go again. */
@@ -148,14 +151,13 @@ load_answered (ClarifyJsonBackend *self)
 }
 
 static void
-add_taken (gpointer key,
-           gpointer value,
+add_taken (gpointer value,
            gpointer user_data)
 {
   Answered *answered = value;
   JsonObject *entry = json_object_new ();
 
-  json_object_set_string_member (entry, "id", key);
+  json_object_set_string_member (entry, "id", answered->request_id);
   json_object_set_string_member (entry, "request_digest", answered->request_digest);
   json_object_set_string_member (entry, "answer", answered->answer_json);
   json_array_add_object_element (user_data, entry);
@@ -556,6 +558,7 @@ clarify_json_backend_deliver_async (ClarifyBackend      *backend,
     }
   node = clarify_response_to_json (response);
   delivery->answered = g_new0 (Answered, 1);
+  delivery->answered->request_id = g_strdup (clarify_request_get_id (request));
   delivery->answered->request_digest = dup_request_digest (request);
   delivery->answered->answer_json = clarify_json_to_string (node);
   if (url != NULL)

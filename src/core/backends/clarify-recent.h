@@ -3,7 +3,9 @@
  * Backends remember the questions they finished, so that an agent that
  * lists one again does not get a second dialog. An agent lists what is
  * pending, so only recent ids matter; the oldest go first, and a
- * connection that runs for weeks holds no more than its capacity.
+ * connection that runs for weeks holds no more than its capacity. The
+ * memory for the capacity is taken at once: the table does not grow. Ids
+ * are kept as digests, so they cannot be listed back.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -35,9 +37,9 @@ gpointer       clarify_recent_lookup   (ClarifyRecent  *self,
 void           clarify_recent_remove   (ClarifyRecent  *self,
                                         const char     *id);
 guint          clarify_recent_get_size (ClarifyRecent  *self);
-/* Calls @func for every id and its value, oldest first. */
+/* Calls @func for the value of every id, oldest first. */
 void           clarify_recent_foreach  (ClarifyRecent  *self,
-                                        GHFunc          func,
+                                        GFunc           func,
                                         gpointer        user_data);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (ClarifyRecent, clarify_recent_free)
