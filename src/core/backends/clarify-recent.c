@@ -1,15 +1,17 @@
 /* clarify-recent.c
  *
  * An id is kept as the first 16 bytes of its SHA-256, in arrays that
- * double as the table fills, up to its capacity: about 30 bytes an id, in a
+ * double as the table fills: 35–40 bytes an id at the capacity, in a
  * few large blocks rather than three small ones an id, and a long id costs
  * no more than a short one. Two ids that differ are told apart with
  * certainty for any practical purpose.
  *
  * The ids live in a ring, oldest first, found through an index with open
- * addressing (linear probing, at most half full). Removing an id leaves a
- * hole in the ring; the holes are closed up when the ring is full, before
- * it grows or the oldest id is let go.
+ * addressing (linear probing, at most half full). Removing an id (or
+ * adding it again) leaves a hole in the ring. The ring has a quarter more
+ * slots than the capacity, so that the holes are closed up at most once
+ * every capacity / 4 additions, and the oldest id goes only when the
+ * table holds as many as its capacity.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -29,6 +31,7 @@ typedef struct
 struct _ClarifyRecent
 {
   guint           capacity;
+  guint           max_slots;
   GDestroyNotify  value_free;
 
   /* The ring: allocated slots, the oldest at first, used of them taken
@@ -164,7 +167,8 @@ relay (ClarifyRecent *self,
   self->first = 0;
   self->used = kept;
 
-  while (n_buckets < 2 * allocated)
+  /* Holes are not indexed: the index is sized for the ids. */
+  while (n_buckets < 2 * MIN (allocated, self->capacity))
     n_buckets *= 2;
   self->buckets = g_new0 (guint32, n_buckets);
   self->mask = n_buckets - 1;
@@ -178,12 +182,13 @@ clarify_recent_new (guint          capacity,
 {
   ClarifyRecent *self;
 
-  g_return_val_if_fail (capacity > 0 && capacity < G_MAXUINT32 / 4, NULL);
+  g_return_val_if_fail (capacity > 0 && capacity < G_MAXUINT32 / 8, NULL);
 
   self = g_new0 (ClarifyRecent, 1);
   self->capacity = capacity;
+  self->max_slots = capacity + MAX (capacity / 4, 1);
   self->value_free = value_free;
-  relay (self, MIN (capacity, 16));
+  relay (self, MIN (self->max_slots, 16));
 
   return self;
 }
@@ -252,19 +257,31 @@ clarify_recent_add (ClarifyRecent *self,
   digest_of (id, &digest);
   remove_digest (self, &digest);
 
-  /* Full: grow, or close the holes, or let the oldest go. */
-  if (self->used == self->allocated && self->allocated < self->capacity)
-    relay (self, MIN (self->capacity, 2 * self->allocated));
-  else if (self->used == self->allocated && self->size < self->allocated)
-    relay (self, self->allocated);
-  if (self->used == self->allocated)
+  /* As many as it may hold: the oldest goes. */
+  if (self->size == self->capacity)
     {
-      Digest oldest = self->digests[self->first];
+      while (!self->held[self->first])
+        {
+          self->first = (self->first + 1) % self->allocated;
+          self->used--;
+        }
+      {
+        Digest oldest = self->digests[self->first];
 
-      if (self->held[self->first])
         remove_digest (self, &oldest);
+      }
       self->first = (self->first + 1) % self->allocated;
       self->used--;
+    }
+
+  /* No slot left: grow while the ids fill more than half the ring,
+   * otherwise close the holes. */
+  if (self->used == self->allocated)
+    {
+      if (self->allocated < self->max_slots && self->size > self->allocated / 2)
+        relay (self, MIN (self->max_slots, 2 * self->allocated));
+      else
+        relay (self, self->allocated);
     }
 
   slot = (self->first + self->used) % self->allocated;

@@ -3,9 +3,8 @@
  * Backends remember the questions they finished, so that an agent that
  * lists one again does not get a second dialog. An agent lists what is
  * pending, so only recent ids matter; the oldest go first, and a
- * connection that runs for weeks holds no more than its capacity. The
- * memory for the capacity is taken at once: the table does not grow. Ids
- * are kept as digests, so they cannot be listed back.
+ * connection that runs for weeks holds no more than its capacity. Ids
+ * are kept as digests, 35–40 bytes each, so they cannot be listed back.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
