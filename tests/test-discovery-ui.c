@@ -301,7 +301,7 @@ test_claude_project_de (void)
   row = gtk_widget_get_ancestor (title, ADW_TYPE_ACTION_ROW);
   g_assert_nonnull (row);
   g_assert_nonnull (clarify_test_find_label (row, "Das Werkzeug ask_user von Clarify, in ~/src/app/.mcp.json"));
-  g_assert_nonnull (clarify_test_find_label (row, "Clarify hinzugefügt"));
+  g_assert_nonnull (clarify_test_find_label (row, "Bereits eingerichtet"));
   g_assert_null (clarify_test_find_button (row, _("_Add Clarify")));
   /* The user's own config: still offered. */
   g_assert_nonnull (clarify_test_find_label (list, "Das Werkzeug ask_user von Clarify, in ~/.claude.json"));

@@ -16,7 +16,8 @@
 #define DEFAULT_TIMEOUT_MS 1500
 /* A health answer is small; more is not one. */
 #define MAX_BODY           (64 * 1024)
-/* .claude.json lists every folder Claude Code ever ran in. */
+/* .claude.json lists every folder Claude Code ever ran in: the newest
+ * are looked at. */
 #define MAX_CLAUDE_PROJECTS 64
 
 struct _ClarifyAgentDiscovery
@@ -365,8 +366,8 @@ mcp_json_names_clarify (const char *path,
  * Clarify", since the entry holds the token and .mcp.json is committed.
  * The user's own config covers every project anyway. */
 static void
-look_at_claude_projects (GPtrArray *found,
-                         JsonNode  *claude_json_root,
+look_at_claude_projects (GPtrArray  *found,
+                         JsonNode   *claude_json_root,
                          const char *claude_json)
 {
   JsonObject *projects;
@@ -379,7 +380,9 @@ look_at_claude_projects (GPtrArray *found,
   if (projects == NULL)
     return;
 
-  dirs = json_object_get_members (projects);
+  /* Claude Code adds a project as it first runs there: newest last. The
+   * bound counts the folders gone too, since each costs a look at the disk. */
+  dirs = g_list_reverse (json_object_get_members (projects));
   for (GList *l = dirs; l != NULL && looked_at < MAX_CLAUDE_PROJECTS; l = l->next)
     {
       const char *dir = l->data;
@@ -387,9 +390,11 @@ look_at_claude_projects (GPtrArray *found,
       JsonObject *servers;
       g_autofree char *mcp_json = NULL;
 
-      if (project == NULL || !g_path_is_absolute (dir) || !g_file_test (dir, G_FILE_TEST_IS_DIR))
+      if (project == NULL || !g_path_is_absolute (dir))
         continue;
       looked_at++;
+      if (!g_file_test (dir, G_FILE_TEST_IS_DIR))
+        continue;
 
       servers = clarify_json_get_object_member (project, "mcpServers");
       mcp_json = g_build_filename (dir, ".mcp.json", NULL);
@@ -428,7 +433,7 @@ look_at_home (GPtrArray *found)
   look_at_claude_projects (found, claude_json_root, claude_json);
 
   opencode_json = g_build_filename (g_get_user_config_dir (), "opencode", "opencode.json", NULL);
-  g_clear_pointer (&opencode_root, json_node_unref);
+  /* Kept only to be freed: nothing here reads it. */
   opencode_root = look_at_mcp_config (found, "opencode", opencode_json, TRUE);
 }
 

@@ -30,13 +30,14 @@ ClarifyFoundAgent  *clarify_found_agent_new          (ClarifyFoundAction  action
 
 /* A project of @kind whose own config at @location names Clarify
  * already: listed, with nothing to do (ADD_CLARIFY, done). */
-ClarifyFoundAgent  *clarify_found_agent_new_in_project (const char       *kind,
-                                                        const char       *location,
-                                                        const char       *project);
+ClarifyFoundAgent  *clarify_found_agent_new_in_project (const char         *kind,
+                                                        const char         *location,
+                                                        const char         *project);
 
 ClarifyFoundAction  clarify_found_agent_get_action   (ClarifyFoundAgent  *self);
 const char         *clarify_found_agent_get_kind     (ClarifyFoundAgent  *self);
-/* The URL to connect to, or the file that the action changes. */
+/* The URL to connect to, or the file that holds (or would hold) the
+ * entry. */
 const char         *clarify_found_agent_get_location (ClarifyFoundAgent  *self);
 /* The project's folder, or NULL for the user's own config. */
 const char         *clarify_found_agent_get_project  (ClarifyFoundAgent  *self);

@@ -234,7 +234,7 @@ create_row (ClarifyDiscoveryList *self,
           g_autofree char *project = display_path (clarify_found_agent_get_project (agent));
 
           /* Translators: the first %s is an agent, e.g. "Claude Code"; the second a folder, e.g. ~/src/app */
-          title = g_strdup_printf (_("%s in %s"), name, project);
+          title = g_strdup_printf (C_("discovered project", "%s in %s"), name, project);
         }
       else
         /* Translators: %s is an agent, e.g. "OpenCode" */
@@ -256,7 +256,9 @@ create_row (ClarifyDiscoveryList *self,
 
   if (done)
     {
-      GtkWidget *label = gtk_label_new (done_label (action));
+      /* A project's entry is the user's or the team's, not Clarify's doing. */
+      GtkWidget *label = gtk_label_new (clarify_found_agent_get_project (agent) != NULL
+                                        ? _("Already set up") : done_label (action));
 
       gtk_widget_add_css_class (label, "dim-label");
       adw_action_row_add_suffix (ADW_ACTION_ROW (row), label);
