@@ -16,6 +16,7 @@
 #include <signal.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <unistd.h>
 
 #include "clarify-inbox.h"
 #include "clarify-opencode-events.h"
@@ -315,7 +316,7 @@ pump_thread (gpointer data)
 
       if (n <= 0)
         break;
-      if (pump->from_client && !holding && n > 15 && memcmp (buffer, "POST /question/", 15) == 0)
+      if (pump->from_client && !holding && n >= 15 && memcmp (buffer, "POST /question/", 15) == 0)
         holding = TRUE;
       if (holding)
         {
@@ -371,8 +372,12 @@ accept_thread (gpointer data)
       if (client == NULL)
         break;
       upstream = g_socket_new (G_SOCKET_FAMILY_IPV4, G_SOCKET_TYPE_STREAM, G_SOCKET_PROTOCOL_TCP, NULL);
+      /* Refused only once the test tears the proxy down. */
       if (!g_socket_connect (upstream, address, proxy->cancellable, NULL))
-        break;
+        {
+          g_assert_true (g_cancellable_is_cancelled (proxy->cancellable));
+          break;
+        }
 
       g_mutex_lock (&proxy->lock);
       g_ptr_array_add (proxy->sockets, g_object_ref (client));
@@ -504,13 +509,19 @@ child_shown (ClarifyInbox   *inbox,
  * to be killed. */
 static int
 run_child (const char *url,
-           const char *dir)
+           const char *dir,
+           const char *parent)
 {
   g_autoptr(ClarifyBackend) backend = NULL;
-  g_autoptr(ClarifyInbox) inbox = inbox_for (url, dir, &backend);
+  g_autoptr(ClarifyInbox) inbox = NULL;
 
-  /* A test that failed before killing it leaves no child behind. */
+  /* A test that failed before killing it leaves no child behind, even
+   * one that died before this line. */
   prctl (PR_SET_PDEATHSIG, SIGKILL);
+  if (parent == NULL || getppid () != (pid_t) g_ascii_strtoll (parent, NULL, 10))
+    return 1;
+
+  inbox = inbox_for (url, dir, &backend);
   g_signal_connect (inbox, "request-added", G_CALLBACK (child_shown), NULL);
   clarify_backend_start (backend);
 
@@ -526,13 +537,15 @@ typedef struct
   const char *dir;
 } KillWait;
 
+#define KILL_ANSWER_BODY "{\"answers\":[[\"SQLite\"]]}"
+
 static gboolean
 answer_held_and_kept (gpointer data)
 {
   KillWait *wait = data;
   g_autofree char *held = hold_proxy_get_held (wait->proxy);
 
-  return strstr (held, "\r\n\r\n{") != NULL && clarify_test_outbox_count (wait->dir, ".json") == 1;
+  return g_str_has_suffix (held, "\r\n\r\n" KILL_ANSWER_BODY) && clarify_test_outbox_count (wait->dir, ".json") == 1;
 }
 
 static gboolean
@@ -568,8 +581,9 @@ test_killed_while_delivering (void)
   g_autoptr(GSubprocessLauncher) launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_NONE);
   g_autoptr(GSubprocess) child = NULL;
   g_autoptr(GError) error = NULL;
-  g_autofree char *root = g_dir_make_tmp ("clarify-kill-XXXXXX", NULL);
-  g_autofree char *dir = g_build_filename (root, "outbox", NULL);
+  g_autofree char *root = NULL;
+  g_autofree char *dir = NULL;
+  g_autofree char *parent = g_strdup_printf ("%d", (int) getpid ());
   g_autofree char *proxy_url = NULL;
   g_autofree char *session_id = NULL;
   g_autofree char *held = NULL;
@@ -586,6 +600,8 @@ test_killed_while_delivering (void)
 
   if (!clarify_test_opencode_start (&server, kill_script, G_N_ELEMENTS (kill_script), NULL))
     return;
+  root = g_dir_make_tmp ("clarify-kill-XXXXXX", NULL);
+  dir = g_build_filename (root, "outbox", NULL);
   proxy = hold_proxy_new (server.base_url);
   proxy_url = g_strdup_printf ("http://127.0.0.1:%u", proxy->port);
   wait.proxy = proxy;
@@ -593,6 +609,7 @@ test_killed_while_delivering (void)
 
   g_subprocess_launcher_setenv (launcher, "CLARIFY_TEST_KILL_URL", proxy_url, TRUE);
   g_subprocess_launcher_setenv (launcher, "CLARIFY_TEST_KILL_DIR", dir, TRUE);
+  g_subprocess_launcher_setenv (launcher, "CLARIFY_TEST_KILL_PARENT", parent, TRUE);
   child = g_subprocess_launcher_spawn (launcher, &error, "/proc/self/exe", NULL);
   g_assert_no_error (error);
 
@@ -603,7 +620,7 @@ test_killed_while_delivering (void)
   g_assert_true (clarify_test_wait_until (answer_held_and_kept, &wait, SLOW_MS));
   held = hold_proxy_get_held (proxy);
   g_assert_true (g_str_has_prefix (held, "POST /question/"));
-  g_assert_nonnull (strstr (held, "\r\n\r\n{\"answers\":[[\"SQLite\"]]}"));
+  g_assert_true (g_str_has_suffix (held, "\r\n\r\n" KILL_ANSWER_BODY));
   g_subprocess_send_signal (child, SIGKILL);
   g_subprocess_wait (child, NULL, &error);
   g_assert_no_error (error);
@@ -657,7 +674,8 @@ main (int   argc,
 {
   clarify_test_log_init ();
   if (g_getenv ("CLARIFY_TEST_KILL_URL") != NULL)
-    return run_child (g_getenv ("CLARIFY_TEST_KILL_URL"), g_getenv ("CLARIFY_TEST_KILL_DIR"));
+    return run_child (g_getenv ("CLARIFY_TEST_KILL_URL"), g_getenv ("CLARIFY_TEST_KILL_DIR"),
+                      g_getenv ("CLARIFY_TEST_KILL_PARENT"));
   clarify_test_gtk_init (&argc, &argv);
 
   g_test_add_func ("/opencode-real/question-and-permission", test_real_server);
