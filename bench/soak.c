@@ -875,7 +875,7 @@ main (int   argc,
 
   g_print ("soak: %d agents (clarify and opencode), %d s of faults, seed %u, outbox in %s\n",
            opt_agents, opt_duration, seed, dir);
-  g_print ("minute\tClarify RSS kB (anonymous + file)\tafter malloc_trim()\tmalloc in use / free kB\tfake agents RSS kB\tshown\tanswered\trequests alive\n");
+  g_print ("minute\tClarify RSS kB (anonymous + file)\tafter malloc_trim()\tmain arena in use / free kB\tfake agents RSS kB\tshown\tanswered\trequests alive\n");
   start = g_get_monotonic_time ();
   next_minute = start;
   while (g_get_monotonic_time () - start < (gint64) opt_duration * G_USEC_PER_SEC)
@@ -898,7 +898,8 @@ main (int   argc,
           /* What glibc keeps of freed memory apart from what is in use;
            * the application trims too, when its last dialog closes. */
           malloc_trim (0);
-          /* In use: what the process holds; free: what glibc keeps of it. */
+          /* The main arena's, where the growth is ([heap] in smaps); the
+           * worker threads' arenas are not counted. */
           heap = mallinfo2 ();
           g_print ("%u\t%" G_GINT64_FORMAT " (%" G_GINT64_FORMAT " + %" G_GINT64_FORMAT ")\t%" G_GINT64_FORMAT
                    "\t%zu / %zu\t%" G_GINT64_FORMAT "\t%u\t%u\t%d\n", minute++, rss, anon, file,
