@@ -3,7 +3,8 @@
  * Each switch and the port are changed as a user would (a row activated,
  * a number typed and applied), and each change is checked where it acts,
  * without a restart: the countdown in an open dialog, notifications sent
- * or not to a fake org.gtk.Notifications, the MCP endpoint's socket, and
+ * or not to a fake org.gtk.Notifications, the alert sound as the X server's
+ * bell seen from a connection of the test's own, the MCP endpoint's socket, and
  * start at login as a file in a private XDG_CONFIG_HOME or as the options a
  * fake Background portal received. The settings live in memory
  * (GSETTINGS_BACKEND=memory, tests/meson.build).
@@ -13,6 +14,7 @@
 #include "config.h"
 
 #include <adwaita.h>
+#include <X11/XKBlib.h>
 
 #include "clarify-test-app.h"
 #include "clarify-test-dbus.h"
@@ -271,6 +273,96 @@ test_countdown_and_notifications (void)
   /* Nor was start at login asked: clarify.ini had the answer. */
   g_assert_false (g_hash_table_contains (clarify_test_notifications_shown, "start-at-login"));
 
+  clarify_application_remove_backend (app, backend);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+/* The X server's bell, as another client sees it: XKB tells every client
+ * that asks of each bell rung. */
+typedef struct
+{
+  Display *display;
+  int      xkb_event;
+  guint    bells;
+} BellWatch;
+
+static void
+bell_watch_init (BellWatch *watch)
+{
+  int major = XkbMajorVersion;
+  int minor = XkbMinorVersion;
+  int error = 0;
+
+  watch->display = XkbOpenDisplay (NULL, &watch->xkb_event, &error, &major, &minor, NULL);
+  g_assert_nonnull (watch->display);
+  g_assert_true (XkbSelectEvents (watch->display, XkbUseCoreKbd, XkbBellNotifyMask, XkbBellNotifyMask));
+  XSync (watch->display, False);
+  watch->bells = 0;
+}
+
+static guint
+bell_watch_count (BellWatch *watch)
+{
+  XSync (watch->display, False);
+  while (XPending (watch->display) > 0)
+    {
+      XEvent event;
+
+      XNextEvent (watch->display, &event);
+      if (event.type == watch->xkb_event && ((XkbEvent *) &event)->any.xkb_type == XkbBellNotify)
+        watch->bells++;
+    }
+
+  return watch->bells;
+}
+
+static gboolean
+bell_rung (gpointer data)
+{
+  BellWatch *watch = data;
+  guint before = watch->bells;
+
+  return bell_watch_count (watch) > before;
+}
+
+/* The alert sound rings the bell for each new question; switched off, a
+ * question comes in silence; switched on again, the next one rings. */
+static void
+test_sound (void)
+{
+  g_autoptr(ClarifyBackend) backend = clarify_test_backend_new ("Sound");
+  g_autoptr(ClarifyRequest) ring = NULL;
+  g_autoptr(ClarifyRequest) hush = NULL;
+  g_autoptr(ClarifyRequest) again = NULL;
+  ClarifyPreferencesWindow *window;
+  BellWatch watch;
+  guint bells;
+
+  ensure_app ();
+  clarify_application_add_backend (app, backend);
+  bell_watch_init (&watch);
+  window = open_preferences ();
+  g_assert_true (switch_active (window, "sound_switch"));
+
+  ring = add_request (backend, "ring");
+  g_assert_true (clarify_test_wait_until (bell_rung, &watch, WAIT_MS));
+
+  click_row (window, "sound_row");
+  g_assert_false (switch_active (window, "sound_switch"));
+  g_assert_false (g_settings_get_boolean (clarify_application_get_settings (app), "notification-sound"));
+  bells = bell_watch_count (&watch);
+  hush = add_request (backend, "hush");
+  /* The question is in, and announced; a bell would have come by now. */
+  g_assert_true (clarify_inbox_lookup (clarify_application_get_inbox (app), backend, "hush") != NULL);
+  clarify_test_spin (500);
+  g_assert_cmpuint (bell_watch_count (&watch), ==, bells);
+
+  click_row (window, "sound_row");
+  g_assert_true (switch_active (window, "sound_switch"));
+  again = add_request (backend, "again");
+  g_assert_true (clarify_test_wait_until (bell_rung, &watch, WAIT_MS));
+
+  XCloseDisplay (watch.display);
   clarify_application_remove_backend (app, backend);
   gtk_window_destroy (GTK_WINDOW (window));
 }
@@ -549,6 +641,7 @@ main (int   argc,
 
   g_test_add_func ("/preferences/window-en", test_window_en);
   g_test_add_func ("/preferences/countdown-and-notifications", test_countdown_and_notifications);
+  g_test_add_func ("/preferences/sound", test_sound);
   g_test_add_func ("/preferences/mcp-endpoint", test_mcp_endpoint);
   g_test_add_func ("/preferences/start-at-login-file", test_start_at_login_file);
   g_test_add_func ("/preferences/start-at-login-portal", test_start_at_login_portal);
