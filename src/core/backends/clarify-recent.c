@@ -260,16 +260,15 @@ clarify_recent_add (ClarifyRecent *self,
   /* As many as it may hold: the oldest goes. */
   if (self->size == self->capacity)
     {
+      Digest oldest;
+
       while (!self->held[self->first])
         {
           self->first = (self->first + 1) % self->allocated;
           self->used--;
         }
-      {
-        Digest oldest = self->digests[self->first];
-
-        remove_digest (self, &oldest);
-      }
+      oldest = self->digests[self->first];
+      remove_digest (self, &oldest);
       self->first = (self->first + 1) % self->allocated;
       self->used--;
     }
