@@ -487,7 +487,7 @@ test_unwritable_dir (void)
   g_assert_true (clarify_test_loop_until (has_no_request, inbox, WAIT_MS));
   lines = clarify_test_log_stop ();
   g_assert_cmpuint (g_strv_length (lines), ==, 1);
-  g_assert_true (g_str_has_prefix (lines[0], "WARNING: Connection “work”: cannot keep the answers the agent took"));
+  g_assert_true (g_str_has_prefix (lines[0], "WARNING: Connection “work”: cannot keep the answer the agent took on disk"));
   g_assert_cmpint (clarify_request_get_end (request), ==, CLARIFY_REQUEST_END_ANSWERED);
   g_assert_cmpuint (clarify_test_server_get_n_requests (server, "POST", ANSWER_PATH), ==, 1);
 

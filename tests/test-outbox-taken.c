@@ -18,6 +18,7 @@
 
 #include "clarify-backend-registry.h"
 #include "clarify-inbox.h"
+#include "clarify-json.h"
 #include "clarify-json-backend.h"
 #include "clarify-test-log.h"
 #include "clarify-test-outbox.h"
@@ -71,12 +72,26 @@ run_stop (Run *run)
   clarify_test_seen_clear (&run->seen);
 }
 
+/* The folder of the answers "work" took: taken/ and the first 32 hex
+ * digits of the name's SHA-256. */
+static char *
+taken_dir (const char *dir)
+{
+  g_autofree char *hash = g_compute_checksum_for_string (G_CHECKSUM_SHA256, "work", -1);
+  g_autofree char *name = g_strndup (hash, 32);
+
+  return g_build_filename (dir, "taken", name, NULL);
+}
+
+/* The one file in it, or NULL. */
 static char *
 taken_file (const char *dir)
 {
-  g_autofree char *taken = g_build_filename (dir, "taken", NULL);
+  g_autofree char *taken = taken_dir (dir);
   g_autoptr(GDir) handle = g_dir_open (taken, 0, NULL);
   const char *name = handle != NULL ? g_dir_read_name (handle) : NULL;
+
+  g_assert_true (name == NULL || g_dir_read_name (handle) == NULL);
 
   return name != NULL ? g_build_filename (taken, name, NULL) : NULL;
 }
@@ -158,6 +173,161 @@ test_resent_after_restart (void)
   g_assert_cmpuint (clarify_test_server_get_n_requests (server, "POST", ANSWER_PATH), ==, 2);
   g_clear_pointer (&file, g_free);
   g_assert_null (file = taken_file (outbox));
+  run_stop (&run);
+
+  clarify_test_remove_tree (dir);
+}
+
+#define N_ASKED      260
+#define ANSWERS_KEPT 256
+#define BATCH        130
+
+static void
+answer_pending (Run *run)
+{
+  for (guint i = 0; i < run->seen.added->len; i++)
+    {
+      const char *id = g_ptr_array_index (run->seen.added, i);
+      g_autoptr(ClarifyResponse) response = clarify_response_new (id, CLARIFY_OUTCOME_ANSWERED);
+      const char *values[] = { id, NULL };
+
+      clarify_response_add_answer (response, "q1", values, NULL, FALSE);
+      clarify_inbox_answer (run->inbox, clarify_inbox_lookup (run->inbox, run->backend, id), response);
+    }
+  g_ptr_array_set_size (run->seen.added, 0);
+}
+
+static gboolean
+has_batch (gpointer data)
+{
+  return ((ClarifyTestSeen *) data)->added->len == BATCH;
+}
+
+static guint
+count_posts (ClarifyTestServer *server,
+             guint              i)
+{
+  g_autofree char *path = g_strdup_printf ("/agent/requests/n%u/response", i);
+
+  return clarify_test_server_get_n_requests (server, "POST", path);
+}
+
+/* What is kept is bounded, on disk too: past 256 answers the oldest file
+ * goes, and a request sent again after that is asked again, while a
+ * newer one still gets its answer. */
+static void
+test_oldest_go (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("clarify-taken-XXXXXX", NULL);
+  g_autofree char *outbox = g_build_filename (dir, "outbox", NULL);
+  g_autofree char *taken = taken_dir (outbox);
+  g_autoptr(ClarifyTestServer) server = clarify_test_server_new ();
+  g_autoptr(GString) frames = g_string_new (NULL);
+  g_autoptr(ClarifyTestRequest) post = NULL;
+  Run run = { 0 };
+
+  clarify_test_server_add_sse (server, EVENTS_PATH);
+  for (guint i = 0; i < N_ASKED; i++)
+    {
+      g_autofree char *path = g_strdup_printf ("/agent/requests/n%u/response", i);
+
+      clarify_test_server_add_json (server, "POST", path, 200, "application/json", "{}");
+    }
+
+  run_start (&run, outbox, server);
+  g_assert_true (clarify_test_server_wait_for_n_streams (server, EVENTS_PATH, 1, WAIT_MS));
+  for (guint i = 0; i < N_ASKED; i++)
+    {
+      g_string_append_printf (frames, "event: request\ndata: {\"id\":\"n%u\",\"questions\":"
+                              "[{\"id\":\"q1\",\"kind\":\"text\",\"text\":\"Which tag?\"}]}\n\n", i);
+      if ((i + 1) % BATCH != 0)
+        continue;
+      clarify_test_server_sse_send (server, EVENTS_PATH, frames->str, frames->len);
+      g_string_truncate (frames, 0);
+      g_assert_true (clarify_test_loop_until (has_batch, &run.seen, WAIT_MS));
+      answer_pending (&run);
+      for (guint j = i + 1 - BATCH; j <= i; j++)
+        {
+          g_autofree char *path = g_strdup_printf ("/agent/requests/n%u/response", j);
+
+          g_assert_true (clarify_test_server_wait_for_n_requests (server, "POST", path, 1, WAIT_MS));
+        }
+    }
+  g_assert_true (clarify_test_loop_until (outbox_is_empty, outbox, WAIT_MS));
+  g_assert_cmpuint (clarify_test_outbox_count (taken, ".json"), ==, ANSWERS_KEPT);
+  run_stop (&run);
+
+  /* The first four are forgotten; the fifth is still known. */
+  clarify_test_server_set_sse_greeting (server, EVENTS_PATH,
+                                        "event: request\ndata: {\"id\":\"n3\",\"questions\":"
+                                        "[{\"id\":\"q1\",\"kind\":\"text\",\"text\":\"Which tag?\"}]}\n\n"
+                                        "event: request\ndata: {\"id\":\"n4\",\"questions\":"
+                                        "[{\"id\":\"q1\",\"kind\":\"text\",\"text\":\"Which tag?\"}]}\n\n");
+  run_start (&run, outbox, server);
+  g_assert_true (clarify_test_loop_until (clarify_test_seen_has_added, &run.seen, WAIT_MS));
+  g_assert_true (clarify_test_server_wait_for_n_requests (server, "POST", "/agent/requests/n4/response", 2, WAIT_MS));
+  clarify_test_loop_for (300);
+  g_assert_cmpuint (run.seen.added->len, ==, 1);
+  g_assert_cmpstr (g_ptr_array_index (run.seen.added, 0), ==, "n3");
+  g_assert_cmpuint (count_posts (server, 3), ==, 1);
+  g_assert_cmpuint (count_posts (server, 4), ==, 2);
+  post = clarify_test_server_get_request (server, "POST", "/agent/requests/n4/response", 1);
+  g_assert_cmpstr (post->body, ==, "{\"id\":\"n4\",\"outcome\":\"answered\",\"answers\":"
+                                   "[{\"question_id\":\"q1\",\"values\":[\"n4\"]}]}");
+  run_stop (&run);
+
+  clarify_test_remove_tree (dir);
+}
+
+/* An earlier version kept a connection's answers taken in one file,
+ * written whole for each answer. It is read once more, split into a
+ * file per answer, and removed. */
+static void
+test_old_single_file (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("clarify-taken-XXXXXX", NULL);
+  g_autofree char *outbox = g_build_filename (dir, "outbox", NULL);
+  g_autofree char *hash = g_compute_checksum_for_string (G_CHECKSUM_SHA256, "work", -1);
+  g_autofree char *old_name = g_strdup_printf ("%.32s.json", hash);
+  g_autofree char *old_dir = g_build_filename (outbox, "taken", NULL);
+  g_autofree char *old_file = g_build_filename (old_dir, old_name, NULL);
+  g_autofree char *digest = NULL;
+  g_autofree char *escaped = g_strescape (ANSWER_BODY, NULL);
+  g_autofree char *text = NULL;
+  g_autofree char *file = NULL;
+  g_autoptr(ClarifyTestServer) server = clarify_test_server_new ();
+  g_autoptr(ClarifyRequest) request = NULL;
+  g_autoptr(JsonNode) node = NULL;
+  g_autoptr(GError) error = NULL;
+  Run run = { 0 };
+
+  /* The request's digest as Clarify computes it: its JSON form. */
+  node = clarify_json_parse (REQUEST_R1, -1, &error);
+  g_assert_no_error (error);
+  request = clarify_request_new_from_json (node, &error);
+  g_assert_no_error (error);
+  g_clear_pointer (&node, json_node_unref);
+  node = clarify_request_to_json (request);
+  text = clarify_json_to_string (node);
+  digest = g_compute_checksum_for_string (G_CHECKSUM_SHA256, text, -1);
+  g_free (text);
+  text = g_strdup_printf ("{\"version\":1,\"connection\":\"work\",\"taken\":"
+                          "[{\"id\":\"r1\",\"request_digest\":\"%s\",\"answer\":\"%s\"}]}",
+                          digest, escaped);
+  g_assert_cmpint (g_mkdir_with_parents (old_dir, 0700), ==, 0);
+  g_file_set_contents (old_file, text, -1, &error);
+  g_assert_no_error (error);
+
+  clarify_test_server_add_sse (server, EVENTS_PATH);
+  clarify_test_server_set_sse_greeting (server, EVENTS_PATH, FRAME (REQUEST_R1));
+  clarify_test_server_add_json (server, "POST", ANSWER_PATH, 200, "application/json", "{}");
+  run_start (&run, outbox, server);
+  assert_posted (server, 1);
+  clarify_test_loop_for (300);
+  g_assert_cmpuint (run.seen.added->len, ==, 0);
+  g_assert_false (g_file_test (old_file, G_FILE_TEST_EXISTS));
+  file = taken_file (outbox);
+  g_assert_nonnull (file);
   run_stop (&run);
 
   clarify_test_remove_tree (dir);
@@ -269,6 +439,8 @@ main (int   argc,
   g_test_add_func ("/outbox-taken/resent-after-restart", test_resent_after_restart);
   g_test_add_func ("/outbox-taken/no-store", test_no_store);
   g_test_add_func ("/outbox-taken/connection-removed", test_connection_removed);
+  g_test_add_func ("/outbox-taken/oldest-go", test_oldest_go);
+  g_test_add_func ("/outbox-taken/old-single-file", test_old_single_file);
 
   return g_test_run ();
 }

@@ -136,6 +136,7 @@ test_as_a_list (void)
             }
 
           g_assert_cmpuint (clarify_recent_get_size (recent), ==, model->len);
+          g_assert_cmpstr (clarify_recent_peek_oldest (recent), ==, model->len > 0 ? model->pdata[0] : NULL);
           if (step % 97 == 0)
             {
               g_autoptr(GPtrArray) values = g_ptr_array_new ();

@@ -5,6 +5,7 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
+#include <string.h>
 #include <json-glib/json-glib.h>
 
 #include "clarify-error.h"
@@ -25,12 +26,15 @@
 /* Answers the agent took, kept in case it sends their request again. */
 #define ANSWERED_KEPT         256
 
-/* What the agent took for a request, and which request that was. */
+#define DIGEST_SIZE           32
+
+/* What the agent took for a request: which request that was, and where
+ * the answer is (on disk, or here when there is no disk to keep it). */
 typedef struct
 {
   char     *request_id;
-  char     *request_digest;
-  char     *answer_json;
+  char     *answer_json;  /* NULL: in the outbox's store */
+  guint8    request_digest[DIGEST_SIZE];
   /* The stream asked for last when the answer was taken, and whether that
    * stream had sent the request by then (neither outlives a restart). */
   guint     taken_on_stream;
@@ -43,7 +47,6 @@ answered_free (gpointer data)
   Answered *answered = data;
 
   g_free (answered->request_id);
-  g_free (answered->request_digest);
   g_free (answered->answer_json);
   g_free (answered);
 }
@@ -117,78 +120,137 @@ get_store (ClarifyJsonBackend *self)
   return inbox != NULL ? clarify_outbox_get_store (clarify_inbox_get_outbox (inbox)) : NULL;
 }
 
+/* Tells a request sent again from a new one under the same id. */
+static void
+get_request_digest (ClarifyRequest *request,
+                    guint8          digest[DIGEST_SIZE])
+{
+  g_autoptr(JsonNode) node = clarify_request_to_json (request);
+  g_autofree char *text = clarify_json_to_string (node);
+  g_autoptr(GChecksum) checksum = g_checksum_new (G_CHECKSUM_SHA256);
+  gsize length = DIGEST_SIZE;
+
+  g_checksum_update (checksum, (const guchar *) text, -1);
+  g_checksum_get_digest (checksum, digest, &length);
+}
+
+static char *
+digest_to_hex (const guint8 digest[DIGEST_SIZE])
+{
+  GString *hex = g_string_sized_new (2 * DIGEST_SIZE);
+
+  for (guint i = 0; i < DIGEST_SIZE; i++)
+    g_string_append_printf (hex, "%02x", digest[i]);
+
+  return g_string_free (hex, FALSE);
+}
+
+static gboolean
+digest_from_hex (const char *hex,
+                 guint8      digest[DIGEST_SIZE])
+{
+  if (strlen (hex) != 2 * DIGEST_SIZE)
+    return FALSE;
+
+  for (guint i = 0; i < DIGEST_SIZE; i++)
+    {
+      int high = g_ascii_xdigit_value (hex[2 * i]);
+      int low = g_ascii_xdigit_value (hex[2 * i + 1]);
+
+      if (high < 0 || low < 0)
+        return FALSE;
+      digest[i] = (guint8) (high << 4 | low);
+    }
+
+  return TRUE;
+}
+
+/* Adds @answered as the newest; the oldest past the capacity goes, from
+ * the disk too. */
+static void
+remember_answered (ClarifyJsonBackend *self,
+                   Answered           *answered)
+{
+  ClarifyOutboxStore *store = get_store (self);
+  Answered *oldest;
+
+  if (store != NULL &&
+      !clarify_recent_contains (self->answered, answered->request_id) &&
+      clarify_recent_get_size (self->answered) == ANSWERED_KEPT &&
+      (oldest = clarify_recent_peek_oldest (self->answered)) != NULL)
+    clarify_outbox_store_drop_taken (store, clarify_json_backend_get_name (self), oldest->request_id);
+
+  clarify_recent_add (self->answered, answered->request_id, answered);
+}
+
+static void
+forget_answered (ClarifyJsonBackend *self,
+                 const char         *request_id)
+{
+  ClarifyOutboxStore *store = get_store (self);
+
+  if (store != NULL)
+    clarify_outbox_store_drop_taken (store, clarify_json_backend_get_name (self), request_id);
+  clarify_recent_remove (self->answered, request_id);
+}
+
 /* Once, before the table is first used: what an earlier run kept. */
 static void
 load_answered (ClarifyJsonBackend *self)
 {
   ClarifyOutboxStore *store;
-  g_autoptr(JsonArray) taken = NULL;
+  g_autoptr(GPtrArray) taken = NULL;
 
   if (self->answered_loaded || (store = get_store (self)) == NULL)
     return;
 
   self->answered_loaded = TRUE;
   taken = clarify_outbox_store_load_taken (store, clarify_json_backend_get_name (self));
-  for (guint i = 0; taken != NULL && i < json_array_get_length (taken); i++)
+  for (guint i = 0; i < taken->len; i++)
     {
-      JsonNode *node = json_array_get_element (taken, i);
-      JsonObject *entry = JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
-      const char *id = entry != NULL ? clarify_json_get_string_member (entry, "id") : NULL;
-      const char *digest = entry != NULL ? clarify_json_get_string_member (entry, "request_digest") : NULL;
-      const char *answer = entry != NULL ? clarify_json_get_string_member (entry, "answer") : NULL;
-      Answered *answered;
+      ClarifyOutboxTaken *entry = g_ptr_array_index (taken, i);
+      g_autofree Answered *answered = g_new0 (Answered, 1);
 
-      if (id == NULL || digest == NULL || answer == NULL)
-        continue;
-
-      answered = g_new0 (Answered, 1);
-      answered->request_id = g_strdup (id);
-      answered->request_digest = g_strdup (digest);
-      answered->answer_json = g_strdup (answer);
+      if (!digest_from_hex (entry->request_digest, answered->request_digest))
+        {
+          g_warning ("Connection “%s”: ignored the answer taken for “%s”: its request digest is not one",
+                     clarify_json_backend_get_name (self), entry->request_id);
+          continue;
+        }
+      answered->request_id = g_steal_pointer (&entry->request_id);
       /* Oldest first: past the capacity the oldest go again. */
-      clarify_recent_add (self->answered, id, answered);
+      remember_answered (self, g_steal_pointer (&answered));
     }
 }
 
+/* Keeps what the agent took: on disk when there is a store that takes it,
+ * otherwise in memory. */
 static void
-add_taken (gpointer value,
-           gpointer user_data)
-{
-  Answered *answered = value;
-  JsonObject *entry = json_object_new ();
-
-  json_object_set_string_member (entry, "id", answered->request_id);
-  json_object_set_string_member (entry, "request_digest", answered->request_digest);
-  json_object_set_string_member (entry, "answer", answered->answer_json);
-  json_array_add_object_element (user_data, entry);
-}
-
-static void
-save_answered (ClarifyJsonBackend *self)
+keep_answered (ClarifyJsonBackend *self,
+               Answered           *answered,
+               const char         *answer_json)
 {
   ClarifyOutboxStore *store = get_store (self);
-  g_autoptr(JsonArray) taken = NULL;
+  g_autofree char *digest = NULL;
   g_autoptr(GError) error = NULL;
 
-  if (store == NULL)
-    return;
+  load_answered (self);
+  if (store != NULL)
+    {
+      digest = digest_to_hex (answered->request_digest);
+      if (clarify_outbox_store_keep_taken (store, clarify_json_backend_get_name (self), answered->request_id,
+                                           digest, answer_json, &error))
+        {
+          remember_answered (self, answered);
+          return;
+        }
+      g_warning ("Connection “%s”: cannot keep the answer the agent took on disk (%s); it is kept in "
+                 "memory, and a request the agent sends again after a restart would be asked again",
+                 clarify_json_backend_get_name (self), error->message);
+    }
 
-  taken = json_array_new ();
-  clarify_recent_foreach (self->answered, add_taken, taken);
-  if (!clarify_outbox_store_save_taken (store, clarify_json_backend_get_name (self), taken, &error))
-    g_warning ("Connection “%s”: cannot keep the answers the agent took (%s); a request it sends "
-               "again after a restart would be asked again",
-               clarify_json_backend_get_name (self), error->message);
-}
-
-/* Tells a request sent again from a new one under the same id. */
-static char *
-dup_request_digest (ClarifyRequest *request)
-{
-  g_autoptr(JsonNode) node = clarify_request_to_json (request);
-  g_autofree char *text = clarify_json_to_string (node);
-
-  return g_compute_checksum_for_string (G_CHECKSUM_SHA256, text, -1);
+  answered->answer_json = g_strdup (answer_json);
+  remember_answered (self, answered);
 }
 
 /* The request's id, when the event is an object that has one. */
@@ -250,21 +312,23 @@ resend_answer (ClarifyJsonBackend *self,
                ClarifyRequest     *request)
 {
   const char *id = clarify_request_get_id (request);
+  ClarifyOutboxStore *store = get_store (self);
   Answered *answered;
-  g_autofree char *digest = NULL;
+  guint8 digest[DIGEST_SIZE];
+  g_autofree char *answer_json = NULL;
   g_autofree char *url = NULL;
   g_autoptr(SoupMessage) message = NULL;
+  g_autoptr(GError) error = NULL;
 
   load_answered (self);
   answered = clarify_recent_lookup (self->answered, id);
   if (answered == NULL)
     return FALSE;
 
-  digest = dup_request_digest (request);
-  if (!g_str_equal (digest, answered->request_digest))
+  get_request_digest (request, digest);
+  if (memcmp (digest, answered->request_digest, DIGEST_SIZE) != 0)
     {
-      clarify_recent_remove (self->answered, id);
-      save_answered (self);
+      forget_answered (self, id);
       return FALSE;
     }
 
@@ -280,12 +344,26 @@ resend_answer (ClarifyJsonBackend *self,
       return TRUE;
     }
 
+  if (answered->answer_json != NULL)
+    answer_json = g_strdup (answered->answer_json);
+  else if (store != NULL)
+    answer_json = clarify_outbox_store_read_taken_answer (store, clarify_json_backend_get_name (self), id, &error);
+  if (answer_json == NULL)
+    {
+      /* Better asked twice than left without an answer. */
+      g_warning ("Connection “%s”: the agent sent request “%s” again after it took the answer, "
+                 "and the answer kept for it cannot be read (%s); asking again",
+                 clarify_json_backend_get_name (self), id, error != NULL ? error->message : "not kept");
+      forget_answered (self, id);
+      return FALSE;
+    }
+
   g_message ("Connection “%s”: the agent sent request “%s” again after it took the answer; "
              "sent it the same answer again",
              clarify_json_backend_get_name (self), id);
   url = clarify_json_backend_build_response_url (self, id, NULL);
   if (url != NULL)
-    message = clarify_json_backend_post_new (self, url, g_strdup (answered->answer_json));
+    message = clarify_json_backend_post_new (self, url, g_steal_pointer (&answer_json));
   if (message != NULL)
     clarify_http_send_and_read_async (self->session, message, G_PRIORITY_DEFAULT, NULL,
                                       on_notice_posted, NULL);
@@ -467,6 +545,7 @@ log_rejection (ClarifyJsonBackend *self,
 typedef struct
 {
   char     *request_id;
+  char     *answer_json;
   Answered *answered;
 } Delivery;
 
@@ -476,6 +555,7 @@ delivery_free (gpointer data)
   Delivery *delivery = data;
 
   g_free (delivery->request_id);
+  g_free (delivery->answer_json);
   g_clear_pointer (&delivery->answered, answered_free);
   g_free (delivery);
 }
@@ -521,9 +601,7 @@ on_response_posted (GObject      *source,
     g_signal_emit (self, signals[CONFIRMED], 0, delivery->request_id, summary);
   delivery->answered->taken_on_stream = self->stream_serial;
   delivery->answered->listed_on_that_stream = clarify_recent_contains (self->stream_ids, delivery->request_id);
-  load_answered (self);
-  clarify_recent_add (self->answered, delivery->request_id, g_steal_pointer (&delivery->answered));
-  save_answered (self);
+  keep_answered (self, g_steal_pointer (&delivery->answered), delivery->answer_json);
 
   g_task_return_boolean (task, TRUE);
 }
@@ -559,10 +637,10 @@ clarify_json_backend_deliver_async (ClarifyBackend      *backend,
   node = clarify_response_to_json (response);
   delivery->answered = g_new0 (Answered, 1);
   delivery->answered->request_id = g_strdup (clarify_request_get_id (request));
-  delivery->answered->request_digest = dup_request_digest (request);
-  delivery->answered->answer_json = clarify_json_to_string (node);
+  get_request_digest (request, delivery->answered->request_digest);
+  delivery->answer_json = clarify_json_to_string (node);
   if (url != NULL)
-    message = clarify_json_backend_post_new (self, url, g_strdup (delivery->answered->answer_json));
+    message = clarify_json_backend_post_new (self, url, g_strdup (delivery->answer_json));
   if (message == NULL)
     {
       g_task_return_new_error (task, CLARIFY_ERROR, CLARIFY_ERROR_PROTOCOL,

@@ -208,11 +208,9 @@ clarify_outbox_store_remove (ClarifyOutboxStore *self,
 /* A file that cannot be read back is kept for a person to look at, under a
  * name the store no longer reads. */
 static void
-set_aside (ClarifyOutboxStore *self,
-           const char         *name,
-           const char         *why)
+set_aside_path (const char *path,
+                const char *why)
 {
-  g_autofree char *path = g_build_filename (self->dir, name, NULL);
   g_autofree char *bad = g_strconcat (path, BAD_SUFFIX, NULL);
 
   g_warning ("Cannot read the kept answer %s (%s); moved it to %s", path, why, bad);
@@ -332,7 +330,11 @@ clarify_outbox_store_load (ClarifyOutboxStore *self,
 
       dated.saved = load_one (self, backend, name, &dated.saved_at, &load_error);
       if (load_error != NULL)
-        set_aside (self, name, load_error->message);
+        {
+          g_autofree char *path = g_build_filename (self->dir, name, NULL);
+
+          set_aside_path (path, load_error->message);
+        }
       else if (dated.saved != NULL)
         g_array_append_val (found, dated);
     }
@@ -344,9 +346,11 @@ clarify_outbox_store_load (ClarifyOutboxStore *self,
   return result;
 }
 
+/* Earlier versions kept a connection's answers taken in one file, which
+ * was written whole for every answer: read once more, then split. */
 static char *
-taken_path_for (ClarifyOutboxStore *self,
-                const char         *connection)
+old_taken_path_for (ClarifyOutboxStore *self,
+                    const char         *connection)
 {
   g_autofree char *hash = g_compute_checksum_for_string (G_CHECKSUM_SHA256, connection, -1);
   g_autofree char *name = g_strdup_printf ("%.32s" SUFFIX, hash);
@@ -354,44 +358,66 @@ taken_path_for (ClarifyOutboxStore *self,
   return g_build_filename (self->dir, TAKEN_DIR, name, NULL);
 }
 
-gboolean
-clarify_outbox_store_save_taken (ClarifyOutboxStore  *self,
-                                 const char          *connection,
-                                 JsonArray           *entries,
-                                 GError             **error)
+static char *
+taken_dir_for (ClarifyOutboxStore *self,
+               const char         *connection)
 {
-  g_autofree char *path = NULL;
-  g_autofree char *dir = NULL;
+  g_autofree char *hash = g_compute_checksum_for_string (G_CHECKSUM_SHA256, connection, -1);
+  g_autofree char *name = g_strdup_printf ("%.32s", hash);
+
+  return g_build_filename (self->dir, TAKEN_DIR, name, NULL);
+}
+
+static char *
+taken_path_for (ClarifyOutboxStore *self,
+                const char         *connection,
+                const char         *request_id)
+{
+  g_autofree char *dir = taken_dir_for (self, connection);
+  g_autofree char *hash = g_compute_checksum_for_string (G_CHECKSUM_SHA256, request_id, -1);
+  g_autofree char *name = g_strdup_printf ("%.32s" SUFFIX, hash);
+
+  return g_build_filename (dir, name, NULL);
+}
+
+void
+clarify_outbox_taken_free (ClarifyOutboxTaken *taken)
+{
+  if (taken == NULL)
+    return;
+
+  g_free (taken->request_id);
+  g_free (taken->request_digest);
+  g_free (taken);
+}
+
+static gboolean
+write_taken (ClarifyOutboxStore  *self,
+             const char          *connection,
+             const char          *request_id,
+             const char          *request_digest,
+             const char          *answer_json,
+             gint64               taken_at,
+             GError             **error)
+{
+  g_autofree char *dir = taken_dir_for (self, connection);
+  g_autofree char *path = taken_path_for (self, connection, request_id);
   g_autofree char *text = NULL;
   g_autoptr(JsonBuilder) builder = NULL;
   g_autoptr(JsonNode) root = NULL;
-  g_autoptr(JsonNode) array = NULL;
 
-  g_return_val_if_fail (CLARIFY_IS_OUTBOX_STORE (self), FALSE);
-  g_return_val_if_fail (connection != NULL, FALSE);
-
-  path = taken_path_for (self, connection);
-  if (entries == NULL || json_array_get_length (entries) == 0)
-    {
-      if (g_unlink (path) != 0 && errno != ENOENT)
-        {
-          int saved_errno = errno;
-
-          g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved_errno),
-                       "Cannot remove %s: %s", path, g_strerror (saved_errno));
-          return FALSE;
-        }
-      return TRUE;
-    }
-
-  dir = g_path_get_dirname (path);
   if (!make_dir (dir, error))
     return FALSE;
 
-  array = json_node_new (JSON_NODE_ARRAY);
-  json_node_set_array (array, entries);
   builder = begin_file (connection);
-  add_member (builder, "taken", g_steal_pointer (&array));
+  json_builder_set_member_name (builder, "id");
+  json_builder_add_string_value (builder, request_id);
+  json_builder_set_member_name (builder, "request_digest");
+  json_builder_add_string_value (builder, request_digest);
+  json_builder_set_member_name (builder, "taken_at");
+  json_builder_add_int_value (builder, taken_at);
+  json_builder_set_member_name (builder, "answer");
+  json_builder_add_string_value (builder, answer_json);
   json_builder_end_object (builder);
   root = json_builder_get_root (builder);
   text = clarify_json_to_string (root);
@@ -399,64 +425,252 @@ clarify_outbox_store_save_taken (ClarifyOutboxStore  *self,
   return g_file_set_contents_full (path, text, -1, G_FILE_SET_CONTENTS_CONSISTENT, 0600, error);
 }
 
-JsonArray *
-clarify_outbox_store_load_taken (ClarifyOutboxStore *self,
-                                 const char         *connection)
+gboolean
+clarify_outbox_store_keep_taken (ClarifyOutboxStore  *self,
+                                 const char          *connection,
+                                 const char          *request_id,
+                                 const char          *request_digest,
+                                 const char          *answer_json,
+                                 GError             **error)
+{
+  g_return_val_if_fail (CLARIFY_IS_OUTBOX_STORE (self), FALSE);
+  g_return_val_if_fail (connection != NULL, FALSE);
+  g_return_val_if_fail (request_id != NULL, FALSE);
+  g_return_val_if_fail (request_digest != NULL, FALSE);
+  g_return_val_if_fail (answer_json != NULL, FALSE);
+
+  return write_taken (self, connection, request_id, request_digest, answer_json, g_get_real_time (), error);
+}
+
+void
+clarify_outbox_store_drop_taken (ClarifyOutboxStore *self,
+                                 const char         *connection,
+                                 const char         *request_id)
 {
   g_autofree char *path = NULL;
+
+  g_return_if_fail (CLARIFY_IS_OUTBOX_STORE (self));
+  g_return_if_fail (connection != NULL);
+  g_return_if_fail (request_id != NULL);
+
+  path = taken_path_for (self, connection, request_id);
+  if (g_unlink (path) != 0 && errno != ENOENT)
+    g_warning ("Cannot remove %s: %s", path, g_strerror (errno));
+}
+
+/* The object in the file at @path, when it is one of @connection's. */
+static JsonNode *
+read_taken_file (const char  *path,
+                 const char  *connection,
+                 GError     **error)
+{
   g_autofree char *text = NULL;
   g_autoptr(JsonNode) root = NULL;
-  g_autoptr(GError) error = NULL;
   JsonObject *object;
-  JsonArray *taken;
   GStatBuf info;
   gsize length;
 
-  g_return_val_if_fail (CLARIFY_IS_OUTBOX_STORE (self), NULL);
-  g_return_val_if_fail (connection != NULL, NULL);
-
-  path = taken_path_for (self, connection);
   if (g_stat (path, &info) != 0)
-    return NULL;
+    {
+      int saved_errno = errno;
+
+      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved_errno), "%s", g_strerror (saved_errno));
+      return NULL;
+    }
   if (info.st_size > MAX_TAKEN_SIZE)
     {
-      g_warning ("Ignored %s: larger than the answers Clarify keeps", path);
+      g_set_error (error, CLARIFY_ERROR, CLARIFY_ERROR_INVALID, "larger than the answers Clarify keeps");
       return NULL;
     }
-
-  if (!g_file_get_contents (path, &text, &length, &error) ||
-      !(root = clarify_json_parse (text, length, &error)))
-    {
-      g_warning ("Cannot read the answers taken in %s: %s", path, error->message);
-      return NULL;
-    }
+  if (!g_file_get_contents (path, &text, &length, error) ||
+      !(root = clarify_json_parse (text, length, error)))
+    return NULL;
 
   object = JSON_NODE_HOLDS_OBJECT (root) ? json_node_get_object (root) : NULL;
-  taken = object != NULL ? clarify_json_get_array_member (object, "taken") : NULL;
-  if (taken == NULL || json_object_get_int_member_with_default (object, "version", 0) != FORMAT_VERSION ||
+  if (object == NULL || json_object_get_int_member_with_default (object, "version", 0) != FORMAT_VERSION ||
       g_strcmp0 (clarify_json_get_string_member (object, "connection"), connection) != 0)
     {
-      g_warning ("Ignored %s: not the answers Clarify keeps for “%s”", path, connection);
+      g_set_error (error, CLARIFY_ERROR, CLARIFY_ERROR_INVALID, "not the answers Clarify keeps for “%s”", connection);
       return NULL;
     }
 
-  return json_array_ref (taken);
+  return g_steal_pointer (&root);
+}
+
+/* Each answer of an earlier version's single file to a file of its own,
+ * in their order; the old file goes once all of them are written. */
+static void
+split_old_taken (ClarifyOutboxStore *self,
+                 const char         *connection)
+{
+  g_autofree char *path = old_taken_path_for (self, connection);
+  g_autoptr(JsonNode) root = NULL;
+  g_autoptr(GError) error = NULL;
+  gint64 now = g_get_real_time ();
+  JsonArray *taken;
+  guint n;
+
+  if (!g_file_test (path, G_FILE_TEST_EXISTS))
+    return;
+
+  root = read_taken_file (path, connection, &error);
+  taken = root != NULL ? clarify_json_get_array_member (json_node_get_object (root), "taken") : NULL;
+  if (taken == NULL)
+    {
+      g_warning ("Ignored %s: %s", path, error != NULL ? error->message : "no answers in it");
+      return;
+    }
+
+  n = json_array_get_length (taken);
+  for (guint i = 0; i < n; i++)
+    {
+      JsonNode *node = json_array_get_element (taken, i);
+      JsonObject *entry = JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
+      const char *id = entry != NULL ? clarify_json_get_string_member (entry, "id") : NULL;
+      const char *digest = entry != NULL ? clarify_json_get_string_member (entry, "request_digest") : NULL;
+      const char *answer = entry != NULL ? clarify_json_get_string_member (entry, "answer") : NULL;
+
+      if (id == NULL || digest == NULL || answer == NULL)
+        continue;
+      if (!write_taken (self, connection, id, digest, answer, now - (n - i), &error))
+        {
+          g_warning ("Cannot move the answers taken in %s to files of their own: %s", path, error->message);
+          return;
+        }
+    }
+
+  if (g_unlink (path) != 0 && errno != ENOENT)
+    g_warning ("Cannot remove %s: %s", path, g_strerror (errno));
+}
+
+static int
+compare_taken (gconstpointer a,
+               gconstpointer b)
+{
+  const ClarifyOutboxTaken *ta = *(ClarifyOutboxTaken * const *) a;
+  const ClarifyOutboxTaken *tb = *(ClarifyOutboxTaken * const *) b;
+
+  if (ta->taken_at != tb->taken_at)
+    return ta->taken_at < tb->taken_at ? -1 : 1;
+  return g_strcmp0 (ta->request_id, tb->request_id);
+}
+
+GPtrArray *
+clarify_outbox_store_load_taken (ClarifyOutboxStore *self,
+                                 const char         *connection)
+{
+  GPtrArray *result = g_ptr_array_new_with_free_func ((GDestroyNotify) clarify_outbox_taken_free);
+  g_autofree char *dir_path = NULL;
+  g_autoptr(GDir) dir = NULL;
+  const char *name;
+
+  g_return_val_if_fail (CLARIFY_IS_OUTBOX_STORE (self), result);
+  g_return_val_if_fail (connection != NULL, result);
+
+  split_old_taken (self, connection);
+
+  dir_path = taken_dir_for (self, connection);
+  if (!(dir = g_dir_open (dir_path, 0, NULL)))
+    return result;
+
+  while ((name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *path = NULL;
+      g_autoptr(JsonNode) root = NULL;
+      g_autoptr(GError) error = NULL;
+      JsonObject *object;
+      ClarifyOutboxTaken *taken;
+      const char *id;
+      const char *digest;
+
+      /* Leftovers of an interrupted atomic write, and files set aside. */
+      if (!g_str_has_suffix (name, SUFFIX))
+        continue;
+
+      path = g_build_filename (dir_path, name, NULL);
+      root = read_taken_file (path, connection, &error);
+      object = root != NULL ? json_node_get_object (root) : NULL;
+      id = object != NULL ? clarify_json_get_string_member (object, "id") : NULL;
+      digest = object != NULL ? clarify_json_get_string_member (object, "request_digest") : NULL;
+      if (id == NULL || digest == NULL || clarify_json_get_string_member (object, "answer") == NULL)
+        {
+          set_aside_path (path, error != NULL ? error->message : "id, request digest or answer missing");
+          continue;
+        }
+
+      taken = g_new0 (ClarifyOutboxTaken, 1);
+      taken->request_id = g_strdup (id);
+      taken->request_digest = g_strdup (digest);
+      taken->taken_at = json_object_get_int_member_with_default (object, "taken_at", 0);
+      g_ptr_array_add (result, taken);
+    }
+
+  g_ptr_array_sort (result, compare_taken);
+
+  return result;
+}
+
+char *
+clarify_outbox_store_read_taken_answer (ClarifyOutboxStore  *self,
+                                        const char          *connection,
+                                        const char          *request_id,
+                                        GError             **error)
+{
+  g_autofree char *path = NULL;
+  g_autoptr(JsonNode) root = NULL;
+  JsonObject *object;
+  const char *answer;
+
+  g_return_val_if_fail (CLARIFY_IS_OUTBOX_STORE (self), NULL);
+  g_return_val_if_fail (connection != NULL, NULL);
+  g_return_val_if_fail (request_id != NULL, NULL);
+
+  path = taken_path_for (self, connection, request_id);
+  if (!(root = read_taken_file (path, connection, error)))
+    return NULL;
+
+  object = json_node_get_object (root);
+  answer = clarify_json_get_string_member (object, "answer");
+  if (answer == NULL || g_strcmp0 (clarify_json_get_string_member (object, "id"), request_id) != 0)
+    {
+      g_set_error (error, CLARIFY_ERROR, CLARIFY_ERROR_INVALID, "not the answer taken for “%s”", request_id);
+      return NULL;
+    }
+
+  return g_strdup (answer);
 }
 
 void
 clarify_outbox_store_forget_connection (ClarifyOutboxStore *self,
                                         const char         *connection)
 {
+  g_autofree char *old_taken = NULL;
   g_autofree char *taken = NULL;
+  g_autoptr(GDir) taken_dir = NULL;
   g_autoptr(GDir) dir = NULL;
   const char *name;
 
   g_return_if_fail (CLARIFY_IS_OUTBOX_STORE (self));
   g_return_if_fail (connection != NULL);
 
-  taken = taken_path_for (self, connection);
-  if (g_unlink (taken) != 0 && errno != ENOENT)
-    g_warning ("Cannot remove %s: %s", taken, g_strerror (errno));
+  old_taken = old_taken_path_for (self, connection);
+  if (g_unlink (old_taken) != 0 && errno != ENOENT)
+    g_warning ("Cannot remove %s: %s", old_taken, g_strerror (errno));
+
+  /* Only this connection's folder of answers taken: every file in it. */
+  taken = taken_dir_for (self, connection);
+  if ((taken_dir = g_dir_open (taken, 0, NULL)) != NULL)
+    {
+      while ((name = g_dir_read_name (taken_dir)) != NULL)
+        {
+          g_autofree char *path = g_build_filename (taken, name, NULL);
+
+          if (g_unlink (path) != 0 && errno != ENOENT)
+            g_warning ("Cannot remove %s: %s", path, g_strerror (errno));
+        }
+      if (g_rmdir (taken) != 0 && errno != ENOENT)
+        g_warning ("Cannot remove %s: %s", taken, g_strerror (errno));
+    }
 
   if (!(dir = g_dir_open (self->dir, 0, NULL)))
     return;

@@ -54,15 +54,39 @@ GPtrArray          *clarify_outbox_store_load   (ClarifyOutboxStore  *self,
                                                  ClarifyBackend      *backend);
 
 /* What a backend keeps of answers its agent already took (the `clarify`
- * protocol's, for requests the agent sends again): one JSON array per
- * connection, in the folder "taken" of the store's, written atomically,
- * mode 0600. An empty @entries removes the file. */
-gboolean            clarify_outbox_store_save_taken (ClarifyOutboxStore *self,
+ * protocol's, for requests the agent sends again): one file per answer,
+ * in a folder per connection under "taken" in the store's, written
+ * atomically, mode 0600. Memory holds what finds them; the answers
+ * themselves are read back only when an agent asks again. */
+typedef struct
+{
+  char   *request_id;
+  char   *request_digest;  /* tells a request sent again from a new one */
+  gint64  taken_at;        /* g_get_real_time() */
+} ClarifyOutboxTaken;
+
+void clarify_outbox_taken_free (ClarifyOutboxTaken *taken);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (ClarifyOutboxTaken, clarify_outbox_taken_free)
+
+gboolean            clarify_outbox_store_keep_taken (ClarifyOutboxStore  *self,
+                                                     const char          *connection,
+                                                     const char          *request_id,
+                                                     const char          *request_digest,
+                                                     const char          *answer_json,
+                                                     GError             **error);
+/* Removes the file of @request_id's answer, if any; logs when it cannot. */
+void                clarify_outbox_store_drop_taken (ClarifyOutboxStore *self,
                                                      const char         *connection,
-                                                     JsonArray          *entries,
-                                                     GError            **error);
-/* The array saved for @connection, or NULL (none, or unreadable: logged). */
-JsonArray          *clarify_outbox_store_load_taken (ClarifyOutboxStore *self,
+                                                     const char         *request_id);
+/* What is kept for @connection, oldest first (a GPtrArray of
+ * ClarifyOutboxTaken). A file that cannot be read is renamed NAME.bad,
+ * with a warning in the log. */
+GPtrArray          *clarify_outbox_store_load_taken (ClarifyOutboxStore *self,
                                                      const char         *connection);
+/* The answer kept for @request_id, or NULL with @error. */
+char               *clarify_outbox_store_read_taken_answer (ClarifyOutboxStore  *self,
+                                                            const char          *connection,
+                                                            const char          *request_id,
+                                                            GError             **error);
 
 G_END_DECLS

@@ -334,6 +334,22 @@ clarify_recent_get_size (ClarifyRecent *self)
   return self->size;
 }
 
+gpointer
+clarify_recent_peek_oldest (ClarifyRecent *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+
+  for (guint i = 0; i < self->used; i++)
+    {
+      guint slot = (self->first + i) % self->allocated;
+
+      if (self->held[slot])
+        return self->values[slot];
+    }
+
+  return NULL;
+}
+
 void
 clarify_recent_foreach (ClarifyRecent *self,
                         GFunc          func,

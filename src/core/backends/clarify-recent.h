@@ -36,6 +36,8 @@ gpointer       clarify_recent_lookup   (ClarifyRecent  *self,
 void           clarify_recent_remove   (ClarifyRecent  *self,
                                         const char     *id);
 guint          clarify_recent_get_size (ClarifyRecent  *self);
+/* The value of the oldest id, the next to go past the capacity, or NULL. */
+gpointer       clarify_recent_peek_oldest (ClarifyRecent *self);
 /* Calls @func for the value of every id, oldest first. */
 void           clarify_recent_foreach  (ClarifyRecent  *self,
                                         GFunc           func,
