@@ -10,7 +10,11 @@
  */
 #include "config.h"
 
+#include <fcntl.h>
 #include <glib/gstdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "clarify-agent-discovery.h"
 #include "clarify-claude-settings.h"
@@ -39,6 +43,14 @@ static gboolean
 is_true (gpointer data)
 {
   return *(gboolean *) data;
+}
+
+static gboolean
+set_true (gpointer data)
+{
+  *(gboolean *) data = TRUE;
+
+  return G_SOURCE_REMOVE;
 }
 
 static GPtrArray *
@@ -547,6 +559,53 @@ test_claude_projects (void)
 
 /* JSONC as OpenCode writes it: comments and trailing commas go, strings
  * keep what only looks like them. */
+static gboolean
+write_fifo (gpointer data)
+{
+  const char *path = data;
+  const char *text = "{\"mcpServers\": {\"clarify\": {\"type\": \"http\"}}}";
+  int fd = open (path, O_WRONLY);
+
+  g_assert_cmpint (fd, >=, 0);
+  g_assert_cmpint (write (fd, text, strlen (text)), ==, (gssize) strlen (text));
+  close (fd);
+
+  return G_SOURCE_REMOVE;
+}
+
+/* The home folder's files are read off the main thread: a read that
+ * blocks (here a project's .mcp.json that is a pipe nobody writes to
+ * yet) holds up the look, not the main loop. On the main thread this
+ * test would never get to write to the pipe. */
+static void
+test_home_read_off_main_thread (void)
+{
+  g_autoptr(ClarifyAgentDiscovery) discovery = clarify_agent_discovery_new ();
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GPtrArray) found = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *project = make_home_dir ("src/piped");
+  g_autofree char *fifo = g_build_filename (project, ".mcp.json", NULL);
+  g_autofree char *text = g_strdup_printf ("{\"projects\": {\"%s\": {}}}", project);
+  g_autofree char *claude_json = write_home_file (".claude.json", text);
+  gboolean ticked = FALSE;
+
+  point_every_kind_at (discovery, closed_port ());
+  g_assert_cmpint (mkfifo (fifo, 0600), ==, 0);
+
+  clarify_agent_discovery_run_async (discovery, NULL, store_result_cb, &result);
+  g_timeout_add (100, set_true, &ticked);
+  g_assert_true (clarify_test_loop_until (is_true, &ticked, WAIT_MS));
+  g_assert_null (result);
+
+  g_idle_add (write_fifo, fifo);
+  g_assert_true (clarify_test_loop_until (is_set, &result, WAIT_MS));
+  found = clarify_agent_discovery_run_finish (discovery, result, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (find_project (found, project));
+  g_assert_true (clarify_found_agent_get_done (find_project (found, project)));
+}
+
 static void
 test_jsonc_read (void)
 {
@@ -699,6 +758,7 @@ main (int   argc,
   g_test_add_func ("/discovery/home-unusable", test_home_unusable);
   g_test_add_func ("/discovery/home", test_home);
   g_test_add_func ("/discovery/claude-projects", test_claude_projects);
+  g_test_add_func ("/discovery/home-read-off-main-thread", test_home_read_off_main_thread);
   g_test_add_func ("/discovery/jsonc-read", test_jsonc_read);
   g_test_add_func ("/discovery/opencode-jsonc", test_opencode_jsonc);
 

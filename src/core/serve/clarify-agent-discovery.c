@@ -437,6 +437,35 @@ look_at_home (GPtrArray *found)
   opencode_root = look_at_mcp_config (found, "opencode", opencode_json, TRUE);
 }
 
+/* The files are read on a worker thread: a home folder on a network share
+ * or a large .claude.json must not hold up the window. */
+static void
+look_at_home_thread (GTask        *task,
+                     gpointer      source_object,
+                     gpointer      task_data,
+                     GCancellable *cancellable)
+{
+  GPtrArray *found = g_ptr_array_new_with_free_func (g_object_unref);
+
+  look_at_home (found);
+  g_task_return_pointer (task, found, (GDestroyNotify) g_ptr_array_unref);
+}
+
+static void
+home_looked_cb (GObject      *source,
+                GAsyncResult *result,
+                gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  Run *run = g_task_get_task_data (task);
+  GPtrArray *found = g_task_propagate_pointer (G_TASK (result), NULL);
+
+  if (found != NULL)
+    g_ptr_array_extend_and_steal (run->local, found);
+  run->pending--;
+  finish_if_done (task);
+}
+
 /* ---------------------------------------------------------------------- */
 
 static void
@@ -586,6 +615,7 @@ clarify_agent_discovery_run_async (ClarifyAgentDiscovery *self,
                                    gpointer               user_data)
 {
   g_autoptr(GTask) task = NULL;
+  g_autoptr(GTask) home = NULL;
   const ClarifyBackendInfo *infos;
   guint n_infos;
   Run *run;
@@ -607,7 +637,7 @@ clarify_agent_discovery_run_async (ClarifyAgentDiscovery *self,
   run->local = g_ptr_array_new_with_free_func (g_object_unref);
   g_task_set_task_data (task, run, (GDestroyNotify) run_free);
 
-  /* Hold one count while the probes are being sent, so none finishes early. */
+  /* One count for the home folder's files, read while the probes go out. */
   run->pending = 1;
   infos = clarify_backend_registry_get_all (&n_infos);
   for (guint i = 0; i < n_infos; i++)
@@ -637,10 +667,9 @@ clarify_agent_discovery_run_async (ClarifyAgentDiscovery *self,
         }
     }
 
-  look_at_home (run->local);
-
-  run->pending--;
-  finish_if_done (task);
+  home = g_task_new (self, cancellable, home_looked_cb, g_object_ref (task));
+  g_task_set_source_tag (home, look_at_home_thread);
+  g_task_run_in_thread (home, look_at_home_thread);
 }
 
 GPtrArray *
