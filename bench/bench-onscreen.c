@@ -339,7 +339,7 @@ print_program (GPtrArray *programs,
   Program *program = g_ptr_array_index (programs, index);
   double drawn = bench_percentile (program->drawn_ms, 0.5);
 
-  printf ("%-28s %5u %9.1f %9.1f %9.1f %9.1f",
+  printf ("%-38s %5u %9.1f %9.1f %9.1f %9.1f",
           program->name, program->drawn_ms->len,
           bench_percentile (program->mapped_ms, 0.5), drawn,
           bench_percentile (program->drawn_ms, 0.0), bench_percentile (program->drawn_ms, 1.0));
@@ -351,11 +351,26 @@ print_program (GPtrArray *programs,
 }
 
 static Program *
+program_new_argv (const char *name,
+                  gboolean    cold_clarify,
+                  GStrv       argv)
+{
+  Program *program = g_new0 (Program, 1);
+
+  program->name = name;
+  program->argv = argv;
+  program->cold_clarify = cold_clarify;
+  program->mapped_ms = g_array_new (FALSE, FALSE, sizeof (double));
+  program->drawn_ms = g_array_new (FALSE, FALSE, sizeof (double));
+
+  return program;
+}
+
+static Program *
 program_new (const char *name,
              gboolean    cold_clarify,
              ...)
 {
-  Program *program = g_new0 (Program, 1);
   g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
   va_list args;
   const char *arg;
@@ -365,13 +380,27 @@ program_new (const char *name,
     g_strv_builder_add (builder, arg);
   va_end (args);
 
-  program->name = name;
-  program->argv = g_strv_builder_end (builder);
-  program->cold_clarify = cold_clarify;
-  program->mapped_ms = g_array_new (FALSE, FALSE, sizeof (double));
-  program->drawn_ms = g_array_new (FALSE, FALSE, sizeof (double));
+  return program_new_argv (name, cold_clarify, g_strv_builder_end (builder));
+}
 
-  return program;
+/* A resident Clarify asked one single choice of @n_options: chips up to
+ * four, the searchable list past that. */
+static Program *
+program_new_choice (const char *name,
+                    guint       n_options)
+{
+  g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
+
+  g_strv_builder_add_many (builder, opt_clarify, "ask", "--title=Travel",
+                           "--question=Which city should the team meet in?", "--type=select", NULL);
+  for (guint i = 0; i < n_options; i++)
+    {
+      g_autofree char *option = g_strdup_printf ("--option=City number %u", i + 1);
+
+      g_strv_builder_add (builder, option);
+    }
+
+  return program_new_argv (name, FALSE, g_strv_builder_end (builder));
 }
 
 static void
@@ -461,10 +490,12 @@ main (int    argc,
   g_ptr_array_add (programs, program_new ("clarify ask, resident", FALSE,
                                           opt_clarify, "ask", "--title=New project",
                                           "--question=What should the new project be called?", NULL));
+  g_ptr_array_add (programs, program_new_choice ("clarify ask, resident, 4 chips", 4));
+  g_ptr_array_add (programs, program_new_choice ("clarify ask, resident, 200 in a list", 200));
 
   printf ("bench-onscreen: %s, %d runs each after one warm-up%s%s\n", opt_clarify, opt_runs,
           zenity == NULL ? "; zenity not installed" : "", yad == NULL ? "; yad not installed" : "");
-  printf ("ms from the spawn, medians     runs    mapped     drawn  drawn min drawn max    ÷ GTK 4  ÷ libadw.\n");
+  printf ("%-38s  runs    mapped     drawn  drawn min drawn max    ÷ GTK 4  ÷ libadw.\n", "ms from the spawn, medians");
 
   for (guint i = 0; i < programs->len; i++)
     {
