@@ -557,8 +557,6 @@ test_claude_projects (void)
   g_assert_null (find_project (found, "src/local"));
 }
 
-/* JSONC as OpenCode writes it: comments and trailing commas go, strings
- * keep what only looks like them. */
 static gboolean
 write_fifo (gpointer data)
 {
@@ -606,6 +604,8 @@ test_home_read_off_main_thread (void)
   g_assert_true (clarify_found_agent_get_done (find_project (found, project)));
 }
 
+/* JSONC as OpenCode writes it: comments and trailing commas go, strings
+ * keep what only looks like them. */
 static void
 test_jsonc_read (void)
 {

@@ -429,6 +429,55 @@ test_no_store (void)
   clarify_test_seen_clear (&seen);
 }
 
+/* Files that cannot be used are set aside once, as NAME.bad, with a
+ * warning; the request is asked as a new one. */
+static void
+test_unreadable (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("clarify-taken-XXXXXX", NULL);
+  g_autofree char *outbox = g_build_filename (dir, "outbox", NULL);
+  g_autofree char *taken = taken_dir (outbox);
+  g_autofree char *hash = g_compute_checksum_for_string (G_CHECKSUM_SHA256, "work", -1);
+  g_autofree char *old_name = g_strdup_printf ("%.32s.json", hash);
+  g_autofree char *taken_root = g_build_filename (outbox, "taken", NULL);
+  g_autofree char *old_file = g_build_filename (taken_root, old_name, NULL);
+  g_autofree char *broken = g_build_filename (taken, "broken.json", NULL);
+  g_autofree char *no_digest = g_build_filename (taken, "no-digest.json", NULL);
+  g_autoptr(ClarifyTestServer) server = clarify_test_server_new ();
+  g_auto(GStrv) lines = NULL;
+  g_autoptr(GError) error = NULL;
+  Run run = { 0 };
+
+  g_assert_cmpint (g_mkdir_with_parents (taken, 0700), ==, 0);
+  g_file_set_contents (old_file, "{\"version\":1,\"connection\":\"work\",\"taken\":", -1, &error);
+  g_assert_no_error (error);
+  g_file_set_contents (broken, "not json", -1, &error);
+  g_assert_no_error (error);
+  g_file_set_contents (no_digest, "{\"version\":1,\"connection\":\"work\",\"id\":\"r1\","
+                       "\"request_digest\":\"abc\",\"taken_at\":1,\"answer\":\"{}\"}", -1, &error);
+  g_assert_no_error (error);
+
+  clarify_test_server_add_sse (server, EVENTS_PATH);
+  clarify_test_server_set_sse_greeting (server, EVENTS_PATH, FRAME (REQUEST_R1));
+  clarify_test_log_start ();
+  run_start (&run, outbox, server);
+  g_assert_true (clarify_test_loop_until (clarify_test_seen_has_added, &run.seen, WAIT_MS));
+  lines = clarify_test_log_stop ();
+  g_assert_cmpuint (g_strv_length (lines), ==, 3);
+  for (guint i = 0; i < 3; i++)
+    g_assert_true (g_str_has_prefix (lines[i], "WARNING: Cannot read the kept answer"));
+  g_assert_cmpuint (clarify_test_server_get_n_requests (server, "POST", ANSWER_PATH), ==, 0);
+  run_stop (&run);
+
+  g_assert_false (g_file_test (old_file, G_FILE_TEST_EXISTS));
+  g_assert_false (g_file_test (broken, G_FILE_TEST_EXISTS));
+  g_assert_false (g_file_test (no_digest, G_FILE_TEST_EXISTS));
+  g_assert_cmpuint (clarify_test_outbox_count (taken, ".bad"), ==, 2);
+  g_assert_cmpuint (clarify_test_outbox_count (taken_root, ".bad"), ==, 1);
+
+  clarify_test_remove_tree (dir);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -441,6 +490,7 @@ main (int   argc,
   g_test_add_func ("/outbox-taken/connection-removed", test_connection_removed);
   g_test_add_func ("/outbox-taken/oldest-go", test_oldest_go);
   g_test_add_func ("/outbox-taken/old-single-file", test_old_single_file);
+  g_test_add_func ("/outbox-taken/unreadable", test_unreadable);
 
   return g_test_run ();
 }

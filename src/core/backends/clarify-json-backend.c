@@ -211,12 +211,9 @@ load_answered (ClarifyJsonBackend *self)
       ClarifyOutboxTaken *entry = g_ptr_array_index (taken, i);
       g_autofree Answered *answered = g_new0 (Answered, 1);
 
+      /* The store sets aside a file whose digest is not one. */
       if (!digest_from_hex (entry->request_digest, answered->request_digest))
-        {
-          g_warning ("Connection “%s”: ignored the answer taken for “%s”: its request digest is not one",
-                     clarify_json_backend_get_name (self), entry->request_id);
-          continue;
-        }
+        continue;
       answered->request_id = g_steal_pointer (&entry->request_id);
       /* Oldest first: past the capacity the oldest go again. */
       remember_answered (self, g_steal_pointer (&answered));
@@ -247,6 +244,8 @@ keep_answered (ClarifyJsonBackend *self,
       g_warning ("Connection “%s”: cannot keep the answer the agent took on disk (%s); it is kept in "
                  "memory, and a request the agent sends again after a restart would be asked again",
                  clarify_json_backend_get_name (self), error->message);
+      /* An earlier answer's file under the same id must not come back. */
+      clarify_outbox_store_drop_taken (store, clarify_json_backend_get_name (self), answered->request_id);
     }
 
   answered->answer_json = g_strdup (answer_json);
@@ -350,11 +349,12 @@ resend_answer (ClarifyJsonBackend *self,
     answer_json = clarify_outbox_store_read_taken_answer (store, clarify_json_backend_get_name (self), id, &error);
   if (answer_json == NULL)
     {
-      /* Better asked twice than left without an answer. */
+      /* Better asked twice than left without an answer. The file stays
+       * (the read may fail only for now); answering again replaces it. */
       g_warning ("Connection “%s”: the agent sent request “%s” again after it took the answer, "
                  "and the answer kept for it cannot be read (%s); asking again",
                  clarify_json_backend_get_name (self), id, error != NULL ? error->message : "not kept");
-      forget_answered (self, id);
+      clarify_recent_remove (self->answered, id);
       return FALSE;
     }
 

@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <glib/gstdio.h>
+#include <string.h>
 
 #include "clarify-error.h"
 #include "clarify-json.h"
@@ -23,6 +24,9 @@ struct _ClarifyOutboxStore
   GObject  parent_instance;
 
   char    *dir;
+  /* Answers taken are ordered by when: never twice the same, never
+   * earlier than one read back, whatever the clock does. */
+  gint64   last_taken_at;
 };
 
 G_DEFINE_FINAL_TYPE (ClarifyOutboxStore, clarify_outbox_store, G_TYPE_OBJECT)
@@ -439,7 +443,9 @@ clarify_outbox_store_keep_taken (ClarifyOutboxStore  *self,
   g_return_val_if_fail (request_digest != NULL, FALSE);
   g_return_val_if_fail (answer_json != NULL, FALSE);
 
-  return write_taken (self, connection, request_id, request_digest, answer_json, g_get_real_time (), error);
+  self->last_taken_at = MAX (g_get_real_time (), self->last_taken_at + 1);
+
+  return write_taken (self, connection, request_id, request_digest, answer_json, self->last_taken_at, error);
 }
 
 void
@@ -454,7 +460,8 @@ clarify_outbox_store_drop_taken (ClarifyOutboxStore *self,
   g_return_if_fail (request_id != NULL);
 
   path = taken_path_for (self, connection, request_id);
-  if (g_unlink (path) != 0 && errno != ENOENT)
+  /* ENOTDIR: a folder on the way is a file, so there is no such file. */
+  if (g_unlink (path) != 0 && errno != ENOENT && errno != ENOTDIR)
     g_warning ("Cannot remove %s: %s", path, g_strerror (errno));
 }
 
@@ -498,7 +505,9 @@ read_taken_file (const char  *path,
 }
 
 /* Each answer of an earlier version's single file to a file of its own,
- * in their order; the old file goes once all of them are written. */
+ * in their order and older than any written since; the old file goes
+ * once all of them are written. An answer that already has a file of its
+ * own (a split cut short before) keeps it. */
 static void
 split_old_taken (ClarifyOutboxStore *self,
                  const char         *connection)
@@ -506,21 +515,23 @@ split_old_taken (ClarifyOutboxStore *self,
   g_autofree char *path = old_taken_path_for (self, connection);
   g_autoptr(JsonNode) root = NULL;
   g_autoptr(GError) error = NULL;
-  gint64 now = g_get_real_time ();
   JsonArray *taken;
+  GStatBuf info;
+  gint64 written_at;
   guint n;
 
-  if (!g_file_test (path, G_FILE_TEST_EXISTS))
+  if (g_stat (path, &info) != 0)
     return;
 
   root = read_taken_file (path, connection, &error);
   taken = root != NULL ? clarify_json_get_array_member (json_node_get_object (root), "taken") : NULL;
   if (taken == NULL)
     {
-      g_warning ("Ignored %s: %s", path, error != NULL ? error->message : "no answers in it");
+      set_aside_path (path, error != NULL ? error->message : "no answers in it");
       return;
     }
 
+  written_at = (gint64) info.st_mtime * G_USEC_PER_SEC;
   n = json_array_get_length (taken);
   for (guint i = 0; i < n; i++)
     {
@@ -529,10 +540,14 @@ split_old_taken (ClarifyOutboxStore *self,
       const char *id = entry != NULL ? clarify_json_get_string_member (entry, "id") : NULL;
       const char *digest = entry != NULL ? clarify_json_get_string_member (entry, "request_digest") : NULL;
       const char *answer = entry != NULL ? clarify_json_get_string_member (entry, "answer") : NULL;
+      g_autofree char *own = NULL;
 
       if (id == NULL || digest == NULL || answer == NULL)
         continue;
-      if (!write_taken (self, connection, id, digest, answer, now - (n - i), &error))
+      own = taken_path_for (self, connection, id);
+      if (g_file_test (own, G_FILE_TEST_EXISTS))
+        continue;
+      if (!write_taken (self, connection, id, digest, answer, written_at - (n - i), &error))
         {
           g_warning ("Cannot move the answers taken in %s to files of their own: %s", path, error->message);
           return;
@@ -541,6 +556,19 @@ split_old_taken (ClarifyOutboxStore *self,
 
   if (g_unlink (path) != 0 && errno != ENOENT)
     g_warning ("Cannot remove %s: %s", path, g_strerror (errno));
+}
+
+/* A request digest as the backends write it: SHA-256 in hex. */
+static gboolean
+is_digest (const char *text)
+{
+  if (text == NULL || strlen (text) != 64)
+    return FALSE;
+  for (const char *c = text; *c != '\0'; c++)
+    if (!g_ascii_isxdigit (*c))
+      return FALSE;
+
+  return TRUE;
 }
 
 static int
@@ -592,9 +620,9 @@ clarify_outbox_store_load_taken (ClarifyOutboxStore *self,
       object = root != NULL ? json_node_get_object (root) : NULL;
       id = object != NULL ? clarify_json_get_string_member (object, "id") : NULL;
       digest = object != NULL ? clarify_json_get_string_member (object, "request_digest") : NULL;
-      if (id == NULL || digest == NULL || clarify_json_get_string_member (object, "answer") == NULL)
+      if (id == NULL || !is_digest (digest) || clarify_json_get_string_member (object, "answer") == NULL)
         {
-          set_aside_path (path, error != NULL ? error->message : "id, request digest or answer missing");
+          set_aside_path (path, error != NULL ? error->message : "no id, request digest or answer as Clarify writes them");
           continue;
         }
 
@@ -602,6 +630,7 @@ clarify_outbox_store_load_taken (ClarifyOutboxStore *self,
       taken->request_id = g_strdup (id);
       taken->request_digest = g_strdup (digest);
       taken->taken_at = json_object_get_int_member_with_default (object, "taken_at", 0);
+      self->last_taken_at = MAX (self->last_taken_at, taken->taken_at);
       g_ptr_array_add (result, taken);
     }
 
