@@ -604,6 +604,44 @@ test_home_read_off_main_thread (void)
   g_assert_true (clarify_found_agent_get_done (find_project (found, project)));
 }
 
+/* A read that does not end (a pipe nobody writes to; a network share
+ * that hangs) holds the look no longer than a probe may take once the
+ * probes are done: the look ends without the home folder, and says so. */
+static void
+test_home_read_hangs (void)
+{
+  g_autoptr(ClarifyAgentDiscovery) discovery = clarify_agent_discovery_new ();
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GPtrArray) found = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *project = make_home_dir ("src/piped");
+  g_autofree char *fifo = g_build_filename (project, ".mcp.json", NULL);
+  g_autofree char *text = g_strdup_printf ("{\"projects\": {\"%s\": {}}}", project);
+  g_autofree char *claude_json = write_home_file (".claude.json", text);
+  g_auto(GStrv) lines = NULL;
+  gboolean ticked = FALSE;
+
+  point_every_kind_at (discovery, closed_port ());
+  clarify_agent_discovery_set_timeout (discovery, 200);
+  g_assert_cmpint (mkfifo (fifo, 0600), ==, 0);
+
+  clarify_test_log_start ();
+  clarify_agent_discovery_run_async (discovery, NULL, store_result_cb, &result);
+  g_assert_true (clarify_test_loop_until (is_set, &result, WAIT_MS));
+  lines = clarify_test_log_stop ();
+  found = clarify_agent_discovery_run_finish (discovery, result, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (found->len, ==, 0);
+  g_assert_cmpuint (g_strv_length (lines), ==, 1);
+  g_assert_cmpstr (lines[0], ==, "MESSAGE: Reading the agents' settings in the home folder takes too long; "
+                                 "the look for agents ended without them");
+
+  /* The read ends after all: nothing more happens. */
+  g_idle_add (write_fifo, fifo);
+  g_timeout_add (300, set_true, &ticked);
+  g_assert_true (clarify_test_loop_until (is_true, &ticked, WAIT_MS));
+}
+
 /* JSONC as OpenCode writes it: comments and trailing commas go, strings
  * keep what only looks like them. */
 static void
@@ -759,6 +797,7 @@ main (int   argc,
   g_test_add_func ("/discovery/home", test_home);
   g_test_add_func ("/discovery/claude-projects", test_claude_projects);
   g_test_add_func ("/discovery/home-read-off-main-thread", test_home_read_off_main_thread);
+  g_test_add_func ("/discovery/home-read-hangs", test_home_read_hangs);
   g_test_add_func ("/discovery/jsonc-read", test_jsonc_read);
   g_test_add_func ("/discovery/opencode-jsonc", test_opencode_jsonc);
 

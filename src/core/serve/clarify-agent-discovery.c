@@ -50,6 +50,11 @@ typedef struct
   GPtrArray   *servers;  /* one slot per probe, NULL or a ClarifyFoundAgent */
   GPtrArray   *local;    /* Claude Code and MCP configs */
   guint        pending;
+  /* Once the probes are done, how long the home folder's files are
+   * waited for; gave up: the look ended without them. */
+  guint        home_wait_id;
+  gboolean     home_read;
+  gboolean     home_gave_up;
 } Run;
 
 typedef struct
@@ -108,12 +113,20 @@ has_plain_twin (GPtrArray         *servers,
   return FALSE;
 }
 
+static gboolean home_wait_over_cb (gpointer data);
+
 static void
 finish_if_done (GTask *task)
 {
+  ClarifyAgentDiscovery *self = g_task_get_source_object (task);
   Run *run = g_task_get_task_data (task);
   g_autoptr(GPtrArray) found = NULL;
 
+  /* Only the home folder left: a read that hangs (a stalled network
+   * share) must not keep the look open for good. */
+  if (run->pending == 1 && !run->home_read && run->home_wait_id == 0)
+    run->home_wait_id = g_timeout_add_full (G_PRIORITY_DEFAULT, self->timeout_ms, home_wait_over_cb,
+                                            g_object_ref (task), g_object_unref);
   if (run->pending > 0)
     return;
   if (g_task_return_error_if_cancelled (task))
@@ -458,12 +471,34 @@ home_looked_cb (GObject      *source,
 {
   g_autoptr(GTask) task = user_data;
   Run *run = g_task_get_task_data (task);
-  GPtrArray *found = g_task_propagate_pointer (G_TASK (result), NULL);
+  g_autoptr(GPtrArray) found = g_task_propagate_pointer (G_TASK (result), NULL);
 
+  /* Too late: the look ended without them. */
+  if (run->home_gave_up)
+    return;
+
+  run->home_read = TRUE;
+  g_clear_handle_id (&run->home_wait_id, g_source_remove);
   if (found != NULL)
-    g_ptr_array_extend_and_steal (run->local, found);
+    g_ptr_array_extend_and_steal (run->local, g_steal_pointer (&found));
   run->pending--;
   finish_if_done (task);
+}
+
+static gboolean
+home_wait_over_cb (gpointer data)
+{
+  GTask *task = data;
+  Run *run = g_task_get_task_data (task);
+
+  g_message ("Reading the agents' settings in the home folder takes too long; "
+             "the look for agents ended without them");
+  run->home_wait_id = 0;
+  run->home_gave_up = TRUE;
+  run->pending--;
+  finish_if_done (task);
+
+  return G_SOURCE_REMOVE;
 }
 
 /* ---------------------------------------------------------------------- */
@@ -670,6 +705,9 @@ clarify_agent_discovery_run_async (ClarifyAgentDiscovery *self,
   home = g_task_new (self, cancellable, home_looked_cb, g_object_ref (task));
   g_task_set_source_tag (home, look_at_home_thread);
   g_task_run_in_thread (home, look_at_home_thread);
+
+  /* No probe went out: the home folder's wait starts now. */
+  finish_if_done (task);
 }
 
 GPtrArray *
