@@ -571,6 +571,22 @@ write_fifo (gpointer data)
   return G_SOURCE_REMOVE;
 }
 
+/* A project of Claude Code's whose .mcp.json is a pipe, nobody writing
+ * to it yet; no agent on the ports. Returns the pipe's path. */
+static char *
+make_piped_project (ClarifyAgentDiscovery *discovery,
+                    const char            *project)
+{
+  char *fifo = g_build_filename (project, ".mcp.json", NULL);
+  g_autofree char *text = g_strdup_printf ("{\"projects\": {\"%s\": {}}}", project);
+  g_autofree char *claude_json = write_home_file (".claude.json", text);
+
+  point_every_kind_at (discovery, closed_port ());
+  g_assert_cmpint (mkfifo (fifo, 0600), ==, 0);
+
+  return fifo;
+}
+
 /* The home folder's files are read off the main thread: a read that
  * blocks (here a project's .mcp.json that is a pipe nobody writes to
  * yet) holds up the look, not the main loop. On the main thread this
@@ -583,13 +599,8 @@ test_home_read_off_main_thread (void)
   g_autoptr(GPtrArray) found = NULL;
   g_autoptr(GError) error = NULL;
   g_autofree char *project = make_home_dir ("src/piped");
-  g_autofree char *fifo = g_build_filename (project, ".mcp.json", NULL);
-  g_autofree char *text = g_strdup_printf ("{\"projects\": {\"%s\": {}}}", project);
-  g_autofree char *claude_json = write_home_file (".claude.json", text);
+  g_autofree char *fifo = make_piped_project (discovery, project);
   gboolean ticked = FALSE;
-
-  point_every_kind_at (discovery, closed_port ());
-  g_assert_cmpint (mkfifo (fifo, 0600), ==, 0);
 
   clarify_agent_discovery_run_async (discovery, NULL, store_result_cb, &result);
   g_timeout_add (100, set_true, &ticked);
@@ -615,15 +626,11 @@ test_home_read_hangs (void)
   g_autoptr(GPtrArray) found = NULL;
   g_autoptr(GError) error = NULL;
   g_autofree char *project = make_home_dir ("src/piped");
-  g_autofree char *fifo = g_build_filename (project, ".mcp.json", NULL);
-  g_autofree char *text = g_strdup_printf ("{\"projects\": {\"%s\": {}}}", project);
-  g_autofree char *claude_json = write_home_file (".claude.json", text);
+  g_autofree char *fifo = make_piped_project (discovery, project);
   g_auto(GStrv) lines = NULL;
   gboolean ticked = FALSE;
 
-  point_every_kind_at (discovery, closed_port ());
   clarify_agent_discovery_set_timeout (discovery, 200);
-  g_assert_cmpint (mkfifo (fifo, 0600), ==, 0);
 
   clarify_test_log_start ();
   clarify_agent_discovery_run_async (discovery, NULL, store_result_cb, &result);
