@@ -350,18 +350,6 @@ clarify_outbox_store_load (ClarifyOutboxStore *self,
   return result;
 }
 
-/* Earlier versions kept a connection's answers taken in one file, which
- * was written whole for every answer: read once more, then split. */
-static char *
-old_taken_path_for (ClarifyOutboxStore *self,
-                    const char         *connection)
-{
-  g_autofree char *hash = g_compute_checksum_for_string (G_CHECKSUM_SHA256, connection, -1);
-  g_autofree char *name = g_strdup_printf ("%.32s" SUFFIX, hash);
-
-  return g_build_filename (self->dir, TAKEN_DIR, name, NULL);
-}
-
 static char *
 taken_dir_for (ClarifyOutboxStore *self,
                const char         *connection)
@@ -370,6 +358,17 @@ taken_dir_for (ClarifyOutboxStore *self,
   g_autofree char *name = g_strdup_printf ("%.32s", hash);
 
   return g_build_filename (self->dir, TAKEN_DIR, name, NULL);
+}
+
+/* Earlier versions kept a connection's answers taken in one file beside
+ * its folder, written whole for every answer: read once more, then split. */
+static char *
+old_taken_path_for (ClarifyOutboxStore *self,
+                    const char         *connection)
+{
+  g_autofree char *dir = taken_dir_for (self, connection);
+
+  return g_strconcat (dir, SUFFIX, NULL);
 }
 
 static char *
