@@ -143,6 +143,8 @@ report (const char *when,
 
 /* The paced flood (--paced) */
 
+#define MAX_LONG_STALLS 16
+
 /* Watches the main loop from inside: check() runs right after poll()
  * returns, prepare() when the next iteration starts; what lies between is
  * dispatching, during which nothing else is answered. */
@@ -153,6 +155,10 @@ typedef struct
   gint64   longest_us;
   guint64  over_frame;  /* iterations busy for more than 16 ms */
   guint64  iterations;
+  /* The first of those, when they began (µs of the monotonic clock) and
+   * how long they took: which of a question's steps they were. */
+  gint64   long_at[MAX_LONG_STALLS];
+  gint64   long_us[MAX_LONG_STALLS];
 } StallSource;
 
 static gboolean
@@ -167,7 +173,14 @@ stall_prepare (GSource *source,
 
       stall->longest_us = MAX (stall->longest_us, busy);
       if (busy > G_USEC_PER_SEC / 60)
-        stall->over_frame++;
+        {
+          if (stall->over_frame < MAX_LONG_STALLS)
+            {
+              stall->long_at[stall->over_frame] = stall->polled_at;
+              stall->long_us[stall->over_frame] = busy;
+            }
+          stall->over_frame++;
+        }
       stall->iterations++;
       stall->polled_at = 0;
     }
@@ -267,6 +280,7 @@ run_paced (void)
   gint64 rss_start, rss_end, rss_settled;
   double cpu_start;
   guint interval_ms = MAX (1, opt_seconds * 1000 / MAX (1, opt_requests));
+  gint64 paced_start;
 
   paced.backend = clarify_test_backend_new ("Agent");
   clarify_application_add_backend (app, paced.backend);
@@ -293,6 +307,7 @@ run_paced (void)
   g_source_set_priority ((GSource *) stall, G_PRIORITY_HIGH);
   g_source_attach ((GSource *) stall, NULL);
 
+  paced_start = g_get_monotonic_time ();
   g_timeout_add (interval_ms, ask_cb, &paced);
   while (paced.withdrawn < opt_requests)
     g_main_context_iteration (NULL, TRUE);
@@ -305,6 +320,10 @@ run_paced (void)
           cpu_seconds () - cpu_start, 1000.0 * (cpu_seconds () - cpu_start) / MAX (1, paced.sent));
   printf ("main loop: %" G_GUINT64_FORMAT " iterations, longest stall %.1f ms, %" G_GUINT64_FORMAT " over 16 ms\n",
           stall->iterations, stall->longest_us / 1000.0, stall->over_frame);
+  for (guint i = 0; i < MIN (stall->over_frame, MAX_LONG_STALLS); i++)
+    printf ("  over 16 ms: %.1f ms at %.3f s (monotonic %.6f s)\n", stall->long_us[i] / 1000.0,
+            (stall->long_at[i] - paced_start) / (double) G_USEC_PER_SEC,
+            stall->long_at[i] / (double) G_USEC_PER_SEC);
   g_source_unref ((GSource *) stall);
   printf ("RSS at the end %.1f MiB (+%.1f)", rss_end / 1024.0, (rss_end - rss_start) / 1024.0);
   print_rss_split ();
