@@ -263,6 +263,8 @@ test_countdown_and_notifications (void)
   clarify_test_focus_elsewhere ();
   silent = add_request (backend, "silent");
   silent_key = clarify_inbox_dup_key (silent);
+  /* Its dialog comes a few turns of the main loop later, in front. */
+  g_assert_true (clarify_test_wait_until (dialog_shown, (gpointer) "silent", WAIT_MS));
   click_row (window, "notifications_row");
   g_assert_true (switch_active (window, "notifications_switch"));
   clarify_test_focus_elsewhere ();

@@ -26,6 +26,9 @@ struct _ClarifyDialogQueue
   ClarifyRequestDialog *presenting;  /* weak: presented, focus not yet seen */
   guint                 focus_left_id; /* idle: has the focus left Clarify? */
   guint                 release_id;  /* idle: give freed memory back */
+  guint                 show_id;     /* idle: the next step toward the head's dialog */
+  ClarifyRequest       *showing;     /* not owned, compared only: whose step it is */
+  guint                 show_step;
   /* The user's preferences */
   gboolean              notifications;
   gboolean              sound;
@@ -127,7 +130,6 @@ withdraw_notification (ClarifyDialogQueue *self,
 
 /* Dialogs */
 
-static void present_next (ClarifyDialogQueue *self);
 static void unqueue      (ClarifyDialogQueue *self,
                           ClarifyRequest     *request);
 
@@ -171,6 +173,8 @@ dialog_is_active_cb (ClarifyRequestDialog *dialog,
     g_clear_weak_pointer (&self->presenting);
 }
 
+static void show_in_turns (ClarifyDialogQueue *self);
+
 static void
 dialog_closed (ClarifyDialogQueue   *self,
                ClarifyRequestDialog *dialog)
@@ -178,7 +182,7 @@ dialog_closed (ClarifyDialogQueue   *self,
   if (self->presenting == dialog)
     g_clear_weak_pointer (&self->presenting);
 
-  present_next (self);
+  show_in_turns (self);
 }
 
 static void
@@ -250,6 +254,16 @@ backend_state_cb (ClarifyBackend       *backend,
     update_agent_away (dialog, backend);
 }
 
+/* The head's dialog is built while it is still in line. */
+static guint
+n_waiting_behind (ClarifyDialogQueue *self,
+                  ClarifyRequest     *request)
+{
+  guint n = g_queue_get_length (&self->queue);
+
+  return g_queue_find (&self->queue, request) != NULL ? n - 1 : n;
+}
+
 static ClarifyRequestDialog *
 ensure_dialog (ClarifyDialogQueue *self,
                ClarifyRequest     *request)
@@ -262,7 +276,7 @@ ensure_dialog (ClarifyDialogQueue *self,
 
   dialog = clarify_request_dialog_new (self->application, request);
   clarify_request_dialog_set_show_countdown (dialog, self->show_countdown);
-  clarify_request_dialog_set_n_waiting (dialog, g_queue_get_length (&self->queue));
+  clarify_request_dialog_set_n_waiting (dialog, n_waiting_behind (self, request));
   g_hash_table_insert (self->dialogs, request, dialog);
   g_signal_connect_object (dialog, "response", G_CALLBACK (dialog_response_cb), self, 0);
   g_signal_connect_object (dialog, "notify::visible", G_CALLBACK (dialog_visible_cb), self, 0);
@@ -284,14 +298,14 @@ static void
 update_n_waiting (ClarifyDialogQueue *self)
 {
   GHashTableIter iter;
-  gpointer dialog;
+  gpointer request, dialog;
 
   if (self->dialogs == NULL)
     return;
 
   g_hash_table_iter_init (&iter, self->dialogs);
-  while (g_hash_table_iter_next (&iter, NULL, &dialog))
-    clarify_request_dialog_set_n_waiting (dialog, g_queue_get_length (&self->queue));
+  while (g_hash_table_iter_next (&iter, &request, &dialog))
+    clarify_request_dialog_set_n_waiting (dialog, n_waiting_behind (self, request));
 }
 
 static void
@@ -354,17 +368,66 @@ clarify_dialog_queue_present (ClarifyDialogQueue *self,
   return dialog;
 }
 
-static void
-present_next (ClarifyDialogQueue *self)
+/* The head of the line comes on screen in three turns of the main loop:
+ * built, measured, presented. The first dialog of a process loads styles
+ * and fonts as it is measured; in one turn it held the loop for two frames
+ * (bench-flood --paced). */
+enum {
+  SHOW_BUILD,
+  SHOW_MEASURE,
+  SHOW_PRESENT,
+};
+
+static gboolean
+show_step_cb (gpointer data)
 {
-  ClarifyRequest *request;
+  ClarifyDialogQueue *self = data;
+  ClarifyRequest *request = g_queue_peek_head (&self->queue);
+  ClarifyRequestDialog *dialog;
+  int default_width, default_height, min_width, width;
 
-  if (self->application == NULL || has_blocking_dialog (self))
-    return;
+  if (self->application == NULL || request == NULL || has_blocking_dialog (self))
+    {
+      self->show_id = 0;
+      return G_SOURCE_REMOVE;
+    }
 
-  request = g_queue_peek_head (&self->queue);
-  if (request != NULL)
-    clarify_dialog_queue_present (self, request);
+  /* The one whose turn it was went while it waited. */
+  if (request != self->showing)
+    {
+      self->showing = request;
+      self->show_step = SHOW_BUILD;
+    }
+
+  switch (self->show_step++)
+    {
+    case SHOW_BUILD:
+      ensure_dialog (self, request);
+      return G_SOURCE_CONTINUE;
+
+    case SHOW_MEASURE:
+      /* At the width the present asks for; GTK keeps the sizes. */
+      dialog = ensure_dialog (self, request);
+      gtk_window_get_default_size (GTK_WINDOW (dialog), &default_width, &default_height);
+      gtk_widget_measure (GTK_WIDGET (dialog), GTK_ORIENTATION_HORIZONTAL, -1, &min_width, &width, NULL, NULL);
+      if (default_width > 0)
+        width = MAX (min_width, default_width);
+      gtk_widget_measure (GTK_WIDGET (dialog), GTK_ORIENTATION_VERTICAL, width, NULL, NULL, NULL, NULL);
+      return G_SOURCE_CONTINUE;
+
+    default:
+      self->show_id = 0;
+      self->showing = NULL;
+      clarify_dialog_queue_present (self, request);
+      return G_SOURCE_REMOVE;
+    }
+}
+
+static void
+show_in_turns (ClarifyDialogQueue *self)
+{
+  if (self->show_id == 0 && !g_queue_is_empty (&self->queue))
+    self->show_id = g_idle_add (show_step_cb, self);
 }
 
 /* The inbox */
@@ -377,17 +440,13 @@ request_added_cb (ClarifyInbox       *inbox,
   if (clarify_request_get_state (request) != CLARIFY_REQUEST_PENDING)
     return;
 
-  if (has_blocking_dialog (self))
-    {
-      /* Never steal the focus from the question being answered. */
-      enqueue (self, request);
-      announce_request (self, request);
-      return;
-    }
-
-  /* The user is elsewhere: the dialog alone could go unnoticed. */
+  /* Never steal the focus from the question being answered, nor the turn
+   * of the one next in line. The user may be elsewhere: a dialog alone
+   * could go unnoticed, so a notification says it too. */
+  enqueue (self, request);
   announce_request (self, request);
-  clarify_dialog_queue_present (self, request);
+  if (!has_blocking_dialog (self))
+    show_in_turns (self);
 }
 
 /* The focus went from a Clarify window to another program: what waits in
@@ -401,7 +460,7 @@ focus_left_cb (gpointer data)
 
   self->focus_left_id = 0;
   /* Between one dialog and the next nothing has the focus for a moment. */
-  if (self->application == NULL || has_active_window (self) || self->presenting != NULL)
+  if (self->application == NULL || has_active_window (self) || self->presenting != NULL || self->show_id != 0)
     return G_SOURCE_REMOVE;
 
   for (GList *l = self->queue.head; l != NULL; l = l->next)
@@ -473,6 +532,7 @@ clarify_dialog_queue_dispose (GObject *object)
   g_clear_weak_pointer (&self->presenting);
   g_clear_handle_id (&self->focus_left_id, g_source_remove);
   g_clear_handle_id (&self->release_id, g_source_remove);
+  g_clear_handle_id (&self->show_id, g_source_remove);
   g_cancellable_cancel (self->asking);
   g_clear_object (&self->asking);
   if (self->application != NULL)
