@@ -1,8 +1,9 @@
 /* test-history.c: the questions that ended, kept on disk
  *
  * Requests end through a real inbox (answered, skipped, cancelled, timed
- * out, withdrawn); the history records each, keeps the last 500, reads them
- * back after a restart, sets a corrupt file aside and clears.
+ * out, withdrawn); the history records each, writes them in the background
+ * (a burst in one go, after it), keeps the last 500, reads them back after
+ * a restart, sets a corrupt file aside and clears.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -76,6 +77,31 @@ answer (Fixture        *f,
   clarify_test_history_answer (f->inbox, request, outcome, value, custom);
 }
 
+typedef struct
+{
+  const char *path;
+  guint       n;
+} SavedWait;
+
+static gboolean
+saved_n (gpointer data)
+{
+  SavedWait *wait = data;
+  g_autoptr(ClarifyHistory) on_disk = clarify_history_new (wait->path);
+
+  return g_list_model_get_n_items (G_LIST_MODEL (on_disk)) == wait->n;
+}
+
+/* Written in the background: on disk once the main loop has turned. */
+static void
+wait_saved (Fixture *f,
+            guint    n)
+{
+  SavedWait wait = { f->path, n };
+
+  g_assert_true (clarify_test_loop_until (saved_n, &wait, WAIT_MS));
+}
+
 static ClarifyHistoryEntry *
 entry_at (ClarifyHistory *history,
           guint           position)
@@ -144,6 +170,7 @@ test_each_end (Fixture       *f,
   g_assert_true (clarify_history_entry_matches (entry_at (f->history, 0), ""));
 
   /* On disk, private, with nothing but what the list shows. */
+  wait_saved (f, G_N_ELEMENTS (expected));
   g_assert_cmpint (g_stat (f->path, &st), ==, 0);
   g_assert_cmpint (st.st_mode & 0777, ==, 0600);
   {
@@ -174,6 +201,7 @@ test_persists (Fixture       *f,
   g_assert_true (clarify_backend_add_request (f->backend, second));
   answer (f, first, CLARIFY_OUTCOME_ANSWERED, "main", NULL);
   answer (f, second, CLARIFY_OUTCOME_ANSWERED, "no", NULL);
+  wait_saved (f, 2);
 
   again = clarify_history_new (f->path);
   g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (again)), ==, 2);
@@ -222,6 +250,10 @@ test_cap (Fixture       *f,
   g_assert_cmpstr (clarify_history_entry_get_question (entry_at (f->history, 0)), ==, "Question 500?");
   g_assert_cmpstr (clarify_history_entry_get_question (entry_at (f->history, CLARIFY_HISTORY_MAX - 1)), ==, "Question 1?");
 
+  /* The burst ended within one turn of the main loop: nothing was written
+   * during it, the whole list once the loop turned. */
+  g_assert_false (g_file_test (f->path, G_FILE_TEST_EXISTS));
+  wait_saved (f, CLARIFY_HISTORY_MAX);
   again = clarify_history_new (f->path);
   g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (again)), ==, CLARIFY_HISTORY_MAX);
   g_assert_cmpstr (clarify_history_entry_get_question (entry_at (again, CLARIFY_HISTORY_MAX - 1)), ==, "Question 1?");
@@ -268,6 +300,42 @@ test_corrupt (Fixture       *f,
     }
 }
 
+/* Quitting does not wait for the main loop: what ended last is written at
+ * once, and a write still under way in the background cannot undo it. */
+static void
+test_flush (Fixture       *f,
+            gconstpointer  data)
+{
+  g_autoptr(ClarifyRequest) first = new_request ("1", CLARIFY_QUESTION_KIND_TEXT, "First?");
+  g_autoptr(ClarifyHistory) again = NULL;
+
+  g_assert_true (clarify_backend_add_request (f->backend, first));
+  answer (f, first, CLARIFY_OUTCOME_ANSWERED, "main", NULL);
+  wait_saved (f, 1);
+
+  for (guint i = 0; i < 20; i++)
+    {
+      g_autofree char *id = g_strdup_printf ("r%u", i);
+      g_autoptr(ClarifyRequest) request = new_request (id, CLARIFY_QUESTION_KIND_TEXT, "Later?");
+
+      g_assert_true (clarify_backend_add_request (f->backend, request));
+      clarify_backend_withdraw_request (f->backend, id, CLARIFY_END_REASON_AGENT_WITHDREW, NULL);
+      /* Now and then a turn, so that background writes are under way. */
+      if (i % 5 == 0)
+        g_main_context_iteration (NULL, FALSE);
+    }
+  clarify_history_flush (f->history);
+
+  again = clarify_history_new (f->path);
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (again)), ==, 21);
+  g_clear_object (&again);
+
+  /* The background writes end; the file stays as the flush left it. */
+  clarify_test_loop_for (200);
+  again = clarify_history_new (f->path);
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (again)), ==, 21);
+}
+
 static void
 test_clear (Fixture       *f,
             gconstpointer  data)
@@ -298,6 +366,7 @@ main (int   argc,
   g_test_add ("/history/persists", Fixture, NULL, fixture_set_up, test_persists, fixture_tear_down);
   g_test_add ("/history/cap", Fixture, NULL, fixture_set_up, test_cap, fixture_tear_down);
   g_test_add ("/history/corrupt", Fixture, NULL, fixture_set_up, test_corrupt, fixture_tear_down);
+  g_test_add ("/history/flush", Fixture, NULL, fixture_set_up, test_flush, fixture_tear_down);
   g_test_add ("/history/clear", Fixture, NULL, fixture_set_up, test_clear, fixture_tear_down);
 
   return g_test_run ();

@@ -238,6 +238,17 @@ format_answer (ClarifyRequest  *request,
 
 /* ClarifyHistory */
 
+/* The file, shared with the thread that writes it. Writes take the lock
+ * and skip a text older than the one on disk, so a late background write
+ * cannot undo a newer one. */
+typedef struct
+{
+  gatomicrefcount ref;
+  GMutex          lock;
+  char           *path;
+  guint64         on_disk;  /* the generation last written; under the lock */
+} HistoryFile;
+
 struct _ClarifyHistory
 {
   GObject       parent_instance;
@@ -245,6 +256,10 @@ struct _ClarifyHistory
   char         *path;     /* "" for memory only */
   GPtrArray    *entries;  /* ClarifyHistoryEntry, newest first */
   ClarifyInbox *inbox;
+  HistoryFile  *file;
+  guint64       generation; /* of the entries, one more for each change */
+  guint         save_id;    /* idle: write the entries */
+  gboolean      writing;    /* a write is on its thread */
 };
 
 static void clarify_history_list_model_init (GListModelInterface *iface);
@@ -284,16 +299,70 @@ clarify_history_list_model_init (GListModelInterface *iface)
   iface->get_item = clarify_history_get_item;
 }
 
+static HistoryFile *
+history_file_new (const char *path)
+{
+  HistoryFile *file = g_new0 (HistoryFile, 1);
+
+  g_atomic_ref_count_init (&file->ref);
+  g_mutex_init (&file->lock);
+  file->path = g_strdup (path);
+
+  return file;
+}
+
+static HistoryFile *
+history_file_ref (HistoryFile *file)
+{
+  g_atomic_ref_count_inc (&file->ref);
+  return file;
+}
+
+static void
+history_file_unref (HistoryFile *file)
+{
+  if (!g_atomic_ref_count_dec (&file->ref))
+    return;
+
+  g_mutex_clear (&file->lock);
+  g_free (file->path);
+  g_free (file);
+}
+
+/* Any thread. @text is the entries of @generation. */
 static gboolean
-save (ClarifyHistory  *self,
-      GError         **error)
+history_file_write (HistoryFile  *file,
+                    const char   *text,
+                    guint64       generation,
+                    GError      **error)
+{
+  g_autoptr(GMutexLocker) locker = g_mutex_locker_new (&file->lock);
+  g_autofree char *dir = NULL;
+
+  if (generation <= file->on_disk)
+    return TRUE;
+
+  dir = g_path_get_dirname (file->path);
+  if (g_mkdir_with_parents (dir, 0700) != 0)
+    {
+      int saved_errno = errno;
+
+      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved_errno),
+                   "Cannot create %s: %s", dir, g_strerror (saved_errno));
+      return FALSE;
+    }
+
+  if (!g_file_set_contents_full (file->path, text, -1, G_FILE_SET_CONTENTS_CONSISTENT, 0600, error))
+    return FALSE;
+
+  file->on_disk = generation;
+  return TRUE;
+}
+
+static char *
+to_json (ClarifyHistory *self)
 {
   g_autoptr(JsonBuilder) builder = json_builder_new ();
-  g_autofree char *dir = NULL;
-  g_autofree char *text = NULL;
-
-  if (self->path[0] == '\0')
-    return TRUE;
 
   json_builder_begin_object (builder);
   json_builder_set_member_name (builder, "version");
@@ -316,29 +385,114 @@ save (ClarifyHistory  *self,
     }
   json_builder_end_array (builder);
   json_builder_end_object (builder);
-  text = clarify_json_builder_to_string (builder);
 
-  dir = g_path_get_dirname (self->path);
-  if (g_mkdir_with_parents (dir, 0700) != 0)
-    {
-      int saved_errno = errno;
+  return clarify_json_builder_to_string (builder);
+}
 
-      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved_errno),
-                   "Cannot create %s: %s", dir, g_strerror (saved_errno));
-      return FALSE;
-    }
+/* Writes what is not on disk yet, on this thread. */
+static gboolean
+save_now (ClarifyHistory  *self,
+          GError         **error)
+{
+  g_autofree char *text = NULL;
 
-  return g_file_set_contents_full (self->path, text, -1, G_FILE_SET_CONTENTS_CONSISTENT, 0600, error);
+  if (self->file == NULL)
+    return TRUE;
+
+  g_clear_handle_id (&self->save_id, g_source_remove);
+  text = to_json (self);
+  return history_file_write (self->file, text, self->generation, error);
+}
+
+typedef struct
+{
+  HistoryFile *file;
+  char        *text;
+  guint64      generation;
+} WriteJob;
+
+static void
+write_job_free (gpointer data)
+{
+  WriteJob *job = data;
+
+  history_file_unref (job->file);
+  g_free (job->text);
+  g_free (job);
 }
 
 static void
-save_or_log (ClarifyHistory *self)
+write_in_thread (GTask        *task,
+                 gpointer      source_object,
+                 gpointer      task_data,
+                 GCancellable *cancellable)
 {
+  WriteJob *job = task_data;
+  GError *error = NULL;
+
+  if (history_file_write (job->file, job->text, job->generation, &error))
+    g_task_return_boolean (task, TRUE);
+  else
+    g_task_return_error (task, error);
+}
+
+static void schedule_save (ClarifyHistory *self);
+
+static void
+written_cb (GObject      *object,
+            GAsyncResult *result,
+            gpointer      user_data)
+{
+  ClarifyHistory *self = CLARIFY_HISTORY (object);
   g_autoptr(GError) error = NULL;
 
+  self->writing = FALSE;
   /* The list in the window still has it; only the copy on disk is lost. */
-  if (!save (self, &error))
+  if (!g_task_propagate_boolean (G_TASK (result), &error))
     g_message ("Cannot save the history to %s: %s", self->path, error->message);
+
+  /* What ended while it wrote goes in one more write. */
+  schedule_save (self);
+}
+
+static gboolean
+save_cb (gpointer data)
+{
+  ClarifyHistory *self = data;
+  g_autoptr(GTask) task = NULL;
+  WriteJob *job;
+
+  self->save_id = 0;
+  job = g_new0 (WriteJob, 1);
+  job->file = history_file_ref (self->file);
+  job->text = to_json (self);
+  job->generation = self->generation;
+
+  self->writing = TRUE;
+  task = g_task_new (self, NULL, written_cb, NULL);
+  g_task_set_source_tag (task, save_cb);
+  g_task_set_task_data (task, job, write_job_free);
+  g_task_run_in_thread (task, write_in_thread);
+
+  return G_SOURCE_REMOVE;
+}
+
+/* Written off the main thread, one write at a time: a burst of questions
+ * ending is one write, and a slow disk holds up no dialog. */
+static void
+schedule_save (ClarifyHistory *self)
+{
+  gboolean on_disk;
+
+  if (self->file == NULL || self->writing || self->save_id != 0)
+    return;
+
+  g_mutex_lock (&self->file->lock);
+  on_disk = self->file->on_disk >= self->generation;
+  g_mutex_unlock (&self->file->lock);
+
+  if (!on_disk)
+    self->save_id = g_idle_add_full (G_PRIORITY_LOW, save_cb, self, NULL);
 }
 
 static ClarifyHistoryEntry *
@@ -439,6 +593,7 @@ clarify_history_dispose (GObject *object)
   if (self->inbox != NULL)
     g_signal_handlers_disconnect_by_data (self->inbox, self);
   g_clear_object (&self->inbox);
+  clarify_history_flush (self);
 
   G_OBJECT_CLASS (clarify_history_parent_class)->dispose (object);
 }
@@ -450,6 +605,7 @@ clarify_history_finalize (GObject *object)
 
   g_free (self->path);
   g_ptr_array_unref (self->entries);
+  g_clear_pointer (&self->file, history_file_unref);
 
   G_OBJECT_CLASS (clarify_history_parent_class)->finalize (object);
 }
@@ -488,6 +644,8 @@ clarify_history_new (const char *path)
         g_warning ("Cannot move %s aside: %s", self->path, g_strerror (errno));
       g_ptr_array_set_size (self->entries, 0);
     }
+  if (self->path[0] != '\0')
+    self->file = history_file_new (self->path);
 
   return self;
 }
@@ -547,7 +705,19 @@ clarify_history_add_request (ClarifyHistory *self,
       g_ptr_array_set_size (self->entries, CLARIFY_HISTORY_MAX);
       g_list_model_items_changed (G_LIST_MODEL (self), CLARIFY_HISTORY_MAX, removed, 0);
     }
-  save_or_log (self);
+  self->generation++;
+  schedule_save (self);
+}
+
+void
+clarify_history_flush (ClarifyHistory *self)
+{
+  g_autoptr(GError) error = NULL;
+
+  g_return_if_fail (CLARIFY_IS_HISTORY (self));
+
+  if (!save_now (self, &error))
+    g_message ("Cannot save the history to %s: %s", self->path, error->message);
 }
 
 gboolean
@@ -562,6 +732,7 @@ clarify_history_clear (ClarifyHistory  *self,
   g_ptr_array_set_size (self->entries, 0);
   if (n > 0)
     g_list_model_items_changed (G_LIST_MODEL (self), 0, n, 0);
+  self->generation++;
 
-  return save (self, error);
+  return save_now (self, error);
 }

@@ -60,6 +60,9 @@ void            clarify_history_watch        (ClarifyHistory  *self,
 /* Records @request, which ended (as ::request-ended hands it over). */
 void            clarify_history_add_request  (ClarifyHistory  *self,
                                               ClarifyRequest  *request);
+/* Writes now what is not on disk yet (it is written in the background
+ * otherwise); before quitting. */
+void            clarify_history_flush        (ClarifyHistory  *self);
 /* Forgets everything, on disk too. */
 gboolean        clarify_history_clear        (ClarifyHistory  *self,
                                               GError         **error);

@@ -515,6 +515,8 @@ clarify_application_shutdown (GApplication *application)
 
       remove_backend (self, backend);
     }
+  /* The main loop ends: the last questions to end are written now. */
+  clarify_history_flush (self->history);
   update_hold (self);
 
   if (self->demo_agent != NULL)
