@@ -336,6 +336,39 @@ test_flush (Fixture       *f,
   g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (again)), ==, 21);
 }
 
+/* A disk that refuses the file is told once per question that ended, not
+ * asked again and again; the list keeps everything. */
+static void
+test_refused (Fixture       *f,
+              gconstpointer  data)
+{
+  g_autofree char *folder = g_path_get_dirname (f->path);
+  g_auto(GStrv) lines = NULL;
+  g_autoptr(GError) error = NULL;
+
+  /* Where the folder should be, a file: the history cannot be written. */
+  g_file_set_contents (folder, "", 0, &error);
+  g_assert_no_error (error);
+
+  clarify_test_log_start ();
+  for (guint i = 0; i < 2; i++)
+    {
+      g_autofree char *id = g_strdup_printf ("r%u", i);
+      g_autoptr(ClarifyRequest) request = new_request (id, CLARIFY_QUESTION_KIND_TEXT, "Kept?");
+
+      g_assert_true (clarify_backend_add_request (f->backend, request));
+      clarify_backend_withdraw_request (f->backend, id, CLARIFY_END_REASON_AGENT_WITHDREW, NULL);
+      clarify_test_loop_for (300);
+    }
+  lines = clarify_test_log_stop ();
+
+  g_assert_cmpuint (g_strv_length (lines), ==, 2);
+  for (guint i = 0; i < 2; i++)
+    g_assert_true (g_str_has_prefix (lines[i], "MESSAGE: Cannot save the history"));
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (f->history)), ==, 2);
+  g_unlink (folder);
+}
+
 static void
 test_clear (Fixture       *f,
             gconstpointer  data)
@@ -367,6 +400,7 @@ main (int   argc,
   g_test_add ("/history/cap", Fixture, NULL, fixture_set_up, test_cap, fixture_tear_down);
   g_test_add ("/history/corrupt", Fixture, NULL, fixture_set_up, test_corrupt, fixture_tear_down);
   g_test_add ("/history/flush", Fixture, NULL, fixture_set_up, test_flush, fixture_tear_down);
+  g_test_add ("/history/refused", Fixture, NULL, fixture_set_up, test_refused, fixture_tear_down);
   g_test_add ("/history/clear", Fixture, NULL, fixture_set_up, test_clear, fixture_tear_down);
 
   return g_test_run ();

@@ -260,6 +260,7 @@ struct _ClarifyHistory
   guint64       generation; /* of the entries, one more for each change */
   guint         save_id;    /* idle: write the entries */
   gboolean      writing;    /* a write is on its thread */
+  guint64       failed;     /* the generation the disk last refused */
 };
 
 static void clarify_history_list_model_init (GListModelInterface *iface);
@@ -447,9 +448,15 @@ written_cb (GObject      *object,
   g_autoptr(GError) error = NULL;
 
   self->writing = FALSE;
-  /* The list in the window still has it; only the copy on disk is lost. */
+  /* The list in the window still has it; the next question to end tries
+   * again, and so does quitting. */
   if (!g_task_propagate_boolean (G_TASK (result), &error))
-    g_message ("Cannot save the history to %s: %s", self->path, error->message);
+    {
+      WriteJob *job = g_task_get_task_data (G_TASK (result));
+
+      self->failed = job->generation;
+      g_message ("Cannot save the history to %s: %s", self->path, error->message);
+    }
 
   /* What ended while it wrote goes in one more write. */
   schedule_save (self);
@@ -484,7 +491,7 @@ schedule_save (ClarifyHistory *self)
 {
   gboolean on_disk;
 
-  if (self->file == NULL || self->writing || self->save_id != 0)
+  if (self->file == NULL || self->writing || self->save_id != 0 || self->generation <= self->failed)
     return;
 
   g_mutex_lock (&self->file->lock);

@@ -316,6 +316,9 @@ unqueue (ClarifyDialogQueue *self,
 
   if (link != NULL)
     {
+      /* Its address may be a new request's next. */
+      if (self->showing == request)
+        self->showing = NULL;
       g_signal_handlers_disconnect_by_data (request, self);
       g_queue_delete_link (&self->queue, link);
       g_object_unref (request);
@@ -386,18 +389,21 @@ show_step_cb (gpointer data)
   ClarifyRequestDialog *dialog;
   int default_width, default_height, min_width, width;
 
-  if (self->application == NULL || request == NULL || has_blocking_dialog (self))
-    {
-      self->show_id = 0;
-      return G_SOURCE_REMOVE;
-    }
-
   /* The one whose turn it was went while it waited. */
   if (request != self->showing)
+    self->show_step = SHOW_BUILD;
+
+  /* Once begun, only a dialog presented meanwhile (from the list, say)
+   * stops it: the focus going back to a dialog left open would leave the
+   * head built and hidden until that one closes. */
+  if (self->application == NULL || request == NULL ||
+      (self->show_step == SHOW_BUILD ? has_blocking_dialog (self) : self->presenting != NULL))
     {
-      self->showing = request;
-      self->show_step = SHOW_BUILD;
+      self->show_id = 0;
+      self->showing = NULL;
+      return G_SOURCE_REMOVE;
     }
+  self->showing = request;
 
   switch (self->show_step++)
     {
