@@ -10,6 +10,7 @@
 
 #include "clarify-history.h"
 #include "clarify-json.h"
+#include "clarify-private-file.h"
 
 #define FORMAT_VERSION 1
 #define BAD_SUFFIX     ".bad"
@@ -238,17 +239,6 @@ format_answer (ClarifyRequest  *request,
 
 /* ClarifyHistory */
 
-/* The file, shared with the thread that writes it. Writes take the lock
- * and skip a text older than the one on disk, so a late background write
- * cannot undo a newer one. */
-typedef struct
-{
-  gatomicrefcount ref;
-  GMutex          lock;
-  char           *path;
-  guint64         on_disk;  /* the generation last written; under the lock */
-} HistoryFile;
-
 struct _ClarifyHistory
 {
   GObject       parent_instance;
@@ -256,11 +246,15 @@ struct _ClarifyHistory
   char         *path;     /* "" for memory only */
   GPtrArray    *entries;  /* ClarifyHistoryEntry, newest first */
   ClarifyInbox *inbox;
-  HistoryFile  *file;
   guint64       generation; /* of the entries, one more for each change */
+  guint64       attempted;  /* the generation last written, or refused */
   guint         save_id;    /* idle: write the entries */
   gboolean      writing;    /* a write is on its thread */
-  guint64       failed;     /* the generation the disk last refused */
+  /* The worker thread's too: writes take the lock and skip a text older
+   * than the one on disk, so a late background write cannot undo a newer
+   * one. The task running a write holds a reference to the history. */
+  GMutex        write_lock;
+  guint64       on_disk;    /* the generation last written; under the lock */
 };
 
 static void clarify_history_list_model_init (GListModelInterface *iface);
@@ -300,63 +294,21 @@ clarify_history_list_model_init (GListModelInterface *iface)
   iface->get_item = clarify_history_get_item;
 }
 
-static HistoryFile *
-history_file_new (const char *path)
-{
-  HistoryFile *file = g_new0 (HistoryFile, 1);
-
-  g_atomic_ref_count_init (&file->ref);
-  g_mutex_init (&file->lock);
-  file->path = g_strdup (path);
-
-  return file;
-}
-
-static HistoryFile *
-history_file_ref (HistoryFile *file)
-{
-  g_atomic_ref_count_inc (&file->ref);
-  return file;
-}
-
-static void
-history_file_unref (HistoryFile *file)
-{
-  if (!g_atomic_ref_count_dec (&file->ref))
-    return;
-
-  g_mutex_clear (&file->lock);
-  g_free (file->path);
-  g_free (file);
-}
-
 /* Any thread. @text is the entries of @generation. */
 static gboolean
-history_file_write (HistoryFile  *file,
-                    const char   *text,
-                    guint64       generation,
-                    GError      **error)
+write_text (ClarifyHistory  *self,
+            const char      *text,
+            guint64          generation,
+            GError         **error)
 {
-  g_autoptr(GMutexLocker) locker = g_mutex_locker_new (&file->lock);
-  g_autofree char *dir = NULL;
+  g_autoptr(GMutexLocker) locker = g_mutex_locker_new (&self->write_lock);
 
-  if (generation <= file->on_disk)
+  if (generation <= self->on_disk)
     return TRUE;
-
-  dir = g_path_get_dirname (file->path);
-  if (g_mkdir_with_parents (dir, 0700) != 0)
-    {
-      int saved_errno = errno;
-
-      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved_errno),
-                   "Cannot create %s: %s", dir, g_strerror (saved_errno));
-      return FALSE;
-    }
-
-  if (!g_file_set_contents_full (file->path, text, -1, G_FILE_SET_CONTENTS_CONSISTENT, 0600, error))
+  if (!clarify_private_file_write (self->path, text, -1, error))
     return FALSE;
 
-  file->on_disk = generation;
+  self->on_disk = generation;
   return TRUE;
 }
 
@@ -397,19 +349,19 @@ save_now (ClarifyHistory  *self,
 {
   g_autofree char *text = NULL;
 
-  if (self->file == NULL)
+  if (self->path[0] == '\0')
     return TRUE;
 
   g_clear_handle_id (&self->save_id, g_source_remove);
   text = to_json (self);
-  return history_file_write (self->file, text, self->generation, error);
+  self->attempted = self->generation;
+  return write_text (self, text, self->generation, error);
 }
 
 typedef struct
 {
-  HistoryFile *file;
-  char        *text;
-  guint64      generation;
+  char    *text;
+  guint64  generation;
 } WriteJob;
 
 static void
@@ -417,7 +369,6 @@ write_job_free (gpointer data)
 {
   WriteJob *job = data;
 
-  history_file_unref (job->file);
   g_free (job->text);
   g_free (job);
 }
@@ -431,7 +382,7 @@ write_in_thread (GTask        *task,
   WriteJob *job = task_data;
   GError *error = NULL;
 
-  if (history_file_write (job->file, job->text, job->generation, &error))
+  if (write_text (source_object, job->text, job->generation, &error))
     g_task_return_boolean (task, TRUE);
   else
     g_task_return_error (task, error);
@@ -451,12 +402,7 @@ written_cb (GObject      *object,
   /* The list in the window still has it; the next question to end tries
    * again, and so does quitting. */
   if (!g_task_propagate_boolean (G_TASK (result), &error))
-    {
-      WriteJob *job = g_task_get_task_data (G_TASK (result));
-
-      self->failed = job->generation;
-      g_message ("Cannot save the history to %s: %s", self->path, error->message);
-    }
+    g_message ("Cannot save the history to %s: %s", self->path, error->message);
 
   /* What ended while it wrote goes in one more write. */
   schedule_save (self);
@@ -471,9 +417,9 @@ save_cb (gpointer data)
 
   self->save_id = 0;
   job = g_new0 (WriteJob, 1);
-  job->file = history_file_ref (self->file);
   job->text = to_json (self);
   job->generation = self->generation;
+  self->attempted = self->generation;
 
   self->writing = TRUE;
   task = g_task_new (self, NULL, written_cb, NULL);
@@ -489,17 +435,11 @@ save_cb (gpointer data)
 static void
 schedule_save (ClarifyHistory *self)
 {
-  gboolean on_disk;
-
-  if (self->file == NULL || self->writing || self->save_id != 0 || self->generation <= self->failed)
+  /* A write the disk refused is tried again when the next question ends. */
+  if (self->path[0] == '\0' || self->writing || self->save_id != 0 || self->generation <= self->attempted)
     return;
 
-  g_mutex_lock (&self->file->lock);
-  on_disk = self->file->on_disk >= self->generation;
-  g_mutex_unlock (&self->file->lock);
-
-  if (!on_disk)
-    self->save_id = g_idle_add_full (G_PRIORITY_LOW, save_cb, self, NULL);
+  self->save_id = g_idle_add_full (G_PRIORITY_LOW, save_cb, self, NULL);
 }
 
 static ClarifyHistoryEntry *
@@ -612,7 +552,7 @@ clarify_history_finalize (GObject *object)
 
   g_free (self->path);
   g_ptr_array_unref (self->entries);
-  g_clear_pointer (&self->file, history_file_unref);
+  g_mutex_clear (&self->write_lock);
 
   G_OBJECT_CLASS (clarify_history_parent_class)->finalize (object);
 }
@@ -630,6 +570,7 @@ static void
 clarify_history_init (ClarifyHistory *self)
 {
   self->entries = g_ptr_array_new_with_free_func (g_object_unref);
+  g_mutex_init (&self->write_lock);
 }
 
 ClarifyHistory *
@@ -651,8 +592,6 @@ clarify_history_new (const char *path)
         g_warning ("Cannot move %s aside: %s", self->path, g_strerror (errno));
       g_ptr_array_set_size (self->entries, 0);
     }
-  if (self->path[0] != '\0')
-    self->file = history_file_new (self->path);
 
   return self;
 }

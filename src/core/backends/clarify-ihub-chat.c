@@ -18,6 +18,7 @@
 #include "clarify-ihub-chat-private.h"
 #include "clarify-ihub-codec.h"
 #include "clarify-json.h"
+#include "clarify-private-file.h"
 #include "clarify-ihub-stream.h"
 
 typedef struct _Turn Turn;
@@ -171,10 +172,9 @@ save (ClarifyIhubChat *self)
   text = clarify_json_builder_to_string (builder);
 
   /* Only the user's: a conversation may hold anything they typed. */
-  if (g_mkdir_with_parents (dir, 0700) != 0 ||
-      !g_file_set_contents_full (path, text, -1, G_FILE_SET_CONTENTS_CONSISTENT, 0600, &error))
+  if (!clarify_private_file_write (path, text, -1, &error))
     g_message ("Connection “%s”: cannot keep conversation %s: %s", connection_name (self), self->id,
-               error != NULL ? error->message : g_strerror (errno));
+               error->message);
 }
 
 /* State */

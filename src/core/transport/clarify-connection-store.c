@@ -22,6 +22,7 @@
 #include <glib/gstdio.h>
 
 #include "clarify-connection-store.h"
+#include "clarify-private-file.h"
 
 #define GROUP_PREFIX "connection "
 
@@ -283,7 +284,6 @@ clarify_connection_store_save (ClarifyConnectionStore  *self,
 {
   g_autoptr(GKeyFile) keyfile = g_key_file_new ();
   g_autoptr(GError) local_error = NULL;
-  g_autofree char *dir = NULL;
   g_autofree char *data = NULL;
   gsize length;
   guint n;
@@ -310,20 +310,7 @@ clarify_connection_store_save (ClarifyConnectionStore  *self,
 
   data = g_key_file_to_data (keyfile, &length, NULL);
 
-  dir = g_path_get_dirname (self->path);
-  if (g_mkdir_with_parents (dir, 0700) != 0)
-    {
-      int saved_errno = errno;
-
-      g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved_errno),
-                   _("Could not save the connections to “%s”: %s"),
-                   self->path, g_strerror (saved_errno));
-      return FALSE;
-    }
-
-  /* Atomic: a crash mid-write leaves the old file, never half a file. */
-  if (!g_file_set_contents_full (self->path, data, length,
-                                 G_FILE_SET_CONTENTS_CONSISTENT, 0600, &local_error))
+  if (!clarify_private_file_write (self->path, data, length, &local_error))
     {
       g_set_error (error, local_error->domain, local_error->code,
                    _("Could not save the connections to “%s”: %s"),

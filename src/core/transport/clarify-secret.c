@@ -13,6 +13,7 @@
 #include <libsecret/secret.h>
 
 #include "clarify-secret-private.h"
+#include "clarify-private-file.h"
 #include "clarify-secret.h"
 
 #define FILE_SECRET_KEY "secret"
@@ -82,25 +83,12 @@ clarify_secret_save_file (GKeyFile  *keyfile,
                           GError   **error)
 {
   g_autofree char *path = clarify_secret_get_file_path ();
-  g_autofree char *dir = g_path_get_dirname (path);
   g_autofree char *data = NULL;
   gsize length = 0;
 
-  if (g_mkdir_with_parents (dir, 0700) != 0)
-    {
-      int saved_errno = errno;
-
-      g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved_errno),
-                   "Cannot create %s: %s", dir, g_strerror (saved_errno));
-      return FALSE;
-    }
-
   data = g_key_file_to_data (keyfile, &length, NULL);
 
-  /* Written to a temporary file created 0600 and renamed over the old one,
-   * so the secret is never readable by others, not even for a moment. */
-  return g_file_set_contents_full (path, data, length,
-                                   G_FILE_SET_CONTENTS_CONSISTENT, 0600, error);
+  return clarify_private_file_write (path, data, length, error);
 }
 
 static char *
@@ -207,16 +195,7 @@ clarify_secret_set_fallback (ClarifySecretFallback   fallback,
       return TRUE;
     }
 
-  if (g_mkdir_with_parents (dir, 0700) != 0)
-    {
-      int saved_errno = errno;
-
-      g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved_errno),
-                   "Cannot create %s: %s", dir, g_strerror (saved_errno));
-      return FALSE;
-    }
-
-  if (!g_file_set_contents_full (path, word, -1, G_FILE_SET_CONTENTS_CONSISTENT, 0600, error))
+  if (!clarify_private_file_write (path, word, -1, error))
     return FALSE;
 
   /* Nothing on disk from now on: what the file holds moves to memory. */

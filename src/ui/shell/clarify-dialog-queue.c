@@ -421,6 +421,7 @@ show_step_cb (gpointer data)
       gtk_widget_measure (GTK_WIDGET (dialog), GTK_ORIENTATION_VERTICAL, width, NULL, NULL, NULL, NULL);
       return G_SOURCE_CONTINUE;
 
+    case SHOW_PRESENT:
     default:
       self->show_id = 0;
       self->showing = NULL;
