@@ -404,7 +404,9 @@ bench_filter (const char *json)
   printf ("%-40s %9.2f %9.2f %9.2f %9.2f\n", "key → next frame drawn",
           bench_percentile (frame_ms, 0.0), bench_percentile (frame_ms, 0.5),
           bench_percentile (frame_ms, 0.95), bench_percentile (frame_ms, 1.0));
-  printf ("the first round, keystroke by keystroke:\n%s", first_round->str);
+  printf ("the first round, keystroke by keystroke (rows: what the list holds right after the key;\n"
+          " where the search lets many more through, the rest come in over the next frames):\n%s",
+          first_round->str);
 
   close_dialogs (&dialog, 1);
 }

@@ -827,6 +827,81 @@ test_list_fills_in (void)
   run_clear (&run);
 }
 
+typedef struct
+{
+  GdkFrameClock *clock;
+  gint64         until;
+} FrameWait;
+
+static gboolean
+frame_reached (gpointer data)
+{
+  FrameWait *wait = data;
+
+  return gdk_frame_clock_get_frame_counter (wait->clock) >= wait->until;
+}
+
+/* Waits until @n more frames of @window are drawn. */
+static void
+wait_frames (GtkWidget *window,
+             guint      n)
+{
+  FrameWait wait = { gtk_widget_get_frame_clock (window), 0 };
+
+  wait.until = gdk_frame_clock_get_frame_counter (wait.clock) + n;
+  gtk_widget_queue_draw (window);
+  g_assert_true (clarify_test_wait_until (frame_reached, &wait, 5000));
+}
+
+/* A search that lets far more rows through than it showed does not build
+ * them all in one frame: they come in batches, as when the list opened,
+ * and the pick among them is selected when its row is in. */
+static void
+test_list_search_widens_in_batches (void)
+{
+  g_autoptr(ClarifyRequest) request = new_request ("r1", NULL, NULL);
+  ClarifyQuestion *q = add_question (request, "pick", CLARIFY_QUESTION_KIND_SINGLE, "Pick", "Which one?");
+  const char * const defaults[] = { "o150", NULL };
+  GtkSingleSelection *selection;
+  GtkEditable *entry;
+  FirstFrame first = { 0 };
+  Run run = { 0 };
+
+  set_language ("en");
+  add_numbered_options (q, 200, "Described", NULL);
+  clarify_question_set_default_values (q, defaults);
+
+  run_create (&run, request);
+  watch_first_frame (&run, view_of (&run), &first);
+  selection = GTK_SINGLE_SELECTION (first.rows);
+  entry = GTK_EDITABLE (clarify_option_list_get_search_entry (CLARIFY_OPTION_LIST (view_of (&run))));
+
+  type_search (&run, "option 150");
+  g_assert_cmpuint (g_list_model_get_n_items (first.rows), ==, 1);
+  g_assert_cmpuint (gtk_single_selection_get_selected (selection), ==, 0);
+  wait_frames (GTK_WIDGET (run.dialog), 2);
+
+  /* Back to all 200: no more at once than the rows that fill the card,
+   * as in the first frame. */
+  gtk_editable_set_text (entry, "");
+  g_assert_cmpuint (g_list_model_get_n_items (first.rows), ==, first.n_at_first_frame);
+  g_assert_true (clarify_option_list_get_filling (CLARIFY_OPTION_LIST (view_of (&run))));
+  g_assert_cmpuint (gtk_single_selection_get_selected (selection), ==, GTK_INVALID_LIST_POSITION);
+
+  g_assert_true (clarify_test_wait_list_filled (view_of (&run), 5000));
+  g_assert_cmpuint (g_list_model_get_n_items (first.rows), ==, 200);
+  g_assert_cmpuint (gtk_single_selection_get_selected (selection), ==, 150);
+
+  /* Narrowing keeps the rows it shows: nothing to fill in. */
+  type_search (&run, "option 1");
+  g_assert_false (clarify_option_list_get_filling (CLARIFY_OPTION_LIST (view_of (&run))));
+  g_assert_cmpuint (g_list_model_get_n_items (first.rows), ==, 111);
+
+  submit (&run);
+  assert_response (&run, "{\"id\":\"r1\",\"outcome\":\"answered\",\"answers\":[{\"question_id\":\"pick\",\"values\":[\"o150\"]}]}");
+  run_clear (&run);
+}
+
 /* The first frame builds only the rows that cover the card at their least
  * height: the card must have its full height in that frame already, or it
  * would grow as the rest come in. For each kind of row. */
@@ -894,6 +969,7 @@ main (int   argc,
   g_test_add_data_func ("/choice/list/one-tab-stop/multi", GINT_TO_POINTER (TRUE), test_list_one_tab_stop);
   add_language_test ("/choice/list/enter-on-row", test_list_enter_on_row);
   g_test_add_func ("/choice/list/fills-in", test_list_fills_in);
+  g_test_add_func ("/choice/list/search-widens-in-batches", test_list_search_widens_in_batches);
   g_test_add_data_func ("/choice/list/first-frame-fills-card/single", &first_rows_cases[0], test_list_first_frame_fills_card);
   g_test_add_data_func ("/choice/list/first-frame-fills-card/single-described", &first_rows_cases[1], test_list_first_frame_fills_card);
   g_test_add_data_func ("/choice/list/first-frame-fills-card/multi", &first_rows_cases[2], test_list_first_frame_fills_card);

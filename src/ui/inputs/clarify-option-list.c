@@ -42,8 +42,11 @@ struct _ClarifyOptionList
   GtkFilterListModel   *filtered;
   /* A long list's rows while they are being filled in; else NULL. */
   GtkSliceListModel    *slice;
+  /* The rows that fill the card at their least height. */
+  guint                 first_batch;
   guint                 fill_tick;
-  gint64                mapped_in_frame;
+  /* The frame that shows the rows there are; batches begin after it. */
+  gint64                shown_in_frame;
   GtkSelectionModel    *selection;
   /* The row "Other…"; never part of the question's options. */
   ClarifyOption        *other_item;
@@ -162,6 +165,83 @@ keep_unfiltered_height (ClarifyOptionList *self)
     gtk_widget_set_size_request (self->body, -1, height);
 }
 
+/* Before the frame is laid out, so its new rows are drawn in it. Not in
+ * the frame after the map or a search: that one shows what is there. */
+static gboolean
+fill_rows_cb (GtkWidget     *widget,
+              GdkFrameClock *frame_clock,
+              gpointer       user_data)
+{
+  ClarifyOptionList *self = CLARIFY_OPTION_LIST (widget);
+  guint size = gtk_slice_list_model_get_size (self->slice);
+  guint n_rows = g_list_model_get_n_items (gtk_slice_list_model_get_model (self->slice));
+
+  if (gdk_frame_clock_get_frame_counter (frame_clock) <= self->shown_in_frame + 1)
+    return G_SOURCE_CONTINUE;
+
+  if (size + ROWS_PER_FRAME >= n_rows)
+    {
+      /* No limit, until a search lets many more through. */
+      size = G_MAXUINT;
+      self->fill_tick = 0;
+    }
+  else
+    {
+      size += ROWS_PER_FRAME;
+    }
+
+  self->syncing = TRUE;
+  gtk_slice_list_model_set_size (self->slice, size);
+  self->syncing = FALSE;
+  /* The pick may be in the rows just added. Emptiness cannot change: the
+   * first rows were there from the start. */
+  update_selection (self);
+
+  return self->fill_tick != 0 ? G_SOURCE_CONTINUE : G_SOURCE_REMOVE;
+}
+
+static void
+start_filling (ClarifyOptionList *self)
+{
+  GtkWidget *widget = GTK_WIDGET (self);
+
+  if (self->fill_tick != 0)
+    return;
+
+  self->shown_in_frame = gdk_frame_clock_get_frame_counter (gtk_widget_get_frame_clock (widget));
+  self->fill_tick = gtk_widget_add_tick_callback (widget, fill_rows_cb, NULL, NULL);
+}
+
+/* A search that lets many more rows through would have them all built in
+ * the next frame (190 rows took 135 ms): no more rows than were shown, or
+ * than fill the card, come in at once; the rest follow in batches. */
+static void
+hold_back_new_rows (ClarifyOptionList *self)
+{
+  guint shown = g_list_model_get_n_items (G_LIST_MODEL (self->slice));
+  guint size = MAX (self->first_batch, shown);
+
+  /* Never below what is shown: no row goes before the search is applied. */
+  if (size < gtk_slice_list_model_get_size (self->slice))
+    gtk_slice_list_model_set_size (self->slice, size);
+}
+
+static void
+fill_in_held_rows (ClarifyOptionList *self)
+{
+  guint n_rows = g_list_model_get_n_items (gtk_slice_list_model_get_model (self->slice));
+
+  /* A fill under way goes on as it was. */
+  if (self->fill_tick != 0)
+    return;
+
+  if (gtk_slice_list_model_get_size (self->slice) >= n_rows)
+    gtk_slice_list_model_set_size (self->slice, G_MAXUINT);
+  else if (gtk_widget_get_mapped (GTK_WIDGET (self)))
+    start_filling (self);
+  /* Else clarify_option_list_map() starts it. */
+}
+
 /* On ::notify::text rather than ::changed: gtk_editable_set_text() deletes,
  * then inserts, and ::changed would show all rows in between. */
 static void
@@ -173,9 +253,13 @@ search_text_cb (ClarifyOptionList *self)
   if (!clarify_option_filter_get_searching (self->filter))
     keep_unfiltered_height (self);
 
+  if (self->slice != NULL)
+    hold_back_new_rows (self);
   self->syncing = TRUE;
   changed = clarify_option_filter_set_search (self->filter, text);
   self->syncing = FALSE;
+  if (self->slice != NULL)
+    fill_in_held_rows (self);
   if (!changed)
     return;
 
@@ -427,6 +511,7 @@ clarify_option_list_setup (ClarifyChoiceView *view)
   self->long_list = count_first_rows (rows, multiple, &n_first);
   if (self->long_list)
     {
+      self->first_batch = n_first;
       self->slice = gtk_slice_list_model_new (g_steal_pointer (&rows), 0, n_first);
       rows = g_object_ref (G_LIST_MODEL (self->slice));
     }
@@ -706,41 +791,6 @@ clarify_option_list_finalize (GObject *object)
   G_OBJECT_CLASS (clarify_option_list_parent_class)->finalize (object);
 }
 
-/* Before the frame is laid out, so its new rows are drawn in it. Not in
- * the first frame after the map: that one shows the dialog. */
-static gboolean
-fill_rows_cb (GtkWidget     *widget,
-              GdkFrameClock *frame_clock,
-              gpointer       user_data)
-{
-  ClarifyOptionList *self = CLARIFY_OPTION_LIST (widget);
-  guint size = gtk_slice_list_model_get_size (self->slice);
-  guint n_rows = g_list_model_get_n_items (gtk_slice_list_model_get_model (self->slice));
-
-  if (gdk_frame_clock_get_frame_counter (frame_clock) <= self->mapped_in_frame + 1)
-    return G_SOURCE_CONTINUE;
-
-  if (size + ROWS_PER_FRAME >= n_rows)
-    {
-      /* No limit from now on, whatever a search lets through. */
-      size = G_MAXUINT;
-      self->fill_tick = 0;
-    }
-  else
-    {
-      size += ROWS_PER_FRAME;
-    }
-
-  self->syncing = TRUE;
-  gtk_slice_list_model_set_size (self->slice, size);
-  self->syncing = FALSE;
-  /* The pick may be in the rows just added. Emptiness cannot change: the
-   * first rows were there from the start. */
-  update_selection (self);
-
-  return self->fill_tick != 0 ? G_SOURCE_CONTINUE : G_SOURCE_REMOVE;
-}
-
 static void
 clarify_option_list_map (GtkWidget *widget)
 {
@@ -753,11 +803,8 @@ clarify_option_list_map (GtkWidget *widget)
       gtk_scrolled_window_set_min_content_height (GTK_SCROLLED_WINDOW (self->scrolled), -1);
     }
 
-  if (clarify_option_list_get_filling (self) && self->fill_tick == 0)
-    {
-      self->mapped_in_frame = gdk_frame_clock_get_frame_counter (gtk_widget_get_frame_clock (widget));
-      self->fill_tick = gtk_widget_add_tick_callback (widget, fill_rows_cb, NULL, NULL);
-    }
+  if (clarify_option_list_get_filling (self))
+    start_filling (self);
 
   GTK_WIDGET_CLASS (clarify_option_list_parent_class)->map (widget);
 }
