@@ -34,6 +34,7 @@ static int opt_key_interval_ms = 60;
 static int opt_dialogs = 20;
 static double opt_idle_seconds = 1.0;
 static gboolean opt_set_text = FALSE;
+static char *opt_only = NULL;
 
 static const GOptionEntry entries[] = {
   { "repeat", 'r', 0, G_OPTION_ARG_INT, &opt_repeat,
@@ -48,6 +49,8 @@ static const GOptionEntry entries[] = {
     "How long one open dialog is left alone to count its wakeups (default 1)", "S" },
   { "set-text", 0, 0, G_OPTION_ARG_NONE, &opt_set_text,
     "Replace the whole search text per keystroke (gtk_editable_set_text) instead of typing one character", NULL },
+  { "only", 0, 0, G_OPTION_ARG_STRING, &opt_only,
+    "Only open dialogs of one request, and nothing else: for a profiler (text, chips, list or paged)", "REQUEST" },
   { NULL }
 };
 
@@ -539,6 +542,12 @@ main (int   argc,
   g_autofree char *single_4 = build_single (4);
   g_autofree char *single_200 = build_single (200);
   g_autofree char *mixed = build_mixed ();
+  const struct { const char *name, *label, *json; } requests[] = {
+    { "text", "1 text question", text },
+    { "chips", "single, 4 options (chips)", single_4 },
+    { "list", "single, 200 options (list)", single_200 },
+    { "paged", "10 questions, mixed (paged)", mixed },
+  };
   const char *localedir = g_getenv ("CLARIFY_LOCALEDIR");
   gint64 start = g_get_monotonic_time ();
 
@@ -558,6 +567,15 @@ main (int   argc,
   bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
   textdomain (GETTEXT_PACKAGE);
 
+  for (guint i = 0; opt_only != NULL && !g_str_equal (opt_only, requests[i].name); i++)
+    {
+      if (i + 1 == G_N_ELEMENTS (requests))
+        {
+          g_printerr ("--only takes text, chips, list or paged\n");
+          return 2;
+        }
+    }
+
   if (!gtk_init_check ())
     {
       g_printerr ("bench-dialog needs a display; run it under xvfb-run -a dbus-run-session\n");
@@ -575,13 +593,16 @@ main (int   argc,
 
   printf ("%-30s %10s %10s %12s %12s %10s %10s %12s\n", "ms", "1st new()", "1st frame",
           "new() median", "frame median", "frame max", "1st all", "all median");
-  bench_open ("1 text question", text);
-  bench_open ("single, 4 options (chips)", single_4);
-  bench_open ("single, 200 options (list)", single_200);
-  bench_open ("10 questions, mixed (paged)", mixed);
+  for (guint i = 0; i < G_N_ELEMENTS (requests); i++)
+    {
+      if (opt_only == NULL || g_str_equal (opt_only, requests[i].name))
+        bench_open (requests[i].label, requests[i].json);
+    }
   printf ("(\"frame\" is new() → first frame drawn; \"all\" → the first frame with every row of a\n"
           " long list, which fills in a batch a frame; median and max over the %d opens after the first)\n",
           opt_repeat - 1);
+  if (opt_only != NULL)
+    return 0;
 
   bench_filter (single_200);
   bench_dialog_idle ("1 text question, the focus in its text field", text);
