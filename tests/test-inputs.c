@@ -1491,6 +1491,65 @@ test_date_range (void)
   hide (&shown);
 }
 
+static gboolean
+popover_is_open (gpointer button)
+{
+  GtkPopover *popover = gtk_menu_button_get_popover (button);
+
+  return popover != NULL && gtk_widget_get_visible (GTK_WIDGET (popover));
+}
+
+/* The calendar is built when the button first opens it. It opens on the
+ * month of the date typed, or for an empty end, on the start's; a day
+ * picked in it fills the field and closes it. */
+static void
+test_date_range_calendar (void)
+{
+  g_autoptr(ClarifyQuestion) question = new_question (CLARIFY_QUESTION_KIND_DATE_RANGE, "Which weeks are you away?");
+  ClarifyDateEntry *end_entry;
+  GtkWidget *button, *calendar, *popover;
+  g_autoptr(GDateTime) shown_day = NULL;
+  g_autoptr(GDateTime) day = g_date_time_new_local (2026, 8, 21, 0, 0, 0);
+  Shown shown = show (question);
+
+  end_entry = clarify_date_range_input_get_end (CLARIFY_DATE_RANGE_INPUT (shown.input));
+  button = clarify_date_entry_get_button (end_entry);
+  g_assert_null (gtk_menu_button_get_popover (GTK_MENU_BUTTON (button)));
+  g_assert_true (gtk_widget_get_sensitive (button));
+  g_assert_true (gtk_test_accessible_has_property (GTK_ACCESSIBLE (button), GTK_ACCESSIBLE_PROPERTY_HAS_POPUP));
+
+  gtk_editable_set_text (GTK_EDITABLE (clarify_date_entry_get_entry (clarify_date_range_input_get_start (CLARIFY_DATE_RANGE_INPUT (shown.input)))),
+                         "2026-08-10");
+  /* A button's activation ends in a click after a moment. */
+  g_assert_true (gtk_widget_activate (button));
+  g_assert_true (clarify_test_wait_until (popover_is_open, button, 5000));
+  popover = GTK_WIDGET (gtk_menu_button_get_popover (GTK_MENU_BUTTON (button)));
+  calendar = clarify_date_entry_get_calendar (end_entry);
+  g_assert_true (gtk_widget_is_ancestor (calendar, popover));
+  shown_day = gtk_calendar_get_date (GTK_CALENDAR (calendar));
+  g_assert_cmpint (g_date_time_get_year (shown_day), ==, 2026);
+  g_assert_cmpint (g_date_time_get_month (shown_day), ==, 8);
+  g_assert_cmpint (g_date_time_get_day_of_month (shown_day), ==, 10);
+
+  gtk_calendar_select_day (GTK_CALENDAR (calendar), day);
+  g_signal_emit_by_name (calendar, "day-selected");
+  assert_answer (shown.input, "2026-08-10|2026-08-21", NULL);
+  assert_valid (shown.input);
+  g_assert_false (gtk_widget_get_visible (popover));
+
+  /* Opened again, the same calendar, on the date now in the field. */
+  g_assert_true (gtk_widget_activate (button));
+  g_assert_true (clarify_test_wait_until (popover_is_open, button, 5000));
+  g_assert_true (GTK_WIDGET (gtk_menu_button_get_popover (GTK_MENU_BUTTON (button))) == popover);
+  g_assert_true (clarify_date_entry_get_calendar (end_entry) == calendar);
+  g_clear_pointer (&shown_day, g_date_time_unref);
+  shown_day = gtk_calendar_get_date (GTK_CALENDAR (calendar));
+  g_assert_cmpint (g_date_time_get_day_of_month (shown_day), ==, 21);
+  gtk_menu_button_popdown (GTK_MENU_BUTTON (button));
+
+  hide (&shown);
+}
+
 static void
 test_date_range_default (void)
 {
@@ -1732,6 +1791,7 @@ main (int   argc,
   g_test_add_func ("/inputs/date/default", test_date_default);
   g_test_add_func ("/inputs/date-range", test_date_range);
   g_test_add_func ("/inputs/date-range/default", test_date_range_default);
+  g_test_add_func ("/inputs/date-range/calendar", test_date_range_calendar);
   g_test_add_func ("/inputs/focus", test_grab_focus);
   g_test_add_func ("/inputs/tab-order", test_tab_order);
   g_test_add_data_func ("/inputs/screenshots/en", "en", test_screenshots);

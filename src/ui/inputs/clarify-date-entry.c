@@ -137,6 +137,38 @@ popover_show_cb (ClarifyDateEntry *self)
   self->syncing = FALSE;
 }
 
+/* Built when first opened: a calendar is some sixty widgets, and the two
+ * of a date range cost more to build than the rest of their page. */
+static void
+ensure_calendar (ClarifyDateEntry *self)
+{
+  GtkEventController *keys;
+  GtkWidget *popover;
+
+  if (self->calendar != NULL)
+    return;
+
+  self->calendar = gtk_calendar_new ();
+  g_signal_connect_swapped (self->calendar, "day-selected", G_CALLBACK (day_selected_cb), self);
+  keys = gtk_event_controller_key_new ();
+  gtk_event_controller_set_propagation_phase (keys, GTK_PHASE_CAPTURE);
+  g_signal_connect (keys, "key-pressed", G_CALLBACK (calendar_key_pressed_cb), self);
+  g_signal_connect (keys, "key-released", G_CALLBACK (calendar_key_released_cb), self);
+  gtk_widget_add_controller (self->calendar, keys);
+
+  popover = gtk_popover_new ();
+  gtk_popover_set_child (GTK_POPOVER (popover), self->calendar);
+  g_signal_connect_swapped (popover, "show", G_CALLBACK (popover_show_cb), self);
+  gtk_menu_button_set_popover (GTK_MENU_BUTTON (self->button), popover);
+}
+
+static void
+create_popup_cb (GtkMenuButton *button,
+                 gpointer       user_data)
+{
+  ensure_calendar (user_data);
+}
+
 static void
 update_words (ClarifyDateEntry *self)
 {
@@ -234,7 +266,6 @@ clarify_date_entry_init (ClarifyDateEntry *self)
   g_autofree char *example = NULL;
   g_autofree char *placeholder = NULL;
   GtkEventController *keys;
-  GtkWidget *popover;
   GDate today;
 
   gtk_widget_add_css_class (GTK_WIDGET (self), "linked");
@@ -265,21 +296,9 @@ clarify_date_entry_init (ClarifyDateEntry *self)
                                   GTK_ACCESSIBLE_RELATION_DESCRIBED_BY, self->words, NULL,
                                   -1);
 
-  self->calendar = gtk_calendar_new ();
-  g_signal_connect_swapped (self->calendar, "day-selected", G_CALLBACK (day_selected_cb), self);
-  keys = gtk_event_controller_key_new ();
-  gtk_event_controller_set_propagation_phase (keys, GTK_PHASE_CAPTURE);
-  g_signal_connect (keys, "key-pressed", G_CALLBACK (calendar_key_pressed_cb), self);
-  g_signal_connect (keys, "key-released", G_CALLBACK (calendar_key_released_cb), self);
-  gtk_widget_add_controller (self->calendar, keys);
-
-  popover = gtk_popover_new ();
-  gtk_popover_set_child (GTK_POPOVER (popover), self->calendar);
-  g_signal_connect_swapped (popover, "show", G_CALLBACK (popover_show_cb), self);
-
   self->button = gtk_menu_button_new ();
   gtk_menu_button_set_icon_name (GTK_MENU_BUTTON (self->button), "x-office-calendar-symbolic");
-  gtk_menu_button_set_popover (GTK_MENU_BUTTON (self->button), popover);
+  gtk_menu_button_set_create_popup_func (GTK_MENU_BUTTON (self->button), create_popup_cb, self, NULL);
   gtk_widget_set_tooltip_text (self->button, _("Choose a date"));
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->button),
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, _("Choose a date"),
@@ -355,6 +374,7 @@ clarify_date_entry_get_calendar (ClarifyDateEntry *self)
 {
   g_return_val_if_fail (CLARIFY_IS_DATE_ENTRY (self), NULL);
 
+  ensure_calendar (self);
   return self->calendar;
 }
 
