@@ -680,19 +680,30 @@ find_row (ClarifyOptionList *self,
   return NULL;
 }
 
-/* The first picked of the rows shown, else the first row. */
+/* The first picked row, else the first row. A picked row still to come
+ * in a batch comes in now, with those before it: Tab goes to the pick. */
 static guint
 get_entry_position (ClarifyOptionList *self)
 {
-  GListModel *rows = G_LIST_MODEL (self->selection);
+  GListModel *rows = self->slice != NULL ? gtk_slice_list_model_get_model (self->slice)
+                                         : G_LIST_MODEL (self->selection);
   guint n = g_list_model_get_n_items (rows);
 
   for (guint i = 0; i < n; i++)
     {
       g_autoptr(ClarifyOption) item = g_list_model_get_item (rows, i);
 
-      if (item_get_active (self, item))
-        return i;
+      if (!item_get_active (self, item))
+        continue;
+
+      if (self->slice != NULL && i >= gtk_slice_list_model_get_size (self->slice))
+        {
+          self->syncing = TRUE;
+          gtk_slice_list_model_set_size (self->slice, i + 1);
+          self->syncing = FALSE;
+          update_selection (self);
+        }
+      return i;
     }
 
   return 0;
