@@ -916,6 +916,40 @@ test_list_search_widens_in_batches (void)
   run_clear (&run);
 }
 
+/* Rows held back by a search fill the card by their own heights: here
+ * the plain rows a search brings back, not the described ones the list
+ * began with (6 fill the card, of the plain ones 9). */
+static void
+test_list_held_rows_fill_card (void)
+{
+  g_autoptr(ClarifyRequest) request = new_request ("r1", NULL, NULL);
+  ClarifyQuestion *q = add_question (request, "pick", CLARIFY_QUESTION_KIND_SINGLE, "Pick", "Which one?");
+  FirstFrame first = { 0 };
+  Run run = { 0 };
+
+  set_language ("en");
+  for (guint i = 0; i < 200; i++)
+    {
+      g_autofree char *label = g_strdup_printf (i < 50 ? "Described %u" : "Plain %u", i);
+      g_autofree char *value = g_strdup_printf ("o%u", i);
+
+      add_option (q, label, value, i < 50 ? "With a description" : NULL);
+    }
+
+  run_create (&run, request);
+  watch_first_frame (&run, view_of (&run), &first);
+  g_assert_cmpuint (first.n_at_first_frame, ==, 6);
+
+  type_search (&run, "plain 199");
+  g_assert_cmpuint (g_list_model_get_n_items (first.rows), ==, 1);
+  gtk_editable_delete_text (GTK_EDITABLE (clarify_option_list_get_search_entry (CLARIFY_OPTION_LIST (view_of (&run)))), 5, -1);
+  g_assert_cmpuint (g_list_model_get_n_items (first.rows), ==, 9);
+
+  g_assert_true (clarify_test_wait_list_filled (view_of (&run), 5000));
+  g_assert_cmpuint (g_list_model_get_n_items (first.rows), ==, 150);
+  run_clear (&run);
+}
+
 /* The first frame builds only the rows that cover the card at their least
  * height: the card must have its full height in that frame already, or it
  * would grow as the rest come in. For each kind of row. */
@@ -984,6 +1018,7 @@ main (int   argc,
   add_language_test ("/choice/list/enter-on-row", test_list_enter_on_row);
   g_test_add_func ("/choice/list/fills-in", test_list_fills_in);
   g_test_add_func ("/choice/list/search-widens-in-batches", test_list_search_widens_in_batches);
+  g_test_add_func ("/choice/list/held-rows-fill-card", test_list_held_rows_fill_card);
   g_test_add_data_func ("/choice/list/first-frame-fills-card/single", &first_rows_cases[0], test_list_first_frame_fills_card);
   g_test_add_data_func ("/choice/list/first-frame-fills-card/single-described", &first_rows_cases[1], test_list_first_frame_fills_card);
   g_test_add_data_func ("/choice/list/first-frame-fills-card/multi", &first_rows_cases[2], test_list_first_frame_fills_card);

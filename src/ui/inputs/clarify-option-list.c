@@ -42,8 +42,6 @@ struct _ClarifyOptionList
   GtkFilterListModel   *filtered;
   /* A long list's rows while they are being filled in; else NULL. */
   GtkSliceListModel    *slice;
-  /* The rows that fill the card at their least height. */
-  guint                 first_batch;
   guint                 fill_tick;
   /* The frame that shows the rows there are; batches begin after it. */
   gint64                shown_in_frame;
@@ -200,6 +198,30 @@ fill_rows_cb (GtkWidget     *widget,
   return self->fill_tick != 0 ? G_SOURCE_CONTINUE : G_SOURCE_REMOVE;
 }
 
+/* Whether @rows at their least height fill the card, and how many of the
+ * first of them do: 6 with descriptions, 9 without (a checklist's 7 and 11),
+ * where a bound of one line each took 17. */
+static gboolean
+count_first_rows (GListModel *rows,
+                  gboolean    multiple,
+                  guint      *n_first)
+{
+  int padding = multiple ? CHECKLIST_ROW_PADDING_Y : ROW_PADDING_Y;
+  guint n_rows = g_list_model_get_n_items (rows);
+  int height = 0;
+  guint n;
+
+  for (n = 0; n < n_rows && height < LIST_MAX_HEIGHT; n++)
+    {
+      g_autoptr(ClarifyOption) option = g_list_model_get_item (rows, n);
+
+      height += padding + clarify_option_texts_least_height (clarify_option_get_description (option));
+    }
+
+  *n_first = n;
+  return height >= LIST_MAX_HEIGHT;
+}
+
 static void
 start_filling (ClarifyOptionList *self)
 {
@@ -213,23 +235,32 @@ start_filling (ClarifyOptionList *self)
 }
 
 /* A search that lets many more rows through would have them all built in
- * the next frame (190 rows took 135 ms): no more rows than were shown, or
- * than fill the card, come in at once; the rest follow in batches. */
+ * the next frame (190 rows took 135 ms). They are held back to those shown
+ * until the search is applied, and then to those that fill the card; the
+ * rest come in a batch a frame. */
 static void
 hold_back_new_rows (ClarifyOptionList *self)
 {
   guint shown = g_list_model_get_n_items (G_LIST_MODEL (self->slice));
-  guint size = MAX (self->first_batch, shown);
 
-  /* Never below what is shown: no row goes before the search is applied. */
-  if (size < gtk_slice_list_model_get_size (self->slice))
-    gtk_slice_list_model_set_size (self->slice, size);
+  if (shown < gtk_slice_list_model_get_size (self->slice))
+    gtk_slice_list_model_set_size (self->slice, shown);
 }
 
 static void
 fill_in_held_rows (ClarifyOptionList *self)
 {
-  guint n_rows = g_list_model_get_n_items (gtk_slice_list_model_get_model (self->slice));
+  GListModel *rows = gtk_slice_list_model_get_model (self->slice);
+  guint n_rows = g_list_model_get_n_items (rows);
+  guint fill_card;
+
+  count_first_rows (rows, clarify_choice_view_get_multiple (CLARIFY_CHOICE_VIEW (self)), &fill_card);
+  if (gtk_slice_list_model_get_size (self->slice) < fill_card)
+    {
+      self->syncing = TRUE;
+      gtk_slice_list_model_set_size (self->slice, fill_card);
+      self->syncing = FALSE;
+    }
 
   /* A fill under way goes on as it was. */
   if (self->fill_tick != 0)
@@ -454,30 +485,6 @@ unbind_row_cb (GtkSignalListItemFactory *factory,
     g_hash_table_remove (self->bound_checks, child);
 }
 
-/* Whether @rows at their least height fill the card, and how many of the
- * first of them do: 6 with descriptions, 9 without (a checklist's 7 and 11),
- * where a bound of one line each took 17. */
-static gboolean
-count_first_rows (GListModel *rows,
-                  gboolean    multiple,
-                  guint      *n_first)
-{
-  int padding = multiple ? CHECKLIST_ROW_PADDING_Y : ROW_PADDING_Y;
-  guint n_rows = g_list_model_get_n_items (rows);
-  int height = 0;
-  guint n;
-
-  for (n = 0; n < n_rows && height < LIST_MAX_HEIGHT; n++)
-    {
-      g_autoptr(ClarifyOption) option = g_list_model_get_item (rows, n);
-
-      height += padding + clarify_option_texts_least_height (clarify_option_get_description (option));
-    }
-
-  *n_first = n;
-  return height >= LIST_MAX_HEIGHT;
-}
-
 static void
 clarify_option_list_setup (ClarifyChoiceView *view)
 {
@@ -511,7 +518,6 @@ clarify_option_list_setup (ClarifyChoiceView *view)
   self->long_list = count_first_rows (rows, multiple, &n_first);
   if (self->long_list)
     {
-      self->first_batch = n_first;
       self->slice = gtk_slice_list_model_new (g_steal_pointer (&rows), 0, n_first);
       rows = g_object_ref (G_LIST_MODEL (self->slice));
     }
