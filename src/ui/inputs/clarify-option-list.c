@@ -164,7 +164,8 @@ keep_unfiltered_height (ClarifyOptionList *self)
 }
 
 /* Before the frame is laid out, so its new rows are drawn in it. Not in
- * the frame after the map or a search: that one shows what is there. */
+ * the frame after the map, or after a search that starts a fill: that one
+ * shows what is there. */
 static gboolean
 fill_rows_cb (GtkWidget     *widget,
               GdkFrameClock *frame_clock,
@@ -177,7 +178,7 @@ fill_rows_cb (GtkWidget     *widget,
   if (gdk_frame_clock_get_frame_counter (frame_clock) <= self->shown_in_frame + 1)
     return G_SOURCE_CONTINUE;
 
-  if (size + ROWS_PER_FRAME >= n_rows)
+  if (size >= n_rows || n_rows - size <= ROWS_PER_FRAME)
     {
       /* No limit, until a search lets many more through. */
       size = G_MAXUINT;
