@@ -163,6 +163,16 @@ keep_unfiltered_height (ClarifyOptionList *self)
     gtk_widget_set_size_request (self->body, -1, height);
 }
 
+/* Rows only come in or go at the end, so the pick is not news. */
+static void
+set_slice_size (ClarifyOptionList *self,
+                guint              size)
+{
+  self->syncing = TRUE;
+  gtk_slice_list_model_set_size (self->slice, size);
+  self->syncing = FALSE;
+}
+
 /* Before the frame is laid out, so its new rows are drawn in it. Not in
  * the frame after the map, or after a search that starts a fill: that one
  * shows what is there. */
@@ -189,9 +199,7 @@ fill_rows_cb (GtkWidget     *widget,
       size += ROWS_PER_FRAME;
     }
 
-  self->syncing = TRUE;
-  gtk_slice_list_model_set_size (self->slice, size);
-  self->syncing = FALSE;
+  set_slice_size (self, size);
   /* The pick may be in the rows just added. Emptiness cannot change: the
    * first rows were there from the start. */
   update_selection (self);
@@ -245,7 +253,7 @@ hold_back_new_rows (ClarifyOptionList *self)
   guint shown = g_list_model_get_n_items (G_LIST_MODEL (self->slice));
 
   if (shown < gtk_slice_list_model_get_size (self->slice))
-    gtk_slice_list_model_set_size (self->slice, shown);
+    set_slice_size (self, shown);
 }
 
 static void
@@ -257,18 +265,14 @@ fill_in_held_rows (ClarifyOptionList *self)
 
   count_first_rows (rows, clarify_choice_view_get_multiple (CLARIFY_CHOICE_VIEW (self)), &fill_card);
   if (gtk_slice_list_model_get_size (self->slice) < fill_card)
-    {
-      self->syncing = TRUE;
-      gtk_slice_list_model_set_size (self->slice, fill_card);
-      self->syncing = FALSE;
-    }
+    set_slice_size (self, fill_card);
 
   /* A fill under way goes on as it was. */
   if (self->fill_tick != 0)
     return;
 
   if (gtk_slice_list_model_get_size (self->slice) >= n_rows)
-    gtk_slice_list_model_set_size (self->slice, G_MAXUINT);
+    set_slice_size (self, G_MAXUINT);
   else if (gtk_widget_get_mapped (GTK_WIDGET (self)))
     start_filling (self);
   /* Else clarify_option_list_map() starts it. */
@@ -705,9 +709,7 @@ get_entry_position (ClarifyOptionList *self)
 
       if (self->slice != NULL && i >= gtk_slice_list_model_get_size (self->slice))
         {
-          self->syncing = TRUE;
-          gtk_slice_list_model_set_size (self->slice, i + 1);
-          self->syncing = FALSE;
+          set_slice_size (self, i + 1);
           update_selection (self);
         }
       return i;
