@@ -827,34 +827,6 @@ test_list_fills_in (void)
   run_clear (&run);
 }
 
-typedef struct
-{
-  GdkFrameClock *clock;
-  GtkWidget     *window;
-  gint64         until;
-} FrameWait;
-
-/* Each frame asks for the next: an idle window draws none by itself. */
-static gboolean
-frame_reached (gpointer data)
-{
-  FrameWait *wait = data;
-
-  gtk_widget_queue_draw (wait->window);
-  return gdk_frame_clock_get_frame_counter (wait->clock) >= wait->until;
-}
-
-/* Waits until @n more frames of @window are drawn. */
-static void
-wait_frames (GtkWidget *window,
-             guint      n)
-{
-  FrameWait wait = { gtk_widget_get_frame_clock (window), window, 0 };
-
-  wait.until = gdk_frame_clock_get_frame_counter (wait.clock) + n;
-  g_assert_true (clarify_test_wait_until (frame_reached, &wait, 5000));
-}
-
 /* A search that lets far more rows through than it showed does not build
  * them all in one frame: they come in batches, as when the list opened,
  * and the pick among them is selected when its row is in. */
@@ -883,7 +855,9 @@ test_list_search_widens_in_batches (void)
       type_search (&run, "option 150");
       g_assert_cmpuint (g_list_model_get_n_items (first.rows), ==, 1);
       g_assert_cmpuint (gtk_single_selection_get_selected (selection), ==, 0);
-      wait_frames (GTK_WIDGET (run.dialog), 2);
+      /* A frame or two pass, as between keys. */
+      gtk_test_widget_wait_for_draw (GTK_WIDGET (run.dialog));
+      gtk_test_widget_wait_for_draw (GTK_WIDGET (run.dialog));
 
       /* Back to all 200: no more at once than the rows that fill the card,
        * as in the first frame. */
