@@ -905,6 +905,48 @@ test_escape_closes_when_not_cancellable (void)
   run_clear (&run);
 }
 
+static gboolean
+calendar_is_open (gpointer button)
+{
+  GtkPopover *popover = gtk_menu_button_get_popover (button);
+
+  return popover != NULL && gtk_widget_get_mapped (GTK_WIDGET (popover));
+}
+
+/* The window manager's Close, Alt+F4 or the header bar's X is not Esc: it
+ * closes whatever the focus holds, a search typed or a calendar open. */
+static void
+test_close_with_search_or_calendar (void)
+{
+  g_autoptr(ClarifyRequest) request = NULL;
+  GtkWidget *search, *button;
+  Run run = { 0 };
+  Run calendar_run = { 0 };
+
+  request = start_request (&run, "en", build_single_list);
+  search = clarify_test_find_descendant (GTK_WIDGET (input_at (&run, 0)), GTK_TYPE_SEARCH_ENTRY);
+  gtk_widget_grab_focus (search);
+  type_search (input_at (&run, 0), "ber");
+  g_assert_true (focus_is_inside (&run, search));
+
+  gtk_window_close (GTK_WINDOW (run.dialog));
+  assert_response (&run, "{\"id\":\"r1\",\"outcome\":\"cancelled\",\"answers\":[]}");
+  run_clear (&run);
+  g_clear_object (&request);
+
+  request = start_request (&calendar_run, "en", build_date);
+  button = clarify_test_find_descendant (GTK_WIDGET (input_at (&calendar_run, 0)), GTK_TYPE_MENU_BUTTON);
+  g_assert_nonnull (button);
+  g_assert_true (gtk_widget_activate (button));
+  g_assert_true (clarify_test_wait_until (calendar_is_open, button, 5000));
+  g_assert_true (gtk_widget_child_focus (GTK_WIDGET (gtk_menu_button_get_popover (GTK_MENU_BUTTON (button))), GTK_DIR_TAB_FORWARD));
+  g_assert_nonnull (gtk_widget_get_ancestor (gtk_root_get_focus (GTK_ROOT (calendar_run.dialog)), GTK_TYPE_POPOVER));
+
+  gtk_window_close (GTK_WINDOW (calendar_run.dialog));
+  assert_response (&calendar_run, "{\"id\":\"r1\",\"outcome\":\"cancelled\",\"answers\":[]}");
+  run_clear (&calendar_run);
+}
+
 static void
 test_close_button_cancels (void)
 {
@@ -1848,6 +1890,7 @@ main (int   argc,
   g_test_add_func ("/dialog/escape/closes-when-not-cancellable", test_escape_closes_when_not_cancellable);
   g_test_add_func ("/dialog/escape/clears-search-first", test_escape_clears_search_first);
   g_test_add_func ("/dialog/close-button-cancels", test_close_button_cancels);
+  g_test_add_func ("/dialog/close-with-search-or-calendar", test_close_with_search_or_calendar);
   add_language_test ("/dialog/invalid", test_invalid_keeps_submit_insensitive);
   add_language_test ("/dialog/timeout", test_timeout);
   add_language_test ("/dialog/countdown", test_countdown_display);

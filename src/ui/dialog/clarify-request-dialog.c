@@ -429,15 +429,23 @@ digit_shortcut_cb (GtkWidget *widget,
   return pick (CLARIFY_REQUEST_DIALOG (widget), g_variant_get_uint32 (args));
 }
 
-/* Esc declines where the protocol can; otherwise the request stays pending
- * and only the window goes: destroyed, not hidden, so that a request waiting
- * in the list is data, not widgets. The list builds a new one to answer it. */
+/* Declines where the protocol can; otherwise the request stays pending and
+ * only the window goes: destroyed, not hidden, so that a request waiting in
+ * the list is data, not widgets. The list builds a new one to answer it. */
+static void
+decline_or_close (ClarifyRequestDialog *self)
+{
+  if (self->finished || !clarify_request_get_cancellable (self->request))
+    gtk_window_destroy (GTK_WINDOW (self));
+  else
+    finish (self, CLARIFY_OUTCOME_CANCELLED);
+}
+
 static gboolean
 escape_shortcut_cb (GtkWidget *widget,
                     GVariant  *args,
                     gpointer   user_data)
 {
-  ClarifyRequestDialog *self = CLARIFY_REQUEST_DIALOG (widget);
   GtkWidget *focus = gtk_root_get_focus (GTK_ROOT (widget));
   GtkWidget *search = focus != NULL ? gtk_widget_get_ancestor (focus, GTK_TYPE_SEARCH_ENTRY) : NULL;
 
@@ -447,10 +455,7 @@ escape_shortcut_cb (GtkWidget *widget,
   if (search != NULL && gtk_editable_get_text (GTK_EDITABLE (search))[0] != '\0')
     return FALSE;
 
-  if (self->finished || !clarify_request_get_cancellable (self->request))
-    gtk_window_destroy (GTK_WINDOW (self));
-  else
-    finish (self, CLARIFY_OUTCOME_CANCELLED);
+  decline_or_close (CLARIFY_REQUEST_DIALOG (widget));
 
   return TRUE;
 }
@@ -574,7 +579,8 @@ clarify_request_dialog_close_request (GtkWindow *window)
   if (self->finished)
     return FALSE;
 
-  escape_shortcut_cb (GTK_WIDGET (window), NULL, NULL);
+  /* Unlike Esc, whatever the focus holds: the user asked for the window. */
+  decline_or_close (self);
 
   return TRUE;
 }
