@@ -307,6 +307,9 @@ static const InFlightEnd in_flight_gone = { CLARIFY_ERROR_GONE, CLARIFY_REQUEST_
 /* Refused after the agent withdrew it: nobody is asked again. */
 static const InFlightEnd in_flight_refused = { CLARIFY_ERROR_REJECTED, CLARIFY_REQUEST_END_WITHDRAWN,
                                                CLARIFY_END_REASON_AGENT_WITHDREW, "No longer needed" };
+/* Failed in a way worth another try: none is made for a question withdrawn. */
+static const InFlightEnd in_flight_transient = { CLARIFY_ERROR_TRANSIENT, CLARIFY_REQUEST_END_WITHDRAWN,
+                                                 CLARIFY_END_REASON_AGENT_WITHDREW, "No longer needed" };
 
 static void
 test_withdrawn_in_flight (Fixture       *f,
@@ -331,6 +334,7 @@ test_withdrawn_in_flight (Fixture       *f,
   g_assert_cmpuint (f->watch.refused->len, ==, 0);
   g_assert_cmpuint (clarify_test_backend_get_n_attempts (f->agent), ==, 1);
   g_assert_cmpuint (clarify_test_backend_count_delivered (f->agent, "r1"), ==, in_flight->code == 0 ? 1 : 0);
+  g_assert_cmpuint (clarify_outbox_get_n_pending (clarify_inbox_get_outbox (f->inbox)), ==, 0);
 }
 
 /* Answered elsewhere, failed: the agent's final word on the answer */
@@ -878,6 +882,7 @@ main (int   argc,
   ADD ("withdrawn/in-flight-taken", &in_flight_taken, test_withdrawn_in_flight);
   ADD ("withdrawn/in-flight-gone", &in_flight_gone, test_withdrawn_in_flight);
   ADD ("withdrawn/in-flight-refused", &in_flight_refused, test_withdrawn_in_flight);
+  ADD ("withdrawn/in-flight-transient", &in_flight_transient, test_withdrawn_in_flight);
   ADD ("answered-elsewhere", &gone, test_final_failure);
   ADD ("agent-restarted", &restarted, test_final_failure);
   ADD ("refused/rejected", GINT_TO_POINTER (CLARIFY_ERROR_REJECTED), test_refused);

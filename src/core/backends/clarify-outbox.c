@@ -32,6 +32,7 @@ typedef struct
   gint64           unreachable_since;  /* when its port started refusing, or 0 */
   gint64           next_attempt_at;
   gboolean         in_flight;
+  gboolean         unwanted;  /* cancelled in flight: its post decides, no retry does */
 } OutboxItem;
 
 struct _ClarifyOutbox
@@ -270,7 +271,7 @@ on_deliver_finished (GObject      *source,
   if (self == NULL)
     return;
 
-  if (is_final (item, error))
+  if (is_final (item, error) || item->unwanted)
     {
       clarify_outbox_finish_item (self, item, error);
       return;
@@ -600,7 +601,10 @@ clarify_outbox_cancel (ClarifyOutbox  *self,
         continue;
       /* Its post decides; the agent may already have it. */
       if (item->in_flight)
-        return FALSE;
+        {
+          item->unwanted = TRUE;
+          return FALSE;
+        }
 
       /* Not wanted any more: not after a restart either. */
       clarify_outbox_forget_file (self, item);

@@ -41,7 +41,8 @@ void           clarify_outbox_set_store  (ClarifyOutbox      *self,
                                           ClarifyOutboxStore *store);
 ClarifyOutboxStore *clarify_outbox_get_store (ClarifyOutbox  *self);
 /* Drops the answer to @request (and its file) unless its post is under way. Returns FALSE
- * when it is: then ::delivered or ::failed still follows. */
+ * when it is: then ::delivered or ::failed still follows, and a failure worth a retry
+ * gets none. */
 gboolean       clarify_outbox_cancel        (ClarifyOutbox   *self,
                                              ClarifyRequest  *request);
 /* Drops the answer to @request and keeps its file: its backend goes, but
