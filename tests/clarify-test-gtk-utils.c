@@ -209,6 +209,14 @@ clarify_test_save_screenshot (GtkWidget  *widget,
   return g_steal_pointer (&file);
 }
 
+gboolean
+clarify_test_popover_is_open (gpointer menu_button)
+{
+  GtkPopover *popover = gtk_menu_button_get_popover (menu_button);
+
+  return popover != NULL && gtk_widget_get_mapped (GTK_WIDGET (popover));
+}
+
 /* The GTK-free loop helpers of clarify-test-server.c do the work. */
 gboolean
 clarify_test_wait_until (gboolean (*condition) (gpointer data),

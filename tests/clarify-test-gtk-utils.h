@@ -37,6 +37,9 @@ char    *clarify_test_save_screenshot   (GtkWidget   *widget,
 gboolean clarify_test_wait_until        (gboolean   (*condition) (gpointer data),
                                          gpointer     data,
                                          guint        timeout_ms);
+/* Whether the popover of @menu_button (a GtkMenuButton) is on screen; for
+ * clarify_test_wait_until(). */
+gboolean clarify_test_popover_is_open   (gpointer     menu_button);
 /* Waits until the idle work GTK does after a frame has run (GtkTextView
  * lays out the lines it does not show yet at GTK_TEXT_VIEW_PRIORITY_VALIDATE),
  * @widget is allocated the natural height it then asks for (a window that

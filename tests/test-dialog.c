@@ -905,14 +905,6 @@ test_escape_closes_when_not_cancellable (void)
   run_clear (&run);
 }
 
-static gboolean
-calendar_is_open (gpointer button)
-{
-  GtkPopover *popover = gtk_menu_button_get_popover (button);
-
-  return popover != NULL && gtk_widget_get_mapped (GTK_WIDGET (popover));
-}
-
 /* The window manager's Close, Alt+F4 or the header bar's X is not Esc: it
  * closes whatever the focus holds, a search typed or a calendar open. */
 static void
@@ -938,7 +930,7 @@ test_close_with_search_or_calendar (void)
   button = clarify_test_find_descendant (GTK_WIDGET (input_at (&calendar_run, 0)), GTK_TYPE_MENU_BUTTON);
   g_assert_nonnull (button);
   g_assert_true (gtk_widget_activate (button));
-  g_assert_true (clarify_test_wait_until (calendar_is_open, button, 5000));
+  g_assert_true (clarify_test_wait_until (clarify_test_popover_is_open, button, 5000));
   g_assert_true (gtk_widget_child_focus (GTK_WIDGET (gtk_menu_button_get_popover (GTK_MENU_BUTTON (button))), GTK_DIR_TAB_FORWARD));
   g_assert_nonnull (gtk_widget_get_ancestor (gtk_root_get_focus (GTK_ROOT (calendar_run.dialog)), GTK_TYPE_POPOVER));
 

@@ -1491,14 +1491,6 @@ test_date_range (void)
   hide (&shown);
 }
 
-static gboolean
-popover_is_open (gpointer button)
-{
-  GtkPopover *popover = gtk_menu_button_get_popover (button);
-
-  return popover != NULL && gtk_widget_get_visible (GTK_WIDGET (popover));
-}
-
 /* The calendar is built when the button first opens it. It opens on the
  * month of the date typed, or for an empty end, on the start's; a day
  * picked in it fills the field and closes it. */
@@ -1522,7 +1514,7 @@ test_date_range_calendar (void)
                          "2026-08-10");
   /* A button's activation ends in a click after a moment. */
   g_assert_true (gtk_widget_activate (button));
-  g_assert_true (clarify_test_wait_until (popover_is_open, button, 5000));
+  g_assert_true (clarify_test_wait_until (clarify_test_popover_is_open, button, 5000));
   popover = GTK_WIDGET (gtk_menu_button_get_popover (GTK_MENU_BUTTON (button)));
   calendar = clarify_date_entry_get_calendar (end_entry);
   g_assert_true (gtk_widget_is_ancestor (calendar, popover));
@@ -1539,7 +1531,7 @@ test_date_range_calendar (void)
 
   /* Opened again, the same calendar, on the date now in the field. */
   g_assert_true (gtk_widget_activate (button));
-  g_assert_true (clarify_test_wait_until (popover_is_open, button, 5000));
+  g_assert_true (clarify_test_wait_until (clarify_test_popover_is_open, button, 5000));
   g_assert_true (GTK_WIDGET (gtk_menu_button_get_popover (GTK_MENU_BUTTON (button))) == popover);
   g_assert_true (clarify_date_entry_get_calendar (end_entry) == calendar);
   g_clear_pointer (&shown_day, g_date_time_unref);
