@@ -476,6 +476,36 @@ test_quiet_while_focused (void)
   g_assert_true (clarify_test_wait_until (no_dialog, "first", WAIT_MS));
 }
 
+/* The list or a notification brings back the dialog the user is at: once
+ * the user leaves, what waits in line is notified as before. */
+static void
+test_present_again_while_focused (void)
+{
+  g_autoptr(ClarifyBackend) backend = clarify_test_backend_new ("Tests");
+  g_autoptr(ClarifyRequest) first = single_question_request ("first", CLARIFY_QUESTION_KIND_CONFIRM);
+  g_autoptr(ClarifyRequest) second = single_question_request ("second", CLARIFY_QUESTION_KIND_TEXT);
+  const char *second_key = "Tests\x1f" "second";
+  ClarifyRequestDialog *dialog;
+
+  g_assert_true (clarify_test_wait_until (no_dialog_left, NULL, WAIT_MS));
+  clarify_application_add_backend (app, backend);
+  g_assert_true (clarify_backend_add_request (backend, first));
+  g_assert_true (clarify_test_wait_until (dialog_is_mapped, "first", WAIT_MS));
+  dialog = find_dialog ("first");
+  clarify_test_present_and_focus (GTK_WINDOW (dialog));
+
+  g_assert_true (clarify_application_present_request (app, first) == dialog);
+  g_assert_true (clarify_backend_add_request (backend, second));
+  g_assert_cmpstr (clarify_request_dialog_get_waiting_text (dialog), ==, "1 more question is waiting");
+  g_assert_false (clarify_test_notification_sent_by_now (G_APPLICATION (app), second_key));
+
+  clarify_test_focus_elsewhere ();
+  g_variant_unref (wait_notification (second_key));
+
+  clarify_application_remove_backend (app, backend);
+  g_assert_true (clarify_test_wait_until (no_dialog, "first", WAIT_MS));
+}
+
 /* A long question: the body is cut once, with one ellipsis. */
 static void
 test_long_body (void)
@@ -705,6 +735,7 @@ main (int   argc,
   g_test_add_func ("/notify/withdrawn-on-each-end", test_withdrawn_on_each_end);
   g_test_add_func ("/notify/mcp-caller-named", test_mcp_caller_named);
   g_test_add_func ("/notify/quiet-while-focused", test_quiet_while_focused);
+  g_test_add_func ("/notify/present-again-while-focused", test_present_again_while_focused);
   g_test_add_func ("/notify/waiting-line-german", test_waiting_line_german);
   g_test_add_func ("/notify/long-body", test_long_body);
   g_test_add_func ("/notify/private-home", test_private_home);

@@ -365,7 +365,9 @@ clarify_dialog_queue_present (ClarifyDialogQueue *self,
     return NULL;
 
   dialog = ensure_dialog (self, request);
-  g_set_weak_pointer (&self->presenting, dialog);
+  /* One with the focus already gets no is-active change to end its wait. */
+  if (!gtk_window_is_active (GTK_WINDOW (dialog)))
+    g_set_weak_pointer (&self->presenting, dialog);
   gtk_window_present (GTK_WINDOW (dialog));
 
   return dialog;
