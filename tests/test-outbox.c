@@ -9,6 +9,7 @@
 
 #include "clarify-error.h"
 #include "clarify-inbox.h"
+#include "clarify-outbox-store.h"
 #include "clarify-test-log.h"
 #include "clarify-test-server.h"
 
@@ -94,6 +95,8 @@ test_scripted_backend_class_init (TestScriptedBackendClass *klass)
   G_OBJECT_CLASS (klass)->finalize = test_scripted_backend_finalize;
   CLARIFY_BACKEND_CLASS (klass)->start = test_scripted_backend_start;
   CLARIFY_BACKEND_CLASS (klass)->deliver_async = test_scripted_backend_deliver_async;
+  CLARIFY_BACKEND_CLASS (klass)->save_delivery = clarify_backend_save_nothing;
+  CLARIFY_BACKEND_CLASS (klass)->restore_delivery = clarify_backend_restore_nothing;
 }
 
 static void
@@ -352,6 +355,82 @@ test_backoff_defaults_are_bounded (void)
   g_assert_cmpuint (backend->n_calls, ==, 1);
 }
 
+static guint
+count_kept (const char *dir)
+{
+  g_autoptr(GDir) handle = g_dir_open (dir, 0, NULL);
+  const char *name;
+  guint n = 0;
+
+  while (handle != NULL && (name = g_dir_read_name (handle)) != NULL)
+    n += g_str_has_suffix (name, ".json");
+
+  return n;
+}
+
+static void
+count_signal (gpointer emitter,
+              gpointer arg1,
+              gpointer arg2,
+              gpointer user_data)
+{
+  (*(guint *) user_data)++;
+}
+
+static gboolean
+replay_delivered (gpointer data)
+{
+  TestScriptedBackend *moved = data;
+
+  return moved->n_calls == 1 && moved->n_in_flight == 0;
+}
+
+/* The connection is edited while its answer is posted; the old backend,
+ * stopped, cancels the post (Ag3ntum's shared login does). The agent never
+ * got it: the connection's new backend sends the kept answer. */
+static void
+test_replaced_while_posting (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("clarify-outbox-XXXXXX", NULL);
+  g_autoptr(ClarifyConnection) connection = clarify_connection_new ("agent", "clarify", "http://127.0.0.1:9/events");
+  g_autoptr(ClarifyOutboxStore) store = clarify_outbox_store_new (dir);
+  g_autoptr(ClarifyInbox) inbox = clarify_inbox_new ();
+  g_autoptr(TestScriptedBackend) old = g_object_new (TEST_TYPE_SCRIPTED_BACKEND, "connection", connection, NULL);
+  g_autoptr(TestScriptedBackend) moved = g_object_new (TEST_TYPE_SCRIPTED_BACKEND, "connection", connection, NULL);
+  g_autoptr(ClarifyRequest) request = clarify_request_new ("req-1");
+  g_autoptr(ClarifyQuestion) question = clarify_question_new ("q1", CLARIFY_QUESTION_KIND_TEXT, "Name?");
+  g_autoptr(ClarifyResponse) response = clarify_response_new ("req-1", CLARIFY_OUTCOME_ANSWERED);
+  ClarifyOutbox *outbox = clarify_inbox_get_outbox (inbox);
+  guint n_delivered = 0, n_replay_ended = 0;
+
+  clarify_outbox_set_store (outbox, store);
+  clarify_outbox_set_backoff (outbox, 10, 40);
+  g_signal_connect (outbox, "delivered", G_CALLBACK (count_signal), &n_delivered);
+  g_signal_connect (inbox, "replay-ended", G_CALLBACK (count_signal), &n_replay_ended);
+  clarify_inbox_add_backend (inbox, CLARIFY_BACKEND (old));
+  clarify_request_add_question (request, question);
+  g_assert_true (clarify_backend_add_request (CLARIFY_BACKEND (old), request));
+  clarify_response_add_answer (response, "q1", (const char *[]) { "clarify", NULL }, NULL, FALSE);
+
+  script_error (old, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  script_success (moved);
+  clarify_inbox_answer (inbox, request, response);
+  g_assert_cmpuint (count_kept (dir), ==, 1);
+
+  clarify_inbox_remove_backend (inbox, CLARIFY_BACKEND (old));
+  clarify_inbox_add_backend (inbox, CLARIFY_BACKEND (moved));
+  g_assert_true (clarify_test_loop_until (replay_delivered, moved, 5000));
+  g_assert_true (clarify_test_loop_until (outbox_is_empty, outbox, 5000));
+  g_assert_cmpuint (old->n_calls, ==, 1);
+  g_assert_cmpuint (n_delivered, ==, 1);
+  g_assert_cmpuint (n_replay_ended, ==, 1);
+  g_assert_cmpuint (count_kept (dir), ==, 0);
+
+  clarify_inbox_remove_backend (inbox, CLARIFY_BACKEND (moved));
+  g_clear_object (&inbox);
+  clarify_test_remove_tree (dir);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -369,6 +448,7 @@ main (int   argc,
   ADD ("/outbox/withdrawn-while-waiting", test_withdrawn_while_waiting);
 #undef ADD
   g_test_add_func ("/outbox/default-backoff", test_backoff_defaults_are_bounded);
+  g_test_add_func ("/outbox/replaced-while-posting", test_replaced_while_posting);
 
   return g_test_run ();
 }

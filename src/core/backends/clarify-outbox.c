@@ -101,9 +101,11 @@ is_worth_retrying (const GError *error)
     return TRUE;
 
   /* Backends should map network trouble to TRANSIENT; be forgiving when one
-   * hands through a raw GIO or resolver error. */
+   * hands through a raw GIO or resolver error. CANCELLED is the backend's
+   * own (stopped, say, under a shared login), never the outbox's: the posts
+   * it cancels at dispose finish into nothing. */
   if (error->domain == G_IO_ERROR)
-    return error->code != G_IO_ERROR_CANCELLED && error->code != G_IO_ERROR_NOT_SUPPORTED;
+    return error->code != G_IO_ERROR_NOT_SUPPORTED;
 
   return error->domain == G_RESOLVER_ERROR;
 }
@@ -342,14 +344,15 @@ clarify_outbox_dispose (GObject *object)
   ClarifyOutbox *self = CLARIFY_OUTBOX (object);
 
   g_clear_handle_id (&self->retry_source_id, g_source_remove);
-  g_cancellable_cancel (self->cancellable);
 
+  /* Before the cancel, which may finish a post at once: it retries nothing. */
   for (guint i = 0; i < self->items->len; i++)
     ((OutboxItem *) g_ptr_array_index (self->items, i))->outbox = NULL;
   g_ptr_array_set_size (self->items, 0);
   for (guint i = 0; i < self->orphans->len; i++)
     ((OutboxItem *) g_ptr_array_index (self->orphans, i))->outbox = NULL;
   g_ptr_array_set_size (self->orphans, 0);
+  g_cancellable_cancel (self->cancellable);
 
   G_OBJECT_CLASS (clarify_outbox_parent_class)->dispose (object);
 }
