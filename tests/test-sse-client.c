@@ -818,6 +818,64 @@ test_client_quick_probe (void)
   fixture_free (f);
 }
 
+static gboolean
+has_n_streams (gpointer data)
+{
+  StateWait *wait = data;
+
+  return wait->f->n_connected >= wait->n;
+}
+
+/* Starts the client and ends each of its first @n streams once it was open
+ * for more than a second. */
+static void
+end_streams_after_a_second (Fixture *f,
+                            guint    n)
+{
+  StateWait wait = { f, 0, 0 };
+
+  clarify_sse_client_start (f->client);
+  for (wait.n = 1; wait.n <= n; wait.n++)
+    {
+      g_assert_true (clarify_test_loop_until (has_n_streams, &wait, 5000));
+      clarify_test_loop_for (1100);
+      clarify_test_server_sse_close (f->server, "/event");
+      g_assert_true (clarify_test_loop_until (has_n_retries, &wait, 5000));
+    }
+}
+
+/* A server whose every stream ends after a second or so: its retry: field
+ * is kept to, and the quick probe is for the first end only. */
+static void
+test_client_flapping_stream (void)
+{
+  Fixture *f = fixture_new ("/event");
+
+  clarify_sse_client_set_backoff (f->client, 60000, 60000);
+  clarify_test_server_set_sse_greeting (f->server, "/event", "retry: 200\n\n");
+  end_streams_after_a_second (f, 3);
+
+  /* 200, 400, 800 ms, each less up to a quarter of jitter. */
+  for (guint i = 0; i < 3; i++)
+    {
+      gint64 delay = g_array_index (f->retry_delays, gint64, i);
+
+      g_test_message ("retry delay %u: %" G_GINT64_FORMAT " us", i, delay);
+      g_assert_cmpint (delay, >=, (150 << i) * 1000 - 10 * 1000);
+      g_assert_cmpint (delay, <=, (200 << i) * 1000);
+    }
+  fixture_free (f);
+
+  /* Without retry: the first end is probed at once, the next backs off. */
+  f = fixture_new ("/event");
+  clarify_sse_client_set_backoff (f->client, 300, 60000);
+  end_streams_after_a_second (f, 2);
+  g_assert_cmpint (g_array_index (f->retry_delays, gint64, 0), <=, 100 * 1000);
+  g_assert_cmpint (g_array_index (f->retry_delays, gint64, 1), >=, 440 * 1000);
+
+  fixture_free (f);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -843,6 +901,7 @@ main (int   argc,
   g_test_add_func ("/sse-client/refused", test_client_refused);
   g_test_add_func ("/sse-client/back-after-outage", test_client_back_after_outage);
   g_test_add_func ("/sse-client/quick-probe", test_client_quick_probe);
+  g_test_add_func ("/sse-client/flapping-stream", test_client_flapping_stream);
 
   return g_test_run ();
 }

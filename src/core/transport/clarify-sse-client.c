@@ -211,6 +211,9 @@ schedule_reconnect (ClarifySseClient       *self,
   if (self->connected_at != 0 && now - self->connected_at >= HEALTHY_PERIOD_US)
     self->n_failures = 0;
   self->n_failures++;
+  /* Only the first end probes at once, and only where the server did not
+   * say when to come back: one whose streams keep ending backs off. */
+  stream_ended = stream_ended && self->n_failures == 1 && self->server_retry_ms == 0;
 
   drop_attempt (self);
   clarify_sse_parser_reset (self->parser);
