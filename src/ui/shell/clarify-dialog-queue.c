@@ -365,9 +365,17 @@ clarify_dialog_queue_present (ClarifyDialogQueue *self,
     return NULL;
 
   dialog = ensure_dialog (self, request);
-  /* One with the focus already gets no is-active change to end its wait. */
-  if (!gtk_window_is_active (GTK_WINDOW (dialog)))
-    g_set_weak_pointer (&self->presenting, dialog);
+  /* One with the focus already gets no is-active change to end a wait:
+   * the head's turn waits for it to close, as for one presented now. */
+  if (gtk_window_is_active (GTK_WINDOW (dialog)))
+    {
+      g_clear_handle_id (&self->show_id, g_source_remove);
+      self->showing = NULL;
+    }
+  else
+    {
+      g_set_weak_pointer (&self->presenting, dialog);
+    }
   gtk_window_present (GTK_WINDOW (dialog));
 
   return dialog;
