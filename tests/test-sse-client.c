@@ -827,10 +827,11 @@ has_n_streams (gpointer data)
 }
 
 /* Starts the client and ends each of its first @n streams once it was open
- * for more than a second. */
+ * for @open_ms. */
 static void
-end_streams_after_a_second (Fixture *f,
-                            guint    n)
+end_streams_after (Fixture *f,
+                   guint    n,
+                   guint    open_ms)
 {
   StateWait wait = { f, 0, 0 };
 
@@ -838,40 +839,41 @@ end_streams_after_a_second (Fixture *f,
   for (wait.n = 1; wait.n <= n; wait.n++)
     {
       g_assert_true (clarify_test_loop_until (has_n_streams, &wait, 5000));
-      clarify_test_loop_for (1100);
+      clarify_test_loop_for (open_ms);
       clarify_test_server_sse_close (f->server, "/event");
       g_assert_true (clarify_test_loop_until (has_n_retries, &wait, 5000));
     }
 }
 
-/* A server whose every stream ends after a second or so: its retry: field
- * is kept to, and the quick probe is for the first end only. */
+/* A server whose every stream ends after a second or so: the quick probe
+ * is for the first end, and its retry: field sets the back-off after it. */
 static void
 test_client_flapping_stream (void)
 {
   Fixture *f = fixture_new ("/event");
 
+  /* Without the server's retry: the next attempt would be a minute away. */
   clarify_sse_client_set_backoff (f->client, 60000, 60000);
-  clarify_test_server_set_sse_greeting (f->server, "/event", "retry: 200\n\n");
-  end_streams_after_a_second (f, 3);
+  clarify_test_server_set_sse_greeting (f->server, "/event", "retry: 300\n\n");
+  end_streams_after (f, 3, 1100);
 
-  /* 200, 400, 800 ms, each less up to a quarter of jitter. */
+  /* At once, then 600 and 1200 ms, each less up to a quarter of jitter. */
   for (guint i = 0; i < 3; i++)
-    {
-      gint64 delay = g_array_index (f->retry_delays, gint64, i);
-
-      g_test_message ("retry delay %u: %" G_GINT64_FORMAT " us", i, delay);
-      g_assert_cmpint (delay, >=, (150 << i) * 1000 - 10 * 1000);
-      g_assert_cmpint (delay, <=, (200 << i) * 1000);
-    }
+    g_test_message ("retry delay %u: %" G_GINT64_FORMAT " us", i, g_array_index (f->retry_delays, gint64, i));
+  g_assert_cmpint (g_array_index (f->retry_delays, gint64, 0), <=, 100 * 1000);
+  g_assert_cmpint (g_array_index (f->retry_delays, gint64, 1), >=, 410 * 1000);
+  g_assert_cmpint (g_array_index (f->retry_delays, gint64, 1), <=, 600 * 1000);
+  g_assert_cmpint (g_array_index (f->retry_delays, gint64, 2), >=, 860 * 1000);
+  g_assert_cmpint (g_array_index (f->retry_delays, gint64, 2), <=, 1200 * 1000);
   fixture_free (f);
 
-  /* Without retry: the first end is probed at once, the next backs off. */
+  /* An agent restarted twice within a minute: a stream open twice as long
+   * the second time is probed again. */
   f = fixture_new ("/event");
-  clarify_sse_client_set_backoff (f->client, 300, 60000);
-  end_streams_after_a_second (f, 2);
+  clarify_sse_client_set_backoff (f->client, 60000, 60000);
+  end_streams_after (f, 2, 2100);
   g_assert_cmpint (g_array_index (f->retry_delays, gint64, 0), <=, 100 * 1000);
-  g_assert_cmpint (g_array_index (f->retry_delays, gint64, 1), >=, 440 * 1000);
+  g_assert_cmpint (g_array_index (f->retry_delays, gint64, 1), <=, 100 * 1000);
 
   fixture_free (f);
 }

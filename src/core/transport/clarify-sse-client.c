@@ -203,17 +203,18 @@ schedule_reconnect (ClarifySseClient       *self,
                     const char             *reason)
 {
   gint64 now = g_get_monotonic_time ();
-  /* A stream that stayed open a while: not a server that closes every one at once. */
-  gboolean stream_ended = self->attempt != NULL && self->attempt->stream != NULL &&
-                          now - self->connected_at >= ENDED_STREAM_MIN_OPEN_US;
+  gboolean stream_ended;
   guint delay_ms;
 
   if (self->connected_at != 0 && now - self->connected_at >= HEALTHY_PERIOD_US)
     self->n_failures = 0;
   self->n_failures++;
-  /* Only the first end probes at once, and only where the server did not
-   * say when to come back: one whose streams keep ending backs off. */
-  stream_ended = stream_ended && self->n_failures == 1 && self->server_retry_ms == 0;
+  /* A stream that stayed open a while: not a server that closes every one
+   * at once. Each end in a row asks twice as long of it, so an agent that
+   * restarts twice within a minute is still seen, and one whose streams
+   * keep ending after a second backs off. */
+  stream_ended = self->attempt != NULL && self->attempt->stream != NULL &&
+                 now - self->connected_at >= ENDED_STREAM_MIN_OPEN_US << MIN (self->n_failures - 1, 6);
 
   drop_attempt (self);
   clarify_sse_parser_reset (self->parser);
