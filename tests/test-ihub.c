@@ -687,6 +687,76 @@ test_slow_answer (Fixture       *fixture,
   g_assert_cmpuint (fixture->requests->len, ==, 1);
 }
 
+/* Connected swapped: whatever the signal's arguments. */
+static void
+count_emission (guint *n)
+{
+  (*n)++;
+}
+
+typedef struct
+{
+  ClarifyInbox   *inbox;
+  ClarifyBackend *backend;
+  gboolean        done;
+} Removal;
+
+/* From a main loop source, as the window or D-Bus removes a connection. */
+static gboolean
+remove_backend_cb (gpointer data)
+{
+  Removal *removal = data;
+
+  clarify_inbox_remove_backend (removal->inbox, removal->backend);
+  removal->done = TRUE;
+
+  return G_SOURCE_REMOVE;
+}
+
+static gboolean
+is_removed (gpointer data)
+{
+  return ((Removal *) data)->done;
+}
+
+/* The connection is removed while the server has not taken the answer
+ * yet: Clarify stopped, nobody answered elsewhere. The question is not
+ * asked again on the connection that goes, and nothing more is sent. */
+static void
+test_removed_mid_answer (Fixture       *fixture,
+                         gconstpointer  data)
+{
+  g_autofree char *path = clarify_test_ihub_path ("chat-selftest-select");
+  g_autoptr(ClarifyInbox) inbox = clarify_inbox_new ();
+  Removal removal = { inbox, NULL, FALSE };
+  guint n_failed = 0, n_added = 0;
+  ClarifyRequest *request;
+
+  fixture_start (fixture, "chat-selftest-select");
+  clarify_inbox_add_backend (inbox, fixture->backend);
+  request = ask (fixture, "chat-selftest-select", "select.1", "Please help ask:select");
+  g_signal_connect_swapped (clarify_inbox_get_outbox (inbox), "failed", G_CALLBACK (count_emission), &n_failed);
+  g_signal_connect_swapped (inbox, "request-added", G_CALLBACK (count_emission), &n_added);
+
+  /* The answer's stream opens; the server says nothing yet. */
+  clarify_test_server_set_sse_greeting (fixture->server, path, NULL);
+  answer (fixture, request, CLARIFY_OUTCOME_ANSWERED, (const char *[]) { "fr", NULL }, NULL);
+  g_assert_true (clarify_test_server_wait_for_n_requests (fixture->server, "GET", path, 2, WAIT_MS));
+  g_assert_true (clarify_test_server_wait_for_n_streams (fixture->server, path, 1, WAIT_MS));
+
+  removal.backend = fixture->backend;
+  g_idle_add (remove_backend_cb, &removal);
+  g_assert_true (clarify_test_loop_until (is_removed, &removal, WAIT_MS));
+  g_assert_cmpint (clarify_request_get_end (request), ==, CLARIFY_REQUEST_END_FAILED);
+  g_assert_cmpint (clarify_request_get_end_reason (request), ==, CLARIFY_END_REASON_REMOVED_BEFORE_DELIVERY);
+  g_assert_cmpuint (n_failed, ==, 0);
+  g_assert_cmpuint (n_added, ==, 0);
+
+  clarify_test_loop_for (1500);
+  g_assert_cmpuint (clarify_test_server_get_n_requests (fixture->server, "POST", path), ==, 1);
+  g_assert_cmpuint (clarify_test_server_get_n_requests (fixture->server, "GET", path), ==, 2);
+}
+
 /* App and conversation ids go into URLs as path segments: ones that would
  * change the path are refused before any request. */
 static void
@@ -730,6 +800,7 @@ main (int   argc,
   ADD ("restart", test_restart);
   ADD ("disconnected", test_disconnected);
   ADD ("slow-answer", test_slow_answer);
+  ADD ("removed-mid-answer", test_removed_mid_answer);
   ADD ("outage", test_outage);
   ADD ("dot-ids", test_dot_ids);
 #undef ADD

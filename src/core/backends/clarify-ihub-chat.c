@@ -593,6 +593,17 @@ clarify_ihub_chat_shutdown (ClarifyIhubChat *self)
 {
   g_return_if_fail (CLARIFY_IS_IHUB_CHAT (self));
 
+  if (self->turn == NULL)
+    return;
+
+  /* Clarify stops, not the server: an answer it has not taken is neither
+   * refused nor answered elsewhere, and is not the user's to give again. */
+  if (self->turn->ack != NULL)
+    {
+      g_autoptr(GTask) ack = g_steal_pointer (&self->turn->ack);
+
+      g_task_return_new_error (ack, G_IO_ERROR, G_IO_ERROR_CANCELLED, "the connection stopped");
+    }
   if (self->turn != NULL)
     turn_end (self->turn, CLARIFY_IHUB_END_STOPPED, NULL);
 }
