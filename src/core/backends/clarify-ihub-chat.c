@@ -792,10 +792,10 @@ clarify_ihub_chat_dispose (GObject *object)
     {
       /* No signal from a chat that goes. */
       g_autoptr(Turn) turn = g_steal_pointer (&self->turn);
+      g_autoptr(GTask) ack = g_steal_pointer (&turn->ack);
 
-      if (turn->ack != NULL)
-        g_task_return_new_error (g_steal_pointer (&turn->ack), CLARIFY_ERROR, CLARIFY_ERROR_GONE,
-                                 "the conversation is gone");
+      if (ack != NULL)
+        g_task_return_new_error (ack, CLARIFY_ERROR, CLARIFY_ERROR_GONE, "the conversation is gone");
     }
   if (self->backend != NULL)
     g_object_remove_weak_pointer (G_OBJECT (self->backend), (gpointer *) &self->backend);
