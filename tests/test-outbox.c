@@ -9,8 +9,8 @@
 
 #include "clarify-error.h"
 #include "clarify-inbox.h"
-#include "clarify-outbox-store.h"
 #include "clarify-test-log.h"
+#include "clarify-test-outbox.h"
 #include "clarify-test-server.h"
 
 /* A backend whose answers succeed or fail as the test scripts them. */
@@ -355,19 +355,6 @@ test_backoff_defaults_are_bounded (void)
   g_assert_cmpuint (backend->n_calls, ==, 1);
 }
 
-static guint
-count_kept (const char *dir)
-{
-  g_autoptr(GDir) handle = g_dir_open (dir, 0, NULL);
-  const char *name;
-  guint n = 0;
-
-  while (handle != NULL && (name = g_dir_read_name (handle)) != NULL)
-    n += g_str_has_suffix (name, ".json");
-
-  return n;
-}
-
 static void
 count_signal (gpointer emitter,
               gpointer arg1,
@@ -415,7 +402,7 @@ test_replaced_while_posting (void)
   script_error (old, G_IO_ERROR, G_IO_ERROR_CANCELLED);
   script_success (moved);
   clarify_inbox_answer (inbox, request, response);
-  g_assert_cmpuint (count_kept (dir), ==, 1);
+  g_assert_cmpuint (clarify_test_outbox_count (dir, ".json"), ==, 1);
 
   clarify_inbox_remove_backend (inbox, CLARIFY_BACKEND (old));
   clarify_inbox_add_backend (inbox, CLARIFY_BACKEND (moved));
@@ -424,7 +411,7 @@ test_replaced_while_posting (void)
   g_assert_cmpuint (old->n_calls, ==, 1);
   g_assert_cmpuint (n_delivered, ==, 1);
   g_assert_cmpuint (n_replay_ended, ==, 1);
-  g_assert_cmpuint (count_kept (dir), ==, 0);
+  g_assert_cmpuint (clarify_test_outbox_count (dir, ".json"), ==, 0);
 
   clarify_inbox_remove_backend (inbox, CLARIFY_BACKEND (moved));
   g_clear_object (&inbox);
