@@ -12,6 +12,7 @@
 #include "clarify-test-inbox.h"
 #include "clarify-test-log.h"
 #include "clarify-test-server.h"
+#include "clarify-test-signals.h"
 
 #define WAIT_MS 5000
 
@@ -65,14 +66,6 @@ make_request (const char *id)
 }
 
 static void
-count_signal (gpointer  instance,
-              gpointer  arg,
-              guint    *counter)
-{
-  (*counter)++;
-}
-
-static void
 count_withdrawn (ClarifyRequest   *request,
                  ClarifyEndReason  reason,
                  const char       *detail,
@@ -92,7 +85,7 @@ test_base_dedup (void)
   GListModel *requests = clarify_backend_get_requests (CLARIFY_BACKEND (backend));
   guint n_added = 0;
 
-  g_signal_connect (backend, "request-added", G_CALLBACK (count_signal), &n_added);
+  g_signal_connect_swapped (backend, "request-added", G_CALLBACK (clarify_test_count_emission), &n_added);
 
   g_assert_true (clarify_backend_get_connection (CLARIFY_BACKEND (backend)) == connection);
   g_assert_cmpuint (g_list_model_get_n_items (requests), ==, 0);
@@ -183,8 +176,8 @@ test_base_state (void)
   guint n_note = 0;
   guint state = 99;
 
-  g_signal_connect (backend, "notify::state", G_CALLBACK (count_signal), &n_state);
-  g_signal_connect (backend, "notify::note", G_CALLBACK (count_signal), &n_note);
+  g_signal_connect_swapped (backend, "notify::state", G_CALLBACK (clarify_test_count_emission), &n_state);
+  g_signal_connect_swapped (backend, "notify::note", G_CALLBACK (clarify_test_count_emission), &n_note);
 
   g_assert_cmpint (clarify_backend_get_state (base), ==, CLARIFY_CONNECTION_STATE_IDLE);
   g_assert_cmpint (clarify_backend_get_note (base), ==, CLARIFY_BACKEND_NOTE_NONE);

@@ -21,6 +21,7 @@
 
 #include "clarify-test-ihub.h"
 #include "clarify-test-log.h"
+#include "clarify-test-signals.h"
 
 #define CAPTURED IHUB_CAPTURED
 #define APP IHUB_APP
@@ -687,13 +688,6 @@ test_slow_answer (Fixture       *fixture,
   g_assert_cmpuint (fixture->requests->len, ==, 1);
 }
 
-/* Connected swapped: whatever the signal's arguments. */
-static void
-count_emission (guint *n)
-{
-  (*n)++;
-}
-
 typedef struct
 {
   ClarifyInbox   *inbox;
@@ -735,8 +729,8 @@ test_removed_mid_answer (Fixture       *fixture,
   fixture_start (fixture, "chat-selftest-select");
   clarify_inbox_add_backend (inbox, fixture->backend);
   request = ask (fixture, "chat-selftest-select", "select.1", "Please help ask:select");
-  g_signal_connect_swapped (clarify_inbox_get_outbox (inbox), "failed", G_CALLBACK (count_emission), &n_failed);
-  g_signal_connect_swapped (inbox, "request-added", G_CALLBACK (count_emission), &n_added);
+  g_signal_connect_swapped (clarify_inbox_get_outbox (inbox), "failed", G_CALLBACK (clarify_test_count_emission), &n_failed);
+  g_signal_connect_swapped (inbox, "request-added", G_CALLBACK (clarify_test_count_emission), &n_added);
 
   /* The answer's stream opens; the server says nothing yet. */
   clarify_test_server_set_sse_greeting (fixture->server, path, NULL);

@@ -19,6 +19,7 @@
 #include "clarify-single-input.h"
 #include "clarify-test-gtk-utils.h"
 #include "clarify-test-log.h"
+#include "clarify-test-signals.h"
 #include "clarify-text-input.h"
 
 #define WINDOW_WIDTH 560
@@ -296,14 +297,6 @@ row_label (ClarifyInput *input,
 }
 
 static void
-count_cb (gpointer  object,
-          gpointer  pspec,
-          guint    *count)
-{
-  (*count)++;
-}
-
-static void
 set_text_view (ClarifyInput *input,
                const char   *text)
 {
@@ -379,7 +372,7 @@ test_accessible_label_and_context (void)
 
   gtk_test_accessible_assert_property (view, GTK_ACCESSIBLE_PROPERTY_LABEL, "What does DM mean?");
 
-  g_signal_connect (shown.input, "notify::context", G_CALLBACK (count_cb), &notified);
+  g_signal_connect_swapped (shown.input, "notify::context", G_CALLBACK (clarify_test_count_emission), &notified);
   clarify_input_set_context (shown.input, "The abbreviation has several meanings");
   clarify_input_set_context (shown.input, "The abbreviation has several meanings");
   g_assert_cmpuint (notified, ==, 1);
@@ -398,9 +391,9 @@ test_valid_notifies_only_on_change (void)
   GtkEditable *entry = GTK_EDITABLE (clarify_text_input_get_field (CLARIFY_TEXT_INPUT (shown.input)));
   guint valid_notifies = 0, error_notifies = 0, touched_notifies = 0;
 
-  g_signal_connect (shown.input, "notify::valid", G_CALLBACK (count_cb), &valid_notifies);
-  g_signal_connect (shown.input, "notify::error", G_CALLBACK (count_cb), &error_notifies);
-  g_signal_connect (shown.input, "notify::touched", G_CALLBACK (count_cb), &touched_notifies);
+  g_signal_connect_swapped (shown.input, "notify::valid", G_CALLBACK (clarify_test_count_emission), &valid_notifies);
+  g_signal_connect_swapped (shown.input, "notify::error", G_CALLBACK (clarify_test_count_emission), &error_notifies);
+  g_signal_connect_swapped (shown.input, "notify::touched", G_CALLBACK (clarify_test_count_emission), &touched_notifies);
 
   assert_invalid (shown.input, "Please answer this question.");
   g_assert_false (clarify_input_get_touched (shown.input));

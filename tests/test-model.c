@@ -10,6 +10,7 @@
 #include "clarify-response.h"
 
 #include "clarify-test-log.h"
+#include "clarify-test-signals.h"
 
 static void
 test_option_properties (void)
@@ -115,14 +116,6 @@ test_validation_struct (void)
 }
 
 static void
-count_notify (GObject    *object,
-              GParamSpec *pspec,
-              guint      *count)
-{
-  (*count)++;
-}
-
-static void
 test_question (void)
 {
   g_autoptr(ClarifyQuestion) q = clarify_question_new ("q1", CLARIFY_QUESTION_KIND_SINGLE, "Which city?");
@@ -140,7 +133,7 @@ test_question (void)
   g_assert_null (clarify_question_get_default_values (q)[0]);
   g_assert_cmpint (clarify_question_get_validation (q)->min_length, ==, -1);
 
-  g_signal_connect (q, "notify::text", G_CALLBACK (count_notify), &notified);
+  g_signal_connect_swapped (q, "notify::text", G_CALLBACK (clarify_test_count_emission), &notified);
   clarify_question_set_text (q, "Which city?");
   g_assert_cmpuint (notified, ==, 0);
   clarify_question_set_text (q, "Where?");
@@ -247,7 +240,7 @@ test_request (void)
   g_assert_cmpint (clarify_request_get_deadline (request), ==, 1000000 + 2500000);
 
   g_signal_connect (request, "withdrawn", G_CALLBACK (on_withdrawn), reasons);
-  g_signal_connect (request, "notify::withdrawn", G_CALLBACK (count_notify), &withdrawn_notified);
+  g_signal_connect_swapped (request, "notify::withdrawn", G_CALLBACK (clarify_test_count_emission), &withdrawn_notified);
   g_assert_false (clarify_request_is_withdrawn (request));
   g_assert_cmpint (clarify_request_get_end_reason (request), ==, CLARIFY_END_REASON_NONE);
   clarify_request_withdraw (request, CLARIFY_END_REASON_ANSWERED_ELSEWHERE, "in the terminal");

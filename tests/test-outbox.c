@@ -12,6 +12,7 @@
 #include "clarify-test-log.h"
 #include "clarify-test-outbox.h"
 #include "clarify-test-server.h"
+#include "clarify-test-signals.h"
 
 /* A backend whose answers succeed or fail as the test scripts them. */
 #define TEST_TYPE_SCRIPTED_BACKEND (test_scripted_backend_get_type ())
@@ -355,15 +356,6 @@ test_backoff_defaults_are_bounded (void)
   g_assert_cmpuint (backend->n_calls, ==, 1);
 }
 
-static void
-count_signal (gpointer emitter,
-              gpointer arg1,
-              gpointer arg2,
-              gpointer user_data)
-{
-  (*(guint *) user_data)++;
-}
-
 static gboolean
 replay_delivered (gpointer data)
 {
@@ -392,8 +384,8 @@ test_replaced_while_posting (void)
 
   clarify_outbox_set_store (outbox, store);
   clarify_outbox_set_backoff (outbox, 10, 40);
-  g_signal_connect (outbox, "delivered", G_CALLBACK (count_signal), &n_delivered);
-  g_signal_connect (inbox, "replay-ended", G_CALLBACK (count_signal), &n_replay_ended);
+  g_signal_connect_swapped (outbox, "delivered", G_CALLBACK (clarify_test_count_emission), &n_delivered);
+  g_signal_connect_swapped (inbox, "replay-ended", G_CALLBACK (clarify_test_count_emission), &n_replay_ended);
   clarify_inbox_add_backend (inbox, CLARIFY_BACKEND (old));
   clarify_request_add_question (request, question);
   g_assert_true (clarify_backend_add_request (CLARIFY_BACKEND (old), request));
