@@ -21,6 +21,7 @@
 #include "clarify-test-log.h"
 #include "clarify-test-signals.h"
 #include "clarify-text-input.h"
+#include "clarify-tooltip.h"
 
 #define WINDOW_WIDTH 560
 
@@ -1745,6 +1746,93 @@ test_screenshots (gconstpointer data)
   clarify_test_set_language ("en");
 }
 
+/* A tooltip set on a widget not on screen yet is the one GTK would set,
+ * description included, and leaves the widget as shown or hidden as it
+ * was; on screen it is set all the same, without hiding the widget. */
+static void
+test_tooltip (void)
+{
+  g_autoptr(GtkWidget) built = g_object_ref_sink (gtk_label_new ("built"));
+  GtkWidget *window = gtk_window_new ();
+  GtkWidget *shown = gtk_label_new ("shown");
+  guint built_visible_notifies = 0, shown_visible_notifies = 0;
+
+  g_signal_connect_swapped (built, "notify::visible", G_CALLBACK (clarify_test_count_emission), &built_visible_notifies);
+  clarify_tooltip_set_text (built, "From the agent");
+  g_assert_cmpstr (gtk_widget_get_tooltip_text (built), ==, "From the agent");
+  g_assert_true (gtk_widget_get_has_tooltip (built));
+  g_assert_true (gtk_widget_get_visible (built));
+  gtk_test_accessible_assert_property (GTK_ACCESSIBLE (built), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION,
+                                       "From the agent");
+  /* Hidden and shown: GTK did not ask the display. */
+  g_assert_cmpuint (built_visible_notifies, ==, 2);
+
+  clarify_tooltip_set_text (built, "From the agent");
+  g_assert_cmpuint (built_visible_notifies, ==, 2);
+
+  clarify_tooltip_set_text (built, "");
+  g_assert_null (gtk_widget_get_tooltip_text (built));
+  g_assert_false (gtk_widget_get_has_tooltip (built));
+  g_assert_true (gtk_widget_get_visible (built));
+
+  gtk_widget_set_visible (built, FALSE);
+  clarify_tooltip_set_text (built, "Hidden");
+  g_assert_cmpstr (gtk_widget_get_tooltip_text (built), ==, "Hidden");
+  g_assert_false (gtk_widget_get_visible (built));
+
+  gtk_window_set_child (GTK_WINDOW (window), shown);
+  clarify_test_present_and_wait (GTK_WINDOW (window));
+  g_signal_connect_swapped (shown, "notify::visible", G_CALLBACK (clarify_test_count_emission), &shown_visible_notifies);
+  clarify_tooltip_set_text (shown, "On screen");
+  g_assert_cmpstr (gtk_widget_get_tooltip_text (shown), ==, "On screen");
+  clarify_tooltip_set_text (shown, NULL);
+  g_assert_null (gtk_widget_get_tooltip_text (shown));
+  g_assert_cmpuint (shown_visible_notifies, ==, 0);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+/* In a window not shown yet, the focus and the default widget stay where
+ * they are: hidden for a moment, GTK would move them at the first frame. */
+static void
+test_tooltip_focus_default (void)
+{
+  GtkWidget *window = gtk_window_new ();
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+  GtkWidget *before = gtk_button_new_with_label ("Once");
+  GtkWidget *focused = gtk_button_new_with_label ("Always");
+  GtkWidget *send = gtk_button_new_with_label ("Send");
+  GtkWidget *other = gtk_button_new_with_label ("Other");
+  guint visible_notifies = 0;
+
+  gtk_box_append (GTK_BOX (box), before);
+  gtk_box_append (GTK_BOX (box), focused);
+  gtk_box_append (GTK_BOX (box), send);
+  gtk_box_append (GTK_BOX (box), other);
+  gtk_window_set_child (GTK_WINDOW (window), box);
+  gtk_window_set_focus (GTK_WINDOW (window), focused);
+  gtk_window_set_default_widget (GTK_WINDOW (window), send);
+  g_signal_connect_swapped (focused, "notify::visible", G_CALLBACK (clarify_test_count_emission), &visible_notifies);
+  g_signal_connect_swapped (send, "notify::visible", G_CALLBACK (clarify_test_count_emission), &visible_notifies);
+  g_signal_connect_swapped (box, "notify::visible", G_CALLBACK (clarify_test_count_emission), &visible_notifies);
+
+  clarify_tooltip_set_text (focused, "Allows it from now on");
+  clarify_tooltip_set_text (send, "Sends the answer");
+  clarify_tooltip_set_text (box, "All of them");
+  clarify_tooltip_set_text (other, "Not held");
+  g_assert_cmpuint (visible_notifies, ==, 0);
+  g_assert_cmpstr (gtk_widget_get_tooltip_text (focused), ==, "Allows it from now on");
+  g_assert_cmpstr (gtk_widget_get_tooltip_text (send), ==, "Sends the answer");
+  g_assert_cmpstr (gtk_widget_get_tooltip_text (box), ==, "All of them");
+  g_assert_cmpstr (gtk_widget_get_tooltip_text (other), ==, "Not held");
+
+  clarify_test_present_and_wait (GTK_WINDOW (window));
+  g_assert_true (gtk_root_get_focus (GTK_ROOT (window)) == focused);
+  g_assert_true (gtk_window_get_default_widget (GTK_WINDOW (window)) == send);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1779,6 +1867,8 @@ main (int   argc,
   g_test_add_func ("/inputs/date-range/calendar", test_date_range_calendar);
   g_test_add_func ("/inputs/focus", test_grab_focus);
   g_test_add_func ("/inputs/tab-order", test_tab_order);
+  g_test_add_func ("/inputs/tooltip", test_tooltip);
+  g_test_add_func ("/inputs/tooltip/focus-default", test_tooltip_focus_default);
   g_test_add_data_func ("/inputs/screenshots/en", "en", test_screenshots);
   g_test_add_data_func ("/inputs/screenshots/de", "de", test_screenshots);
 

@@ -7,6 +7,7 @@
 #include <glib/gi18n.h>
 
 #include "clarify-request-actions.h"
+#include "clarify-tooltip.h"
 
 struct _ClarifyRequestActions
 {
@@ -220,7 +221,7 @@ clarify_request_actions_set_waiting_text (ClarifyRequestActions *self,
   g_return_if_fail (CLARIFY_IS_REQUEST_ACTIONS (self));
 
   gtk_label_set_text (self->waiting_label, text != NULL ? text : "");
-  gtk_widget_set_tooltip_text (GTK_WIDGET (self->waiting_label), text);
+  clarify_tooltip_set_text (GTK_WIDGET (self->waiting_label), text);
   /* Empty, it would be read out as "label". */
   gtk_widget_set_visible (GTK_WIDGET (self->waiting_label), text != NULL);
 }

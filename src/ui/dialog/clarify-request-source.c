@@ -8,6 +8,7 @@
 
 #include "clarify-backend-registry.h"
 #include "clarify-request-source.h"
+#include "clarify-tooltip.h"
 
 struct _ClarifyRequestSource
 {
@@ -169,7 +170,7 @@ update (ClarifyRequestSource *self)
 
   adw_window_title_set_title (self->title, title);
   adw_window_title_set_subtitle (self->title, where != NULL ? where : "");
-  gtk_widget_set_tooltip_text (GTK_WIDGET (self->title), details);
+  clarify_tooltip_set_text (GTK_WIDGET (self->title), details);
 }
 
 static void

@@ -8,6 +8,7 @@
 
 #include "clarify-mark.h"
 #include "clarify-step-indicator.h"
+#include "clarify-tooltip.h"
 
 struct _ClarifyStepIndicator
 {
@@ -135,8 +136,7 @@ clarify_step_indicator_add_step (ClarifyStepIndicator *self,
 
   dot = gtk_image_new_from_paintable (self->dot_mark);
   gtk_image_set_pixel_size (GTK_IMAGE (dot), 12);
-  if (tooltip != NULL && tooltip[0] != '\0')
-    gtk_widget_set_tooltip_text (dot, tooltip);
+  clarify_tooltip_set_text (dot, tooltip);
   gtk_box_append (GTK_BOX (self->dots_box), dot);
   g_array_append_val (self->answered, answered);
 }

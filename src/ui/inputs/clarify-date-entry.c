@@ -9,6 +9,7 @@
 #include "clarify-date-entry.h"
 #include "clarify-date-text.h"
 #include "clarify-input-private.h"
+#include "clarify-tooltip.h"
 
 struct _ClarifyDateEntry
 {
@@ -299,7 +300,7 @@ clarify_date_entry_init (ClarifyDateEntry *self)
   self->button = gtk_menu_button_new ();
   gtk_menu_button_set_icon_name (GTK_MENU_BUTTON (self->button), "x-office-calendar-symbolic");
   gtk_menu_button_set_create_popup_func (GTK_MENU_BUTTON (self->button), create_popup_cb, self, NULL);
-  gtk_widget_set_tooltip_text (self->button, _("Choose a date"));
+  clarify_tooltip_set_text (self->button, _("Choose a date"));
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->button),
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, _("Choose a date"),
                                   -1);

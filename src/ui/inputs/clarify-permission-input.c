@@ -13,6 +13,7 @@
 #include "clarify-input-private.h"
 #include "clarify-permission-input.h"
 #include "clarify-text-frame.h"
+#include "clarify-tooltip.h"
 
 /* A longer subject scrolls (it is never cut). */
 #define SUBJECT_MAX_HEIGHT 240
@@ -169,7 +170,7 @@ add_rule (ClarifyPermissionInput *self,
 
   /* The rule Always Allow adds, under the buttons and on the button. The
    * tooltip would take the place of the subject as the description. */
-  gtk_widget_set_tooltip_text (self->always_button, rule);
+  clarify_tooltip_set_text (self->always_button, rule);
   if (subject != NULL && subject[0] != '\0')
     {
       g_autofree char *description = g_strdup_printf ("%s\n%s", subject, rule);

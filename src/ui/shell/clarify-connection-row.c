@@ -13,6 +13,7 @@
 #include "clarify-conversation-window.h"
 #include "clarify-ihub-backend.h"
 #include "clarify-mcp-server.h"
+#include "clarify-tooltip.h"
 #include "clarify-wrap-bin.h"
 
 struct _ClarifyConnectionRow
@@ -124,7 +125,7 @@ add_chat_button (ClarifyConnectionRow *self)
 
   gtk_widget_set_name (button, "chat_button");
   gtk_widget_set_valign (button, GTK_ALIGN_CENTER);
-  gtk_widget_set_tooltip_text (button, _("Start a conversation with an app of this server"));
+  clarify_tooltip_set_text (button, _("Start a conversation with an app of this server"));
   g_signal_connect_object (button, "clicked", G_CALLBACK (chat_clicked_cb), self, G_CONNECT_SWAPPED);
   adw_action_row_add_suffix (ADW_ACTION_ROW (self), button);
 }

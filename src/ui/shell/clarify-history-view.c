@@ -9,6 +9,7 @@
 #include "clarify-history-view.h"
 #include "clarify-request-source.h"
 #include "clarify-row-text.h"
+#include "clarify-tooltip.h"
 
 struct _ClarifyHistoryView
 {
@@ -101,7 +102,7 @@ create_row (gpointer item,
                               what, when);
   clarify_row_set_texts (ADW_ACTION_ROW (row), clarify_history_entry_get_question (entry), subtitle);
   adw_action_row_set_subtitle_lines (ADW_ACTION_ROW (row), 3);
-  gtk_widget_set_tooltip_text (row, answer);
+  clarify_tooltip_set_text (row, answer);
 
   return row;
 }

@@ -10,6 +10,7 @@
 #include "clarify-inbox.h"
 #include "clarify-request-row.h"
 #include "clarify-request-source.h"
+#include "clarify-tooltip.h"
 
 /* Laid out and styled as libadwaita 1.2 lays out an action row's content
  * (CSS "row > box.header"), so that it looks the same as the child of a
@@ -114,9 +115,7 @@ state_changed_cb (ClarifyRequestRow *self)
   if (clarify_request_get_end_reason (self->request) != CLARIFY_END_REASON_NONE)
     why = clarify_end_reason_describe (clarify_request_get_end_reason (self->request),
                                        clarify_request_get_end_detail (self->request));
-  /* Setting a tooltip asks the display where the pointer is: only on a change. */
-  if (g_strcmp0 (gtk_widget_get_tooltip_text (GTK_WIDGET (self)), why) != 0)
-    gtk_widget_set_tooltip_text (GTK_WIDGET (self), why);
+  clarify_tooltip_set_text (GTK_WIDGET (self), why);
 
   gtk_widget_remove_css_class (GTK_WIDGET (self->time_left_label), "warning");
   g_clear_handle_id (&self->tick_id, g_source_remove);

@@ -8,6 +8,7 @@
 
 #include "clarify-secret.h"
 #include "clarify-secret-banner.h"
+#include "clarify-tooltip.h"
 
 struct _ClarifySecretBanner
 {
@@ -78,7 +79,7 @@ add_button (ClarifySecretBanner *self,
   GtkWidget *button = gtk_button_new_with_mnemonic (label);
 
   gtk_widget_set_valign (button, GTK_ALIGN_CENTER);
-  gtk_widget_set_tooltip_text (button, tooltip);
+  clarify_tooltip_set_text (button, tooltip);
   g_signal_connect_object (button, "clicked", callback, self, G_CONNECT_SWAPPED);
   gtk_box_append (GTK_BOX (self), button);
 
