@@ -11,6 +11,7 @@
 
 #include <adwaita.h>
 
+#include "clarify-history-row.h"
 #include "clarify-history-view.h"
 #include "clarify-test-backend.h"
 #include "clarify-test-history.h"
@@ -105,25 +106,76 @@ describe_rows (Fixture *f)
   GtkWidget *list = clarify_test_find_widget (GTK_WIDGET (f->view), "list");
   GString *text = g_string_new (NULL);
 
-  g_assert_true (GTK_IS_LIST_BOX (list));
-  for (GtkWidget *row = gtk_widget_get_first_child (list); row != NULL; row = gtk_widget_get_next_sibling (row))
+  g_assert_true (GTK_IS_LIST_VIEW (list));
+  /* The list view keeps its rows' widgets in the model's order. */
+  for (GtkWidget *item = gtk_widget_get_first_child (list); item != NULL; item = gtk_widget_get_next_sibling (item))
     {
-      g_autofree char *title = NULL;
+      GtkWidget *row = gtk_widget_get_first_child (item);
       g_autofree char *subtitle = NULL;
       char *last;
 
-      if (!ADW_IS_ACTION_ROW (row))
+      if (!CLARIFY_IS_HISTORY_ROW (row) || clarify_history_row_get_entry (CLARIFY_HISTORY_ROW (row)) == NULL)
         continue;
-      /* The rows hold escaped markup (libadwaita 1.2 reads it as such). */
-      g_assert_true (pango_parse_markup (adw_preferences_row_get_title (ADW_PREFERENCES_ROW (row)), -1, 0, NULL, &title, NULL, NULL));
-      g_assert_true (pango_parse_markup (adw_action_row_get_subtitle (ADW_ACTION_ROW (row)), -1, 0, NULL, &subtitle, NULL, NULL));
+      subtitle = g_strdup (clarify_history_row_get_subtitle (CLARIFY_HISTORY_ROW (row)));
       last = g_strrstr (subtitle, " · ");
       g_assert_nonnull (last);
       *last = '\0';
-      g_string_append_printf (text, "%s | %s\n", title, subtitle);
+      g_string_append_printf (text, "%s | %s\n", clarify_history_row_get_title (CLARIFY_HISTORY_ROW (row)), subtitle);
     }
 
   return g_string_free (text, FALSE);
+}
+
+/* @text is on screen in place of the list. */
+static void
+assert_placeholder (Fixture    *f,
+                    const char *text)
+{
+  GtkWidget *label = clarify_test_find_label (GTK_WIDGET (f->view), text);
+
+  g_assert_nonnull (label);
+  g_assert_true (gtk_widget_get_mapped (label));
+  g_assert_false (gtk_widget_get_mapped (clarify_test_find_widget (GTK_WIDGET (f->view), "list")));
+}
+
+static guint
+count_rows (GtkWidget *widget)
+{
+  guint n = CLARIFY_IS_HISTORY_ROW (widget) ? 1 : 0;
+
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL; child = gtk_widget_get_next_sibling (child))
+    n += count_rows (child);
+
+  return n;
+}
+
+static GtkAdjustment *
+get_list_adjustment (Fixture *f)
+{
+  return gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (clarify_test_find_widget (GTK_WIDGET (f->view), "list")));
+}
+
+static double
+get_list_end (Fixture *f)
+{
+  GtkAdjustment *adjustment = get_list_adjustment (f);
+
+  return gtk_adjustment_get_upper (adjustment) - gtk_adjustment_get_page_size (adjustment);
+}
+
+/* Scrolls the list to its end, which moves as rows come in and are
+ * measured, until its last row is the oldest entry. */
+static gboolean
+scrolled_to_oldest (gpointer data)
+{
+  Fixture *f = data;
+  g_autofree char *rows = describe_rows (f);
+
+  if (g_str_has_suffix (rows, "Question 0 | work · Withdrawn by the agent\n"))
+    return TRUE;
+  gtk_adjustment_set_value (get_list_adjustment (f), get_list_end (f));
+
+  return FALSE;
 }
 
 static void
@@ -191,8 +243,7 @@ test_list (Fixture       *f,
                                     : "Which database should I use? | OpenCode · Answered: PostgreSQL\n");
   type_search (f, "nothing like it");
   g_assert_cmpuint (clarify_history_view_get_n_shown (f->view), ==, 0);
-  g_assert_nonnull (clarify_test_find_label (GTK_WIDGET (f->view),
-                                             de ? "Nichts im Verlauf passt dazu" : "Nothing in the history matches"));
+  assert_placeholder (f, de ? "Nichts im Verlauf passt dazu" : "Nothing in the history matches");
   g_clear_pointer (&name, g_free);
   name = g_strdup_printf ("history-search-%s", (const char *) data);
   g_free (clarify_test_save_screenshot (GTK_WIDGET (f->window), name));
@@ -230,10 +281,70 @@ test_clear (Fixture       *f,
   g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (f->history)), ==, 0);
   g_assert_cmpuint (clarify_history_view_get_n_shown (f->view), ==, 0);
   g_assert_false (gtk_widget_get_sensitive (clear));
-  g_assert_nonnull (clarify_test_find_label (GTK_WIDGET (f->view),
-                                             de ? "Beendete Fragen erscheinen hier" : "Questions that ended show up here"));
+  assert_placeholder (f, de ? "Beendete Fragen erscheinen hier" : "Questions that ended show up here");
   again = clarify_history_new (clarify_history_get_path (f->history));
   g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (again)), ==, 0);
+}
+
+/* A full history builds no row widget for each entry; the newest show
+ * first, and scrolling brings the oldest. */
+static void
+test_many (Fixture       *f,
+           gconstpointer  data)
+{
+  GtkWidget *list = clarify_test_find_widget (GTK_WIDGET (f->view), "list");
+  g_autofree char *rows = NULL;
+
+  for (guint i = 0; i < CLARIFY_HISTORY_MAX; i++)
+    {
+      g_autofree char *id = g_strdup_printf ("q%u", i);
+      g_autofree char *text = g_strdup_printf ("Question %u", i);
+      g_autoptr(ClarifyRequest) request = new_request (id, CLARIFY_QUESTION_KIND_TEXT, text);
+
+      g_assert_true (clarify_backend_add_request (f->backend, request));
+      clarify_backend_withdraw_request (f->backend, id, CLARIFY_END_REASON_AGENT_WITHDREW, NULL);
+    }
+  g_assert_cmpuint (clarify_history_view_get_n_shown (f->view), ==, CLARIFY_HISTORY_MAX);
+  clarify_test_spin (100);
+
+  /* The newest in view, at the top, as they came in. */
+  g_assert_cmpfloat (gtk_adjustment_get_value (get_list_adjustment (f)), ==, 0);
+  rows = describe_rows (f);
+  g_assert_true (g_str_has_prefix (rows, "Question 499 | work · Withdrawn by the agent\n"));
+  g_assert_cmpuint (count_rows (list), >, 0);
+  g_assert_cmpuint (count_rows (list), <, 60);
+
+  g_assert_true (clarify_test_wait_until (scrolled_to_oldest, f, WAIT_MS));
+  /* The last rows came in with the last frame; their heights, with this. */
+  gtk_adjustment_set_value (get_list_adjustment (f), get_list_end (f));
+  gtk_test_widget_wait_for_draw (GTK_WIDGET (f->window));
+  gtk_adjustment_set_value (get_list_adjustment (f), get_list_end (f));
+  g_assert_cmpfloat (gtk_adjustment_get_value (get_list_adjustment (f)), >=, get_list_end (f) - 1);
+  g_clear_pointer (&rows, g_free);
+  rows = describe_rows (f);
+  g_assert_true (g_str_has_suffix (rows, "Question 0 | work · Withdrawn by the agent\n"));
+  /* GtkListView 4.8 then keeps up to 200 rows around what is in view. */
+  g_assert_cmpuint (count_rows (list), <, CLARIFY_HISTORY_MAX / 2);
+  g_free (clarify_test_save_screenshot (GTK_WIDGET (f->window), "history-many-en"));
+
+  /* Scrolled down to read, one more ends: the list stays where it is. */
+  {
+    g_autoptr(ClarifyRequest) request = new_request ("newest", CLARIFY_QUESTION_KIND_TEXT, "Newest");
+
+    g_assert_true (clarify_backend_add_request (f->backend, request));
+    clarify_backend_withdraw_request (f->backend, "newest", CLARIFY_END_REASON_AGENT_WITHDREW, NULL);
+    gtk_test_widget_wait_for_draw (GTK_WIDGET (f->window));
+    g_assert_cmpfloat (gtk_adjustment_get_value (get_list_adjustment (f)), >=, get_list_end (f) - 1);
+  }
+
+  /* The search goes through every entry, not only those with rows. */
+  type_search (f, "question 1");
+  g_assert_cmpuint (clarify_history_view_get_n_shown (f->view), ==, 111);
+  clarify_test_spin (100);
+  g_clear_pointer (&rows, g_free);
+  rows = describe_rows (f);
+  g_assert_true (g_str_has_prefix (rows, "Question 199 | work · Withdrawn by the agent\n"));
+  g_assert_cmpuint (count_rows (list), <, CLARIFY_HISTORY_MAX / 2);
 }
 
 int
@@ -252,6 +363,7 @@ main (int   argc,
       g_test_add (list, Fixture, language, fixture_set_up, test_list, fixture_tear_down);
       g_test_add (clear, Fixture, language, fixture_set_up, test_clear, fixture_tear_down);
     }
+  g_test_add ("/history-ui/many", Fixture, "en", fixture_set_up, test_many, fixture_tear_down);
 
   return g_test_run ();
 }

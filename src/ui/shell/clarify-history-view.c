@@ -6,10 +6,9 @@
 
 #include <glib/gi18n.h>
 
+#include "clarify-history-row.h"
 #include "clarify-history-view.h"
-#include "clarify-request-source.h"
-#include "clarify-row-text.h"
-#include "clarify-tooltip.h"
+#include "clarify-list-head.h"
 
 struct _ClarifyHistoryView
 {
@@ -17,94 +16,48 @@ struct _ClarifyHistoryView
 
   GtkButton           *clear_button;
   GtkSearchEntry      *search_entry;
-  GtkListBox          *list;
-  GtkWidget           *placeholder;
+  GtkStack            *stack;
+  GtkListView         *list;
+  GtkLabel            *placeholder;
 
   ClarifyHistory      *history;
   GtkCustomFilter     *filter;
   GtkFilterListModel  *shown;
+  ClarifyListHead     *head;
+  guint                grow_id;
+  gboolean             was_at_top;
 };
 
 G_DEFINE_FINAL_TYPE (ClarifyHistoryView, clarify_history_view, ADW_TYPE_PREFERENCES_GROUP)
 
-/* How it ended, when nothing was answered. */
-static const char *
-describe_outcome (ClarifyHistoryOutcome outcome)
+/* GtkListView (4.8) builds and measures up to 200 rows, in view or not, at
+ * about a millisecond each. The list so holds the newest entries first and
+ * takes the next ones in as it is scrolled to its end; an entry that ends
+ * while the window is open is one new row (ClarifyListHead). */
+#define ROWS_AT_ONCE 25
+
+/* A row widget for each entry in view, not for each of the up to 500. */
+static void
+setup_item (GtkSignalListItemFactory *factory,
+            GtkListItem              *item)
 {
-  switch (outcome)
-    {
-    case CLARIFY_HISTORY_ANSWERED:
-      return _("Answered");
-    case CLARIFY_HISTORY_SKIPPED:
-      return _("Skipped");
-    case CLARIFY_HISTORY_CANCELLED:
-      return _("Declined");
-    case CLARIFY_HISTORY_TIMED_OUT:
-      return _("Time ran out");
-    case CLARIFY_HISTORY_WITHDRAWN:
-      return _("Withdrawn by the agent");
-    case CLARIFY_HISTORY_ANSWERED_ELSEWHERE:
-      return _("Answered elsewhere");
-    case CLARIFY_HISTORY_FAILED:
-      return _("Not delivered");
-    default:
-      return "";
-    }
+  gtk_list_item_set_activatable (item, FALSE);
+  gtk_list_item_set_child (item, clarify_history_row_new ());
 }
 
-static char *
-format_when (gint64 ended_at)
+static void
+bind_item (GtkSignalListItemFactory *factory,
+           GtkListItem              *item)
 {
-  g_autoptr(GDateTime) when = g_date_time_new_from_unix_local (ended_at / G_USEC_PER_SEC);
-  g_autoptr(GDateTime) now = g_date_time_new_now_local ();
-
-  if (when == NULL)
-    return g_strdup ("");
-  if (g_date_time_get_year (when) == g_date_time_get_year (now) &&
-      g_date_time_get_day_of_year (when) == g_date_time_get_day_of_year (now))
-    /* Translators: the time of day a question ended, today (strftime format) */
-    return g_date_time_format (when, _("%H:%M"));
-
-  /* Translators: the day and time a question ended, before today (strftime format) */
-  return g_date_time_format (when, _("%b %-d, %H:%M"));
+  clarify_history_row_set_entry (CLARIFY_HISTORY_ROW (gtk_list_item_get_child (item)),
+                                 gtk_list_item_get_item (item));
 }
 
-static GtkWidget *
-create_row (gpointer item,
-            gpointer user_data)
+static void
+unbind_item (GtkSignalListItemFactory *factory,
+             GtkListItem              *item)
 {
-  ClarifyHistoryEntry *entry = item;
-  const char *caller = clarify_history_entry_get_caller (entry);
-  const char *connection = clarify_history_entry_get_connection (entry);
-  const char *answer = clarify_history_entry_get_answer (entry);
-  g_autofree char *when = format_when (clarify_history_entry_get_ended_at (entry));
-  g_autofree char *what = NULL;
-  g_autofree char *subtitle = NULL;
-  GtkWidget *row = adw_action_row_new ();
-
-  if (answer != NULL && clarify_history_entry_get_outcome (entry) == CLARIFY_HISTORY_ANSWERED)
-    {
-      g_auto(GStrv) lines = g_strsplit (answer, "\n", -1);
-      g_autofree char *joined = g_strjoinv ("; ", lines);
-
-      /* Translators: what the user answered, in the history: "Answered: PostgreSQL" */
-      what = g_strdup_printf (_("Answered: %s"), joined);
-    }
-  else
-    {
-      what = g_strdup (describe_outcome (clarify_history_entry_get_outcome (entry)));
-    }
-
-  /* Translators: a history row's subtitle: "<who asked> · <what became of it> · <when>" */
-  subtitle = g_strdup_printf (_("%s · %s · %s"),
-                              caller != NULL && caller[0] != '\0' ? clarify_request_source_name_caller (caller)
-                                                                  : (connection != NULL ? connection : ""),
-                              what, when);
-  clarify_row_set_texts (ADW_ACTION_ROW (row), clarify_history_entry_get_question (entry), subtitle);
-  adw_action_row_set_subtitle_lines (ADW_ACTION_ROW (row), 3);
-  clarify_tooltip_set_text (row, answer);
-
-  return row;
+  clarify_history_row_set_entry (CLARIFY_HISTORY_ROW (gtk_list_item_get_child (item)), NULL);
 }
 
 static gboolean
@@ -120,15 +73,65 @@ static void
 update (ClarifyHistoryView *self)
 {
   gboolean any = self->history != NULL && g_list_model_get_n_items (G_LIST_MODEL (self->history)) > 0;
+  gboolean shown = g_list_model_get_n_items (G_LIST_MODEL (self->shown)) > 0;
 
   gtk_widget_set_sensitive (GTK_WIDGET (self->clear_button), any);
-  gtk_label_set_text (GTK_LABEL (self->placeholder),
+  gtk_label_set_text (self->placeholder,
                       any ? _("Nothing in the history matches") : _("Questions that ended show up here"));
+  gtk_stack_set_visible_child_name (self->stack, shown ? "list" : "empty");
+}
+
+/* GtkListView keeps the row at its top in view when rows come in above
+ * it; a list looked at from its top shows what just ended instead. */
+static void
+head_changing_cb (ClarifyHistoryView *self)
+{
+  GtkAdjustment *adjustment = gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (self->list));
+
+  self->was_at_top = adjustment == NULL || gtk_adjustment_get_value (adjustment) <= 0;
+}
+
+static void
+head_changed_cb (ClarifyHistoryView *self,
+                 guint               position,
+                 guint               removed,
+                 guint               added)
+{
+  if (position == 0 && added > 0 && self->was_at_top)
+    gtk_widget_activate_action (GTK_WIDGET (self->list), "list.scroll-to-item", "u", 0);
+}
+
+static gboolean
+grow_cb (gpointer data)
+{
+  ClarifyHistoryView *self = data;
+
+  self->grow_id = 0;
+  clarify_list_head_set_size (self->head, clarify_list_head_get_size (self->head) + ROWS_AT_ONCE);
+
+  return G_SOURCE_REMOVE;
+}
+
+/* Within a page of the end: more rows, once the list view is done with
+ * its layout (which moves the adjustment too). */
+static void
+scrolled_cb (ClarifyHistoryView *self,
+             GtkAdjustment      *adjustment)
+{
+  double page = gtk_adjustment_get_page_size (adjustment);
+
+  if (self->grow_id != 0 || page <= 0 ||
+      gtk_adjustment_get_value (adjustment) + 2 * page < gtk_adjustment_get_upper (adjustment) ||
+      clarify_list_head_get_size (self->head) >= g_list_model_get_n_items (G_LIST_MODEL (self->shown)))
+    return;
+
+  self->grow_id = g_idle_add (grow_cb, self);
 }
 
 static void
 search_changed_cb (ClarifyHistoryView *self)
 {
+  clarify_list_head_set_size (self->head, ROWS_AT_ONCE);
   gtk_filter_changed (GTK_FILTER (self->filter), GTK_FILTER_CHANGE_DIFFERENT);
 }
 
@@ -173,7 +176,9 @@ clarify_history_view_dispose (GObject *object)
 
   if (self->history != NULL)
     g_signal_handlers_disconnect_by_data (self->history, self);
+  g_clear_handle_id (&self->grow_id, g_source_remove);
   g_clear_object (&self->history);
+  g_clear_object (&self->head);
   g_clear_object (&self->shown);
   g_clear_object (&self->filter);
 
@@ -191,7 +196,9 @@ clarify_history_view_class_init (ClarifyHistoryViewClass *klass)
   gtk_widget_class_set_template_from_resource (widget_class, APP_PATH "/clarify-history-view.ui");
   gtk_widget_class_bind_template_child (widget_class, ClarifyHistoryView, clear_button);
   gtk_widget_class_bind_template_child (widget_class, ClarifyHistoryView, search_entry);
+  gtk_widget_class_bind_template_child (widget_class, ClarifyHistoryView, stack);
   gtk_widget_class_bind_template_child (widget_class, ClarifyHistoryView, list);
+  gtk_widget_class_bind_template_child (widget_class, ClarifyHistoryView, placeholder);
   gtk_widget_class_bind_template_callback (widget_class, clear_clicked_cb);
   gtk_widget_class_bind_template_callback (widget_class, search_changed_cb);
 }
@@ -199,20 +206,30 @@ clarify_history_view_class_init (ClarifyHistoryViewClass *klass)
 static void
 clarify_history_view_init (ClarifyHistoryView *self)
 {
+  GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
+  g_autoptr(GtkSelectionModel) selection = NULL;
+
   gtk_widget_init_template (GTK_WIDGET (self));
 
   self->filter = gtk_custom_filter_new (filter_func, self, NULL);
   self->shown = gtk_filter_list_model_new (NULL, g_object_ref (GTK_FILTER (self->filter)));
-  gtk_list_box_bind_model (self->list, G_LIST_MODEL (self->shown), create_row, NULL, NULL);
+  self->head = clarify_list_head_new (g_object_ref (G_LIST_MODEL (self->shown)), ROWS_AT_ONCE);
+  g_signal_connect_object (self->shown, "items-changed", G_CALLBACK (update), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->head, "items-changed", G_CALLBACK (head_changing_cb), self, G_CONNECT_SWAPPED);
+  /* After the list view has seen the change. */
+  g_signal_connect_object (self->head, "items-changed", G_CALLBACK (head_changed_cb), self,
+                           G_CONNECT_SWAPPED | G_CONNECT_AFTER);
 
-  self->placeholder = gtk_label_new (NULL);
-  gtk_label_set_wrap (GTK_LABEL (self->placeholder), TRUE);
-  gtk_widget_set_margin_top (self->placeholder, 18);
-  gtk_widget_set_margin_bottom (self->placeholder, 18);
-  gtk_widget_set_margin_start (self->placeholder, 12);
-  gtk_widget_set_margin_end (self->placeholder, 12);
-  gtk_widget_add_css_class (self->placeholder, "dim-label");
-  gtk_list_box_set_placeholder (self->list, self->placeholder);
+  g_signal_connect (factory, "setup", G_CALLBACK (setup_item), NULL);
+  g_signal_connect (factory, "bind", G_CALLBACK (bind_item), NULL);
+  g_signal_connect (factory, "unbind", G_CALLBACK (unbind_item), NULL);
+  gtk_list_view_set_factory (self->list, factory);
+  g_object_unref (factory);
+  selection = GTK_SELECTION_MODEL (gtk_no_selection_new (g_object_ref (G_LIST_MODEL (self->head))));
+  gtk_list_view_set_model (self->list, selection);
+  g_signal_connect_object (gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (self->list)), "value-changed",
+                           G_CALLBACK (scrolled_cb), self, G_CONNECT_SWAPPED);
+
   update (self);
 }
 

@@ -10,6 +10,7 @@
 #include "clarify-inbox.h"
 #include "clarify-request-row.h"
 #include "clarify-request-source.h"
+#include "clarify-row-text.h"
 #include "clarify-tooltip.h"
 
 /* Laid out and styled as libadwaita 1.2 lays out an action row's content
@@ -239,39 +240,13 @@ clarify_request_row_class_init (ClarifyRequestRowClass *klass)
   gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_GROUP);
 }
 
-static GtkLabel *
-row_label_new (GtkWidget  *box,
-               const char *css_class,
-               int         lines)
-{
-  GtkWidget *label = gtk_label_new (NULL);
-
-  gtk_label_set_xalign (GTK_LABEL (label), 0.0);
-  gtk_label_set_wrap (GTK_LABEL (label), TRUE);
-  gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
-  gtk_label_set_lines (GTK_LABEL (label), lines);
-  gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
-  gtk_widget_add_css_class (label, css_class);
-  gtk_box_append (GTK_BOX (box), label);
-
-  return GTK_LABEL (label);
-}
-
 static void
 clarify_request_row_init (ClarifyRequestRow *self)
 {
-  GtkWidget *title_box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
   GtkWidget *arrow;
 
   n_rows_built++;
-  gtk_widget_add_css_class (GTK_WIDGET (self), "header");
-
-  gtk_widget_add_css_class (title_box, "title");
-  gtk_widget_set_hexpand (title_box, TRUE);
-  gtk_widget_set_valign (title_box, GTK_ALIGN_CENTER);
-  gtk_widget_set_parent (title_box, GTK_WIDGET (self));
-  self->title_label = row_label_new (title_box, "title", 2);
-  self->subtitle_label = row_label_new (title_box, "subtitle", 1);
+  clarify_row_add_title_labels (GTK_WIDGET (self), 2, 1, &self->title_label, &self->subtitle_label);
 
   self->time_left_label = GTK_LABEL (gtk_label_new (NULL));
   gtk_widget_add_css_class (GTK_WIDGET (self->time_left_label), "numeric");

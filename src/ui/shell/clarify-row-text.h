@@ -1,4 +1,4 @@
-/* clarify-row-text.h: text in an AdwActionRow, shown as written
+/* clarify-row-text.h: a row's text, shown as written
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -16,5 +16,13 @@ void clarify_row_set_texts (AdwActionRow *row,
 /* The subtitle alone, for a row whose title is the application's own. */
 void clarify_row_set_subtitle (AdwActionRow *row,
                                const char   *subtitle);
+/* For the content of a GtkListView's row (@row, a box-layout widget with
+ * the CSS name "box"): adds the title and subtitle as an action row lays
+ * them out, as plain labels of at most @title_lines and @subtitle_lines. */
+void clarify_row_add_title_labels (GtkWidget  *row,
+                                   int         title_lines,
+                                   int         subtitle_lines,
+                                   GtkLabel  **title_label,
+                                   GtkLabel  **subtitle_label);
 
 G_END_DECLS
