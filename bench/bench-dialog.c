@@ -1,10 +1,12 @@
-/* bench-dialog.c: how fast ClarifyRequestDialog opens, filters and lets go
+/* bench-dialog.c: how fast ClarifyRequestDialog opens, filters and lets go;
+ * and the main window's history, full
  *
  * Not a test: it prints figures to compare between changes. Needs a display:
  *
  *   xvfb-run -a dbus-run-session -- bench-dialog [--repeat 5] [--rounds 2]
  *                                               [--key-interval-ms 60] [--dialogs 20]
  *                                               [--idle-seconds 1] [--set-text]
+ *                                               [--only text|chips|list|paged|history]
  *
  * Times are monotonic wall clock in the main thread. "First frame" is the
  * frame clock's first ::after-paint once the window is mapped and sized:
@@ -16,11 +18,13 @@
 
 #include <adwaita.h>
 #include <glib/gi18n.h>
+#include <glib/gstdio.h>
 #include <locale.h>
 #include <malloc.h>
 #include <stdio.h>
 
 #include "bench-util.h"
+#include "clarify-history-view.h"
 #include "clarify-json.h"
 #include "clarify-option-list.h"
 #include "clarify-request-dialog.h"
@@ -50,7 +54,7 @@ static const GOptionEntry entries[] = {
   { "set-text", 0, 0, G_OPTION_ARG_NONE, &opt_set_text,
     "Replace the whole search text per keystroke (gtk_editable_set_text) instead of typing one character", NULL },
   { "only", 0, 0, G_OPTION_ARG_STRING, &opt_only,
-    "Only open dialogs of one request, and nothing else: for a profiler (text, chips, list or paged)", "REQUEST" },
+    "Only open dialogs of one request, or the window's history, and nothing else: for a profiler (text, chips, list, paged or history)", "WHAT" },
   { NULL }
 };
 
@@ -517,6 +521,98 @@ bench_dialog_idle (const char *label,
   close_dialogs (&dialog, 1);
 }
 
+/* The main window's history, full: CLARIFY_HISTORY_MAX entries read from a
+ * file as at start, each question long enough to wrap. */
+static char *
+write_full_history (const char *dir)
+{
+  g_autoptr(GString) json = g_string_new ("{\"version\":1,\"entries\":[");
+  g_autofree char *path = g_build_filename (dir, "history.json", NULL);
+  g_autoptr(GError) error = NULL;
+  gint64 now = g_get_real_time ();
+
+  for (guint i = 0; i < CLARIFY_HISTORY_MAX; i++)
+    g_string_append_printf (json,
+                            "%s{\"ended_at\":%" G_GINT64_FORMAT ",\"outcome\":\"answered\",\"connection\":\"work\","
+                            "\"caller\":\"opencode\",\"question\":\"Which region should part %u of the release "
+                            "go to, given what we said about latency and cost?\",\"answer\":\"%s\"}",
+                            i == 0 ? "" : ",", now - i * 60 * G_USEC_PER_SEC, i, cities[i % G_N_ELEMENTS (cities)]);
+  g_string_append (json, "]}");
+  if (!g_file_set_contents (path, json->str, json->len, &error))
+    g_error ("Cannot write %s: %s", path, error->message);
+
+  return g_steal_pointer (&path);
+}
+
+static void
+bench_history (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("bench-dialog-XXXXXX", &error);
+  g_autofree char *path = NULL;
+  g_autoptr(ClarifyHistory) history = NULL;
+  g_autoptr(GArray) open = g_array_new (FALSE, FALSE, sizeof (double));
+  g_autoptr(GArray) grown = g_array_new (FALSE, FALSE, sizeof (double));
+  double first_open = 0;
+  gint64 first_grown = 0;
+
+  g_assert_no_error (error);
+  path = write_full_history (dir);
+  history = clarify_history_new (path);
+
+  for (int i = 0; i < opt_repeat; i++)
+    {
+      GtkWidget *window = gtk_window_new ();
+      GtkWidget *page = adw_preferences_page_new ();
+      GtkWidget *view;
+      FrameWatch watch = { window, 0, 0, 0 };
+      gint64 start, before;
+      gulong paint_id;
+      double open_ms;
+
+      clarify_test_spin (100);
+      malloc_trim (0);
+      before = bench_proc_status (FALSE, "VmRSS");
+      gtk_window_set_default_size (GTK_WINDOW (window), 560, 700);
+      start = g_get_monotonic_time ();
+      view = clarify_history_view_new ();
+      clarify_history_view_set_history (CLARIFY_HISTORY_VIEW (view), history);
+      adw_preferences_page_add (ADW_PREFERENCES_PAGE (page), ADW_PREFERENCES_GROUP (view));
+      gtk_window_set_child (GTK_WINDOW (window), page);
+      gtk_window_present (GTK_WINDOW (window));
+      paint_id = g_signal_connect (gtk_widget_get_frame_clock (window), "after-paint",
+                                   G_CALLBACK (after_paint_cb), &watch);
+      if (!clarify_test_wait_until (has_frames, &watch, WAIT_MS))
+        g_error ("The history drew no frame within %d ms", WAIT_MS);
+      open_ms = (watch.first_frame_at - start) / 1000.0;
+      clarify_test_spin (200);
+      g_signal_handler_disconnect (gtk_widget_get_frame_clock (window), paint_id);
+      if (i == 0)
+        {
+          first_open = open_ms;
+          first_grown = bench_proc_status (FALSE, "VmRSS") - before;
+        }
+      else
+        {
+          double kib = bench_proc_status (FALSE, "VmRSS") - before;
+
+          g_array_append_val (open, open_ms);
+          g_array_append_val (grown, kib);
+        }
+      gtk_window_destroy (GTK_WINDOW (window));
+    }
+
+  printf ("\nthe window's history, %u entries read from a file (a window of 560×700):\n", CLARIFY_HISTORY_MAX);
+  printf ("  new() → first frame      first %.1f ms, median %.1f ms, max %.1f ms\n",
+          first_open, bench_percentile (open, 0.5), bench_percentile (open, 1.0));
+  printf ("  VmRSS while it is open   first +%" G_GINT64_FORMAT " KiB, median +%.0f KiB\n",
+          first_grown, bench_percentile (grown, 0.5));
+
+  g_clear_object (&history);
+  g_remove (path);
+  g_rmdir (dir);
+}
+
 static void
 load_app_styles (void)
 {
@@ -567,11 +663,11 @@ main (int   argc,
   bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
   textdomain (GETTEXT_PACKAGE);
 
-  for (guint i = 0; opt_only != NULL && !g_str_equal (opt_only, requests[i].name); i++)
+  for (guint i = 0; opt_only != NULL && !g_str_equal (opt_only, "history") && !g_str_equal (opt_only, requests[i].name); i++)
     {
       if (i + 1 == G_N_ELEMENTS (requests))
         {
-          g_printerr ("--only takes text, chips, list or paged\n");
+          g_printerr ("--only takes text, chips, list, paged or history\n");
           return 2;
         }
     }
@@ -591,6 +687,12 @@ main (int   argc,
           g_getenv ("GSK_RENDERER") ? g_getenv ("GSK_RENDERER") : "(default)");
   printf ("(the first open of the first size also pays for loading the theme and fonts)\n\n");
 
+  if (g_strcmp0 (opt_only, "history") == 0)
+    {
+      bench_history ();
+      return 0;
+    }
+
   printf ("%-30s %10s %10s %12s %12s %10s %10s %12s\n", "ms", "1st new()", "1st frame",
           "new() median", "frame median", "frame max", "1st all", "all median");
   for (guint i = 0; i < G_N_ELEMENTS (requests); i++)
@@ -608,6 +710,7 @@ main (int   argc,
   bench_dialog_idle ("1 text question, the focus in its text field", text);
   bench_dialog_idle ("single, 4 options: no text field", single_4);
   bench_memory (mixed);
+  bench_history ();
 
   printf ("\nrenderer %s; total %.1f s\n", renderer_name, (g_get_monotonic_time () - start) / (double) G_USEC_PER_SEC);
 
