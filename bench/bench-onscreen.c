@@ -42,6 +42,7 @@
 #include <sys/wait.h>
 
 #include "bench-util.h"
+#include "clarify-test-server.h"
 
 #define CLARIFY_BUS_NAME "io.github.clarify.Clarify"
 #define WAIT_MS          20000
@@ -511,6 +512,7 @@ main (int    argc,
   stop_clarify ();
   XCloseDisplay (watch.display);
   g_hash_table_unref (watch.damages);
+  clarify_test_remove_tree (home);
 
   return 0;
 }
