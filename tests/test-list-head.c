@@ -32,7 +32,7 @@ head_items_changed_cb (GListModel *head,
       g_autoptr(GObject) item = g_list_model_get_item (head, position + i);
 
       g_assert_nonnull (item);
-      g_ptr_array_insert (f->mirror, position + i, item);
+      g_ptr_array_insert (f->mirror, position + i, g_steal_pointer (&item));
     }
   g_assert_cmpuint (f->mirror->len, ==, g_list_model_get_n_items (head));
   g_string_append_printf (f->signals, "(%u,%u,%u)", position, removed, added);
@@ -67,13 +67,10 @@ fixture_set_up (Fixture       *f,
       g_list_store_append (f->store, item);
     }
   f->head = clarify_list_head_new (g_object_ref (G_LIST_MODEL (f->store)), 4);
-  f->mirror = g_ptr_array_new ();
+  /* Holding its items: a freed one's address could come back. */
+  f->mirror = g_ptr_array_new_with_free_func (g_object_unref);
   for (guint i = 0; i < g_list_model_get_n_items (G_LIST_MODEL (f->head)); i++)
-    {
-      g_autoptr(GObject) item = g_list_model_get_item (G_LIST_MODEL (f->head), i);
-
-      g_ptr_array_add (f->mirror, item);
-    }
+    g_ptr_array_add (f->mirror, g_list_model_get_item (G_LIST_MODEL (f->head), i));
   f->signals = g_string_new (NULL);
   g_signal_connect (f->head, "items-changed", G_CALLBACK (head_items_changed_cb), f);
 }

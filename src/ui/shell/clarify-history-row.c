@@ -179,7 +179,7 @@ clarify_history_row_class_init (ClarifyHistoryRowClass *klass)
 static void
 clarify_history_row_init (ClarifyHistoryRow *self)
 {
-  clarify_row_add_title_labels (GTK_WIDGET (self), 3, 3, &self->title_label, &self->subtitle_label);
+  clarify_row_add_title_labels (GTK_WIDGET (self), 4, 3, &self->title_label, &self->subtitle_label);
 }
 
 GtkWidget *

@@ -24,6 +24,7 @@ struct _ClarifyHistoryView
   GtkCustomFilter     *filter;
   GtkFilterListModel  *shown;
   ClarifyListHead     *head;
+  GtkAdjustment       *adjustment;
   guint                grow_id;
   gboolean             was_at_top;
 };
@@ -33,10 +34,11 @@ G_DEFINE_FINAL_TYPE (ClarifyHistoryView, clarify_history_view, ADW_TYPE_PREFEREN
 /* GtkListView (4.8) builds and measures up to 200 rows, in view or not, at
  * about a millisecond each. The list so holds the newest entries first and
  * takes the next ones in as it is scrolled to its end; an entry that ends
- * while the window is open is one new row (ClarifyListHead). */
+ * while the window is open is one new row (ClarifyListHead). 25 rows of at
+ * least 50 px (libadwaita's row header) overfill the list's 480 px, so the
+ * list can always be scrolled towards its end. */
 #define ROWS_AT_ONCE 25
 
-/* A row widget for each entry in view, not for each of the up to 500. */
 static void
 setup_item (GtkSignalListItemFactory *factory,
             GtkListItem              *item)
@@ -79,6 +81,9 @@ update (ClarifyHistoryView *self)
   gtk_label_set_text (self->placeholder,
                       any ? _("Nothing in the history matches") : _("Questions that ended show up here"));
   gtk_stack_set_visible_child_name (self->stack, shown ? "list" : "empty");
+  /* Cleared: what comes next starts a short list again. */
+  if (!shown)
+    clarify_list_head_set_size (self->head, ROWS_AT_ONCE);
 }
 
 /* GtkListView keeps the row at its top in view when rows come in above
@@ -86,9 +91,7 @@ update (ClarifyHistoryView *self)
 static void
 head_changing_cb (ClarifyHistoryView *self)
 {
-  GtkAdjustment *adjustment = gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (self->list));
-
-  self->was_at_top = adjustment == NULL || gtk_adjustment_get_value (adjustment) <= 0;
+  self->was_at_top = gtk_adjustment_get_value (self->adjustment) <= 0;
 }
 
 static void
@@ -128,10 +131,19 @@ scrolled_cb (ClarifyHistoryView *self,
   self->grow_id = g_idle_add (grow_cb, self);
 }
 
+/* A new search, or a new history: from the top, with the first rows. */
+static void
+start_over (ClarifyHistoryView *self)
+{
+  g_clear_handle_id (&self->grow_id, g_source_remove);
+  gtk_adjustment_set_value (self->adjustment, 0);
+  clarify_list_head_set_size (self->head, ROWS_AT_ONCE);
+}
+
 static void
 search_changed_cb (ClarifyHistoryView *self)
 {
-  clarify_list_head_set_size (self->head, ROWS_AT_ONCE);
+  start_over (self);
   gtk_filter_changed (GTK_FILTER (self->filter), GTK_FILTER_CHANGE_DIFFERENT);
 }
 
@@ -174,8 +186,16 @@ clarify_history_view_dispose (GObject *object)
 {
   ClarifyHistoryView *self = CLARIFY_HISTORY_VIEW (object);
 
+  /* The list view's model outlives this view, and so does its adjustment. */
   if (self->history != NULL)
     g_signal_handlers_disconnect_by_data (self->history, self);
+  if (self->shown != NULL)
+    g_signal_handlers_disconnect_by_data (self->shown, self);
+  if (self->head != NULL)
+    g_signal_handlers_disconnect_by_data (self->head, self);
+  if (self->adjustment != NULL)
+    g_signal_handlers_disconnect_by_data (self->adjustment, self);
+  g_clear_object (&self->adjustment);
   g_clear_handle_id (&self->grow_id, g_source_remove);
   g_clear_object (&self->history);
   g_clear_object (&self->head);
@@ -227,8 +247,10 @@ clarify_history_view_init (ClarifyHistoryView *self)
   g_object_unref (factory);
   selection = GTK_SELECTION_MODEL (gtk_no_selection_new (g_object_ref (G_LIST_MODEL (self->head))));
   gtk_list_view_set_model (self->list, selection);
-  g_signal_connect_object (gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (self->list)), "value-changed",
-                           G_CALLBACK (scrolled_cb), self, G_CONNECT_SWAPPED);
+  /* Scrolled, or the end moved: an entry that ended took one row away. */
+  self->adjustment = g_object_ref (gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (self->list)));
+  g_signal_connect_swapped (self->adjustment, "value-changed", G_CALLBACK (scrolled_cb), self);
+  g_signal_connect_swapped (self->adjustment, "changed", G_CALLBACK (scrolled_cb), self);
 
   update (self);
 }
@@ -257,6 +279,7 @@ clarify_history_view_set_history (ClarifyHistoryView *self,
   if (self->history != NULL)
     g_signal_handlers_disconnect_by_data (self->history, self);
   g_set_object (&self->history, history);
+  start_over (self);
   gtk_filter_list_model_set_model (self->shown, G_LIST_MODEL (history));
   if (history != NULL)
     g_signal_connect_object (history, "items-changed", G_CALLBACK (update), self, G_CONNECT_SWAPPED);

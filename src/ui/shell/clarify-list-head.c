@@ -11,6 +11,7 @@ struct _ClarifyListHead
   GObject     parent_instance;
 
   GListModel *model;
+  GType       item_type;
   guint       size;
   /* What the listeners were told last: between the two signals of one
    * change it is not MIN (size, items in the model). */
@@ -20,7 +21,7 @@ struct _ClarifyListHead
 static GType
 clarify_list_head_get_item_type (GListModel *list)
 {
-  return g_list_model_get_item_type (CLARIFY_LIST_HEAD (list)->model);
+  return CLARIFY_LIST_HEAD (list)->item_type;
 }
 
 static guint
@@ -35,7 +36,7 @@ clarify_list_head_get_item (GListModel *list,
 {
   ClarifyListHead *self = CLARIFY_LIST_HEAD (list);
 
-  if (position >= self->n_items)
+  if (position >= self->n_items || self->model == NULL)
     return NULL;
 
   return g_list_model_get_item (self->model, position);
@@ -133,6 +134,7 @@ clarify_list_head_new (GListModel *model,
 
   self = g_object_new (CLARIFY_TYPE_LIST_HEAD, NULL);
   self->model = model;
+  self->item_type = g_list_model_get_item_type (model);
   self->size = size;
   self->n_items = MIN (size, g_list_model_get_n_items (model));
   g_signal_connect_object (model, "items-changed", G_CALLBACK (model_items_changed_cb), self, G_CONNECT_SWAPPED);
@@ -155,5 +157,6 @@ clarify_list_head_set_size (ClarifyListHead *self,
   g_return_if_fail (CLARIFY_IS_LIST_HEAD (self));
 
   self->size = size;
-  settle_end (self, MIN (size, g_list_model_get_n_items (self->model)));
+  if (self->model != NULL)
+    settle_end (self, MIN (size, g_list_model_get_n_items (self->model)));
 }

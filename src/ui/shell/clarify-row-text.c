@@ -62,10 +62,11 @@ clarify_row_add_title_labels (GtkWidget  *row,
                               GtkLabel  **title_label,
                               GtkLabel  **subtitle_label)
 {
-  GtkWidget *title_box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+  GtkWidget *title_box;
 
   g_return_if_fail (GTK_IS_WIDGET (row));
 
+  title_box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
   gtk_widget_add_css_class (row, "header");
   gtk_widget_add_css_class (title_box, "title");
   gtk_widget_set_hexpand (title_box, TRUE);
