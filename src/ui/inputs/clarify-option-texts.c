@@ -184,3 +184,38 @@ clarify_option_texts_set (ClarifyOptionTexts *self,
   gtk_label_set_text (GTK_LABEL (self->subtitle), description != NULL ? description : "");
   gtk_widget_set_visible (self->subtitle, description != NULL && description[0] != '\0');
 }
+
+static void
+limit_lines (GtkWidget *label,
+             int        lines)
+{
+  gtk_label_set_lines (GTK_LABEL (label), lines > 0 ? lines : -1);
+  gtk_label_set_ellipsize (GTK_LABEL (label), lines > 0 ? PANGO_ELLIPSIZE_END : PANGO_ELLIPSIZE_NONE);
+}
+
+void
+clarify_option_texts_set_lines (ClarifyOptionTexts *self,
+                                int                 label_lines,
+                                int                 description_lines)
+{
+  g_return_if_fail (CLARIFY_IS_OPTION_TEXTS (self));
+
+  limit_lines (self->title, label_lines);
+  limit_lines (self->subtitle, description_lines);
+}
+
+const char *
+clarify_option_texts_get_label (ClarifyOptionTexts *self)
+{
+  g_return_val_if_fail (CLARIFY_IS_OPTION_TEXTS (self), NULL);
+
+  return gtk_label_get_text (GTK_LABEL (self->title));
+}
+
+const char *
+clarify_option_texts_get_description (ClarifyOptionTexts *self)
+{
+  g_return_val_if_fail (CLARIFY_IS_OPTION_TEXTS (self), NULL);
+
+  return gtk_label_get_text (GTK_LABEL (self->subtitle));
+}

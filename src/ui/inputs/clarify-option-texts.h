@@ -1,4 +1,5 @@
-/* clarify-option-texts.h: an option row's label and description
+/* clarify-option-texts.h: an option row's label and description, or any
+ * list view row's title and subtitle
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -22,5 +23,11 @@ int        clarify_option_texts_least_height (const char *description);
 void       clarify_option_texts_set (ClarifyOptionTexts *self,
                                      const char         *label,
                                      const char         *description);
+/* At most @label_lines and @description_lines, ellipsized; 0: no limit. */
+void       clarify_option_texts_set_lines       (ClarifyOptionTexts *self,
+                                                 int                 label_lines,
+                                                 int                 description_lines);
+const char *clarify_option_texts_get_label       (ClarifyOptionTexts *self);
+const char *clarify_option_texts_get_description (ClarifyOptionTexts *self);
 
 G_END_DECLS

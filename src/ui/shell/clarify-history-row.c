@@ -18,8 +18,7 @@ struct _ClarifyHistoryRow
   GtkWidget            parent_instance;
 
   ClarifyHistoryEntry *entry;
-  GtkLabel            *title_label;
-  GtkLabel            *subtitle_label;
+  ClarifyOptionTexts  *texts;
 };
 
 G_DEFINE_FINAL_TYPE (ClarifyHistoryRow, clarify_history_row, GTK_TYPE_WIDGET)
@@ -179,7 +178,7 @@ clarify_history_row_class_init (ClarifyHistoryRowClass *klass)
 static void
 clarify_history_row_init (ClarifyHistoryRow *self)
 {
-  clarify_row_add_title_labels (GTK_WIDGET (self), 4, 3, &self->title_label, &self->subtitle_label);
+  self->texts = clarify_row_add_texts (GTK_WIDGET (self), 4, 3);
 }
 
 GtkWidget *
@@ -203,8 +202,7 @@ clarify_history_row_set_entry (ClarifyHistoryRow   *self,
 
   if (entry != NULL)
     subtitle = describe_entry (entry);
-  gtk_label_set_text (self->title_label, entry != NULL ? clarify_history_entry_get_question (entry) : "");
-  gtk_label_set_text (self->subtitle_label, subtitle != NULL ? subtitle : "");
+  clarify_option_texts_set (self->texts, entry != NULL ? clarify_history_entry_get_question (entry) : "", subtitle);
   clarify_tooltip_set_text (GTK_WIDGET (self), entry != NULL ? clarify_history_entry_get_answer (entry) : NULL);
 
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ENTRY]);
@@ -223,7 +221,7 @@ clarify_history_row_get_title (ClarifyHistoryRow *self)
 {
   g_return_val_if_fail (CLARIFY_IS_HISTORY_ROW (self), NULL);
 
-  return gtk_label_get_text (self->title_label);
+  return clarify_option_texts_get_label (self->texts);
 }
 
 const char *
@@ -231,5 +229,5 @@ clarify_history_row_get_subtitle (ClarifyHistoryRow *self)
 {
   g_return_val_if_fail (CLARIFY_IS_HISTORY_ROW (self), NULL);
 
-  return gtk_label_get_text (self->subtitle_label);
+  return clarify_option_texts_get_description (self->texts);
 }

@@ -22,8 +22,7 @@ struct _ClarifyRequestRow
   GtkWidget       parent_instance;
 
   ClarifyRequest *request;
-  GtkLabel       *title_label;
-  GtkLabel       *subtitle_label;
+  ClarifyOptionTexts *texts;
   GtkLabel       *time_left_label;
   guint           tick_id;
 };
@@ -153,9 +152,7 @@ show_request (ClarifyRequestRow *self)
       g_string_append (subtitle, _(" · "));
       g_string_append (subtitle, clarify_question_get_text (clarify_request_get_question (self->request, 0)));
     }
-  gtk_label_set_text (self->title_label, clarify_request_get_summary (self->request));
-  gtk_label_set_text (self->subtitle_label, subtitle->str);
-  gtk_widget_set_visible (GTK_WIDGET (self->subtitle_label), subtitle->len > 0);
+  clarify_option_texts_set (self->texts, clarify_request_get_summary (self->request), subtitle->str);
 
   state_changed_cb (self);
   g_signal_connect_object (self->request, "notify::state", G_CALLBACK (state_changed_cb), self, G_CONNECT_SWAPPED);
@@ -246,7 +243,7 @@ clarify_request_row_init (ClarifyRequestRow *self)
   GtkWidget *arrow;
 
   n_rows_built++;
-  clarify_row_add_title_labels (GTK_WIDGET (self), 2, 1, &self->title_label, &self->subtitle_label);
+  self->texts = clarify_row_add_texts (GTK_WIDGET (self), 2, 1);
 
   self->time_left_label = GTK_LABEL (gtk_label_new (NULL));
   gtk_widget_add_css_class (GTK_WIDGET (self->time_left_label), "numeric");
@@ -304,7 +301,7 @@ clarify_request_row_get_title (ClarifyRequestRow *self)
 {
   g_return_val_if_fail (CLARIFY_IS_REQUEST_ROW (self), NULL);
 
-  return gtk_label_get_text (self->title_label);
+  return clarify_option_texts_get_label (self->texts);
 }
 
 const char *
@@ -312,7 +309,7 @@ clarify_request_row_get_subtitle (ClarifyRequestRow *self)
 {
   g_return_val_if_fail (CLARIFY_IS_REQUEST_ROW (self), NULL);
 
-  return gtk_label_get_text (self->subtitle_label);
+  return clarify_option_texts_get_description (self->texts);
 }
 
 const char *

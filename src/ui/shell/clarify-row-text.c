@@ -36,42 +36,26 @@ clarify_row_set_texts (AdwActionRow *row,
   clarify_row_set_subtitle (row, subtitle);
 }
 
-static GtkLabel *
-add_label (GtkWidget  *box,
-           const char *css_class,
-           int         lines)
+/* The texts ask for no width (ClarifyOptionTexts says why): GtkListView
+ * (4.8) measures every row across at each layout, and wrapping labels laid
+ * out as narrow as they go cost a 1,000-question flood 9 ms a question with
+ * the window open (docs/benchmarks.md). */
+ClarifyOptionTexts *
+clarify_row_add_texts (GtkWidget *row,
+                       int        title_lines,
+                       int        subtitle_lines)
 {
-  GtkWidget *label = gtk_label_new (NULL);
+  GtkWidget *texts;
 
-  gtk_label_set_xalign (GTK_LABEL (label), 0.0);
-  gtk_label_set_wrap (GTK_LABEL (label), TRUE);
-  gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
-  gtk_label_set_lines (GTK_LABEL (label), lines);
-  gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
-  gtk_widget_add_css_class (label, css_class);
-  gtk_box_append (GTK_BOX (box), label);
+  g_return_val_if_fail (GTK_IS_WIDGET (row), NULL);
 
-  return GTK_LABEL (label);
-}
-
-/* libadwaita's rules for "row > box.header" then style them. */
-void
-clarify_row_add_title_labels (GtkWidget  *row,
-                              int         title_lines,
-                              int         subtitle_lines,
-                              GtkLabel  **title_label,
-                              GtkLabel  **subtitle_label)
-{
-  GtkWidget *title_box;
-
-  g_return_if_fail (GTK_IS_WIDGET (row));
-
-  title_box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+  texts = clarify_option_texts_new (FALSE);
+  clarify_option_texts_set_lines (CLARIFY_OPTION_TEXTS (texts), title_lines, subtitle_lines);
+  /* As libadwaita's "row > box.header > box.title" (the texts are no box). */
+  gtk_widget_set_margin_top (texts, 6);
+  gtk_widget_set_margin_bottom (texts, 6);
   gtk_widget_add_css_class (row, "header");
-  gtk_widget_add_css_class (title_box, "title");
-  gtk_widget_set_hexpand (title_box, TRUE);
-  gtk_widget_set_valign (title_box, GTK_ALIGN_CENTER);
-  gtk_widget_set_parent (title_box, row);
-  *title_label = add_label (title_box, "title", title_lines);
-  *subtitle_label = add_label (title_box, "subtitle", subtitle_lines);
+  gtk_widget_set_parent (texts, row);
+
+  return CLARIFY_OPTION_TEXTS (texts);
 }

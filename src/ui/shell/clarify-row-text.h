@@ -6,6 +6,8 @@
 
 #include <adwaita.h>
 
+#include "clarify-option-texts.h"
+
 G_BEGIN_DECLS
 
 /* Sets @row's title and subtitle (both nullable) so that they show exactly
@@ -17,12 +19,10 @@ void clarify_row_set_texts (AdwActionRow *row,
 void clarify_row_set_subtitle (AdwActionRow *row,
                                const char   *subtitle);
 /* For the content of a GtkListView's row (@row, a box-layout widget with
- * the CSS name "box"): adds the title and subtitle as an action row lays
- * them out, as plain labels of at most @title_lines and @subtitle_lines. */
-void clarify_row_add_title_labels (GtkWidget  *row,
-                                   int         title_lines,
-                                   int         subtitle_lines,
-                                   GtkLabel  **title_label,
-                                   GtkLabel  **subtitle_label);
+ * the CSS name "box"): its title and subtitle, where an action row has
+ * them, at most @title_lines and @subtitle_lines (0: no limit). */
+ClarifyOptionTexts *clarify_row_add_texts (GtkWidget *row,
+                                           int        title_lines,
+                                           int        subtitle_lines);
 
 G_END_DECLS
