@@ -55,7 +55,9 @@ fixture_set_up (Fixture       *f,
 {
   g_autofree char *path = NULL;
   g_autoptr(ClarifyRequest) database = new_request ("db", CLARIFY_QUESTION_KIND_SINGLE, "Which database should I use?");
-  g_autoptr(ClarifyRequest) extras = new_request ("ex", CLARIFY_QUESTION_KIND_TEXT, "Anything else for <the> release?");
+  g_autoptr(ClarifyRequest) extras = new_request ("ex", CLARIFY_QUESTION_KIND_TEXT,
+                                                          "Anything else for <the> release? It goes out on Friday to every "
+                                                          "customer in the EU region, unless you say otherwise now.");
   g_autoptr(ClarifyRequest) deploy = new_request ("de", CLARIFY_QUESTION_KIND_CONFIRM, "Deploy to production now?");
   GtkWidget *page;
 
@@ -226,12 +228,15 @@ test_list (Fixture       *f,
 
   g_assert_cmpstr (rows, ==,
                    de ? "Deploy to production now? | work · Vom Agenten zurückgezogen\n"
-                        "Anything else for <the> release? | work · Übersprungen\n"
+                        "Anything else for <the> release? It goes out on Friday to every customer in the EU region, unless you say otherwise now. | work · Übersprungen\n"
                         "Which database should I use? | OpenCode · Beantwortet: PostgreSQL\n"
                       : "Deploy to production now? | work · Withdrawn by the agent\n"
-                        "Anything else for <the> release? | work · Skipped\n"
+                        "Anything else for <the> release? It goes out on Friday to every customer in the EU region, unless you say otherwise now. | work · Skipped\n"
                         "Which database should I use? | OpenCode · Answered: PostgreSQL\n");
   g_assert_cmpstr (adw_preferences_group_get_title (ADW_PREFERENCES_GROUP (f->view)), ==, de ? "Verlauf" : "History");
+  /* The list is as tall as its rows, the wrapped one too: nothing to scroll. */
+  g_assert_cmpfloat (gtk_adjustment_get_upper (get_list_adjustment (f)), <=,
+                     gtk_adjustment_get_page_size (get_list_adjustment (f)));
   shot = clarify_test_save_screenshot (GTK_WIDGET (f->window), name);
   g_assert_nonnull (shot);
 

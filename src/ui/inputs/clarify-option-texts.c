@@ -8,7 +8,9 @@
  * width, so every row would also be laid out unwrapped for that. In a long
  * list the answer is the list's maximum height whatever the rows hold, and
  * a lower bound per row gives it as well: the same bound by which the list
- * counts the rows that fill its first frame.
+ * counts the rows that fill its first frame. In a short list the answer
+ * is the texts' height at the width they were last given, and a new width
+ * asks again.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -29,6 +31,9 @@ struct _ClarifyOptionTexts
   GtkWidget *title;
   GtkWidget *subtitle;
   gboolean   estimate_height;
+  gboolean   asked_without_width;
+  int        last_width;
+  guint      resize_id;
 };
 
 G_DEFINE_FINAL_TYPE (ClarifyOptionTexts, clarify_option_texts, GTK_TYPE_WIDGET)
@@ -101,10 +106,26 @@ clarify_option_texts_measure (GtkWidget      *widget,
     *minimum = 0;
   else if (for_size < 0 && self->estimate_height)
     *minimum = clarify_option_texts_least_height (gtk_label_get_text (GTK_LABEL (self->subtitle)));
+  else if (for_size < 0)
+    {
+      self->asked_without_width = TRUE;
+      *minimum = stack_texts (self, self->last_width > 0 ? self->last_width : -1, FALSE);
+    }
   else
     *minimum = stack_texts (self, for_size, FALSE);
 
   *natural = *minimum;
+}
+
+static gboolean
+resize_cb (gpointer data)
+{
+  ClarifyOptionTexts *self = data;
+
+  self->resize_id = 0;
+  gtk_widget_queue_resize (GTK_WIDGET (self));
+
+  return G_SOURCE_REMOVE;
 }
 
 static void
@@ -113,7 +134,13 @@ clarify_option_texts_size_allocate (GtkWidget *widget,
                                     int        height,
                                     int        baseline)
 {
-  stack_texts (CLARIFY_OPTION_TEXTS (widget), width, TRUE);
+  ClarifyOptionTexts *self = CLARIFY_OPTION_TEXTS (widget);
+
+  /* Asked without a width at the old one: asked again after this layout. */
+  if (width != self->last_width && self->asked_without_width && self->resize_id == 0)
+    self->resize_id = g_idle_add (resize_cb, self);
+  self->last_width = width;
+  stack_texts (self, width, TRUE);
 }
 
 static void
@@ -121,6 +148,7 @@ clarify_option_texts_dispose (GObject *object)
 {
   ClarifyOptionTexts *self = CLARIFY_OPTION_TEXTS (object);
 
+  g_clear_handle_id (&self->resize_id, g_source_remove);
   g_clear_pointer (&self->title, gtk_widget_unparent);
   g_clear_pointer (&self->subtitle, gtk_widget_unparent);
 
