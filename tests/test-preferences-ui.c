@@ -650,6 +650,7 @@ main (int   argc,
   g_test_add_func ("/preferences/window-de", test_window_de);
 
   status = g_test_run ();
+  clarify_test_remove_tree (home);
 
   return status;
 }
