@@ -119,6 +119,10 @@ describe_rows (Fixture *f)
       if (!CLARIFY_IS_HISTORY_ROW (row) || clarify_history_row_get_entry (CLARIFY_HISTORY_ROW (row)) == NULL)
         continue;
       subtitle = g_strdup (clarify_history_row_get_subtitle (CLARIFY_HISTORY_ROW (row)));
+      /* The row that takes the focus is named by its question. */
+      gtk_test_accessible_assert_property (GTK_ACCESSIBLE (item), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                           clarify_history_row_get_title (CLARIFY_HISTORY_ROW (row)));
+      gtk_test_accessible_assert_property (GTK_ACCESSIBLE (item), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, subtitle);
       last = g_strrstr (subtitle, " · ");
       g_assert_nonnull (last);
       *last = '\0';

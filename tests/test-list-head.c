@@ -142,6 +142,25 @@ test_moves (Fixture       *f,
   assert_mirror (f);
 }
 
+static void
+grow_once_cb (ClarifyListHead *head)
+{
+  g_signal_handlers_disconnect_by_func (head, grow_once_cb, NULL);
+  clarify_list_head_set_size (head, 8);
+}
+
+/* Grown by a listener while it reports a change: the head takes it. */
+static void
+test_grown_meanwhile (Fixture       *f,
+                      gconstpointer  data)
+{
+  g_signal_connect (f->head, "items-changed", G_CALLBACK (grow_once_cb), NULL);
+  insert_new (f, 0);
+  g_assert_cmpstr (f->signals->str, ==, "(0,0,1)(5,0,3)");
+  g_assert_cmpuint (clarify_list_head_get_size (f->head), ==, 8);
+  assert_mirror (f);
+}
+
 /* Any change, as a filter or a history's cap makes them, leaves the mirror
  * right. */
 static void
@@ -181,6 +200,7 @@ main (int   argc,
   g_test_init (&argc, &argv, NULL);
 
   g_test_add ("/list-head/moves", Fixture, NULL, fixture_set_up, test_moves, fixture_tear_down);
+  g_test_add ("/list-head/grown-meanwhile", Fixture, NULL, fixture_set_up, test_grown_meanwhile, fixture_tear_down);
   g_test_add ("/list-head/random", Fixture, NULL, fixture_set_up, test_random, fixture_tear_down);
 
   return g_test_run ();

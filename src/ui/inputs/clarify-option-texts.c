@@ -2,7 +2,8 @@
  *
  * The texts ask for no width: measured across, a wrapping label is laid out
  * as narrow as it goes, one character per line, and GtkListView (4.8)
- * measures every row across. The list takes the width of the dialog anyway.
+ * measures every row across. The list takes the width of its dialog or
+ * window anyway.
  *
  * GtkScrolledWindow (4.8) asks for its content's natural height without a
  * width, so every row would also be laid out unwrapped for that. In a long
@@ -33,6 +34,7 @@ struct _ClarifyOptionTexts
   gboolean   estimate_height;
   gboolean   asked_without_width;
   int        last_width;
+  int        height_without_width;  /* the answer then */
   guint      resize_id;
 };
 
@@ -109,7 +111,8 @@ clarify_option_texts_measure (GtkWidget      *widget,
   else if (for_size < 0)
     {
       self->asked_without_width = TRUE;
-      *minimum = stack_texts (self, self->last_width > 0 ? self->last_width : -1, FALSE);
+      self->height_without_width = stack_texts (self, self->last_width > 0 ? self->last_width : -1, FALSE);
+      *minimum = self->height_without_width;
     }
   else
     *minimum = stack_texts (self, for_size, FALSE);
@@ -123,6 +126,7 @@ resize_cb (gpointer data)
   ClarifyOptionTexts *self = data;
 
   self->resize_id = 0;
+  self->asked_without_width = FALSE;
   gtk_widget_queue_resize (GTK_WIDGET (self));
 
   return G_SOURCE_REMOVE;
@@ -136,11 +140,12 @@ clarify_option_texts_size_allocate (GtkWidget *widget,
 {
   ClarifyOptionTexts *self = CLARIFY_OPTION_TEXTS (widget);
 
-  /* Asked without a width at the old one: asked again after this layout. */
-  if (width != self->last_width && self->asked_without_width && self->resize_id == 0)
-    self->resize_id = g_idle_add (resize_cb, self);
   self->last_width = width;
-  stack_texts (self, width, TRUE);
+  /* Answered without a width otherwise than at this one: asked again after
+   * this layout. */
+  if (stack_texts (self, width, TRUE) != self->height_without_width &&
+      self->asked_without_width && self->resize_id == 0)
+    self->resize_id = g_idle_add (resize_cb, self);
 }
 
 static void

@@ -178,7 +178,7 @@ clarify_history_row_class_init (ClarifyHistoryRowClass *klass)
 static void
 clarify_history_row_init (ClarifyHistoryRow *self)
 {
-  self->texts = clarify_row_add_texts (GTK_WIDGET (self), 4, 3);
+  self->texts = clarify_row_add_texts (GTK_WIDGET (self), 0, 3);
 }
 
 GtkWidget *

@@ -51,8 +51,14 @@ static void
 bind_item (GtkSignalListItemFactory *factory,
            GtkListItem              *item)
 {
-  clarify_history_row_set_entry (CLARIFY_HISTORY_ROW (gtk_list_item_get_child (item)),
-                                 gtk_list_item_get_item (item));
+  ClarifyHistoryRow *row = CLARIFY_HISTORY_ROW (gtk_list_item_get_child (item));
+
+  clarify_history_row_set_entry (row, gtk_list_item_get_item (item));
+  /* What a screen reader says of the row that has the focus. */
+  gtk_accessible_update_property (GTK_ACCESSIBLE (gtk_widget_get_parent (GTK_WIDGET (row))),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, clarify_history_row_get_title (row),
+                                  GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, clarify_history_row_get_subtitle (row),
+                                  -1);
 }
 
 static void
@@ -195,6 +201,9 @@ clarify_history_view_dispose (GObject *object)
     g_signal_handlers_disconnect_by_data (self->head, self);
   if (self->adjustment != NULL)
     g_signal_handlers_disconnect_by_data (self->adjustment, self);
+  /* The filter asks this view, and the history lives on. */
+  if (self->shown != NULL)
+    gtk_filter_list_model_set_model (self->shown, NULL);
   g_clear_object (&self->adjustment);
   g_clear_handle_id (&self->grow_id, g_source_remove);
   g_clear_object (&self->history);

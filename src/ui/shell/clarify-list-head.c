@@ -92,7 +92,8 @@ model_items_changed_cb (ClarifyListHead *self,
     {
       self->n_items = old - removed + added;
       g_list_model_items_changed (G_LIST_MODEL (self), position, removed, added);
-      settle_end (self, n_after);
+      /* Counted again: a listener may have resized the head. */
+      settle_end (self, MIN (self->size, g_list_model_get_n_items (model)));
       return;
     }
 
@@ -109,6 +110,7 @@ clarify_list_head_dispose (GObject *object)
   if (self->model != NULL)
     g_signal_handlers_disconnect_by_data (self->model, self);
   g_clear_object (&self->model);
+  self->n_items = 0;
 
   G_OBJECT_CLASS (clarify_list_head_parent_class)->dispose (object);
 }

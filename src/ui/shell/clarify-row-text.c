@@ -37,9 +37,9 @@ clarify_row_set_texts (AdwActionRow *row,
 }
 
 /* The texts ask for no width (ClarifyOptionTexts says why): GtkListView
- * (4.8) measures every row across at each layout, and wrapping labels laid
- * out as narrow as they go cost a 1,000-question flood 9 ms a question with
- * the window open (docs/benchmarks.md). */
+ * (4.8) measures every row across at each layout, and labels that wrap,
+ * laid out as narrow as they go, cost a 1,000-question flood with the
+ * window open half its CPU (docs/benchmarks.md). */
 ClarifyOptionTexts *
 clarify_row_add_texts (GtkWidget *row,
                        int        title_lines,
