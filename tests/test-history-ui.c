@@ -184,6 +184,14 @@ scrolled_to_oldest (gpointer data)
   return FALSE;
 }
 
+static gboolean
+list_fits (gpointer data)
+{
+  GtkAdjustment *adjustment = get_list_adjustment (data);
+
+  return gtk_adjustment_get_upper (adjustment) <= gtk_adjustment_get_page_size (adjustment);
+}
+
 static void
 type_search (Fixture    *f,
              const char *text)
@@ -238,9 +246,9 @@ test_list (Fixture       *f,
                         "Anything else for <the> release? It goes out on Friday to every customer in the EU region, unless you say otherwise now. | work · Skipped\n"
                         "Which database should I use? | OpenCode · Answered: PostgreSQL\n");
   g_assert_cmpstr (adw_preferences_group_get_title (ADW_PREFERENCES_GROUP (f->view)), ==, de ? "Verlauf" : "History");
-  /* The list is as tall as its rows, the wrapped one too: nothing to scroll. */
-  g_assert_cmpfloat (gtk_adjustment_get_upper (get_list_adjustment (f)), <=,
-                     gtk_adjustment_get_page_size (get_list_adjustment (f)));
+  /* The list becomes as tall as its rows, the wrapped one too (it asks
+   * again after the first layout): nothing to scroll. */
+  g_assert_true (clarify_test_wait_until (list_fits, f, WAIT_MS));
   shot = clarify_test_save_screenshot (GTK_WIDGET (f->window), name);
   g_assert_nonnull (shot);
 
