@@ -6,7 +6,9 @@
  * the asynchronous calls must let the loop turn meanwhile (a blocking call
  * would wait on a service that only the blocked loop could answer), and
  * end in the fallback the user chose. Told to hang, it never answers:
- * `clarify`'s blocking calls give up and say so.
+ * `clarify`'s blocking calls give up and say so. A fake Secret portal
+ * that never answers stands for a Flatpak's: calls to it end when their
+ * caller cancels them or at the deadline, and the app does not hang.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -409,6 +411,206 @@ test_cli_empty_keyring (Fixture       *fixture,
   g_assert_cmpuint (clarify_test_keyring_get_n_calls (fixture->keyring), >, 0);
 }
 
+/* A Secret portal (what libsecret uses in a Flatpak or a Snap) that takes
+ * every RetrieveSecret and never sends its Response. It runs on a thread
+ * of its own: libsecret asks for its version with a blocking call. */
+typedef struct
+{
+  char          *bus_address;
+  GMainContext  *context;
+  GMainLoop     *loop;
+  GThread       *thread;
+  gint           n_calls;
+  gint           owned;
+} FakePortal;
+
+static const char fake_portal_xml[] =
+  "<node>"
+  "  <interface name='org.freedesktop.portal.Secret'>"
+  "    <method name='RetrieveSecret'>"
+  "      <arg type='h' name='fd' direction='in'/>"
+  "      <arg type='a{sv}' name='options' direction='in'/>"
+  "      <arg type='o' name='handle' direction='out'/>"
+  "    </method>"
+  "    <property name='version' type='u' access='read'/>"
+  "  </interface>"
+  "</node>";
+
+static void
+fake_portal_method_call (GDBusConnection       *connection,
+                         const char            *sender,
+                         const char            *object_path,
+                         const char            *interface_name,
+                         const char            *method_name,
+                         GVariant              *parameters,
+                         GDBusMethodInvocation *invocation,
+                         gpointer               user_data)
+{
+  FakePortal *portal = user_data;
+
+  g_atomic_int_inc (&portal->n_calls);
+  g_dbus_method_invocation_return_value (invocation,
+                                         g_variant_new ("(o)", "/org/freedesktop/portal/desktop/request/1/never"));
+}
+
+static GVariant *
+fake_portal_get_property (GDBusConnection  *connection,
+                          const char       *sender,
+                          const char       *object_path,
+                          const char       *interface_name,
+                          const char       *property_name,
+                          GError          **error,
+                          gpointer          user_data)
+{
+  return g_variant_new_uint32 (1);
+}
+
+static gpointer
+fake_portal_thread (gpointer data)
+{
+  static const GDBusInterfaceVTable vtable = { fake_portal_method_call, fake_portal_get_property, NULL };
+  FakePortal *portal = data;
+  g_autoptr(GDBusNodeInfo) node = g_dbus_node_info_new_for_xml (fake_portal_xml, NULL);
+  g_autoptr(GDBusConnection) connection = NULL;
+  g_autoptr(GVariant) reply = NULL;
+  g_autoptr(GError) error = NULL;
+
+  g_main_context_push_thread_default (portal->context);
+  connection = g_dbus_connection_new_for_address_sync (portal->bus_address,
+                                                       G_DBUS_CONNECTION_FLAGS_AUTHENTICATION_CLIENT |
+                                                       G_DBUS_CONNECTION_FLAGS_MESSAGE_BUS_CONNECTION,
+                                                       NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_dbus_connection_register_object (connection, "/org/freedesktop/portal/desktop", node->interfaces[0],
+                                     &vtable, portal, NULL, &error);
+  g_assert_no_error (error);
+  reply = g_dbus_connection_call_sync (connection, "org.freedesktop.DBus", "/org/freedesktop/DBus",
+                                       "org.freedesktop.DBus", "RequestName",
+                                       g_variant_new ("(su)", "org.freedesktop.portal.Desktop", 0),
+                                       G_VARIANT_TYPE ("(u)"), G_DBUS_CALL_FLAGS_NONE, -1, NULL, &error);
+  g_assert_no_error (error);
+  g_atomic_int_set (&portal->owned, TRUE);
+
+  g_main_loop_run (portal->loop);
+  g_main_context_pop_thread_default (portal->context);
+
+  return NULL;
+}
+
+static gboolean
+fake_portal_is_owned (gpointer data)
+{
+  return g_atomic_int_get (&((FakePortal *) data)->owned);
+}
+
+static gboolean
+fake_portal_was_called (gpointer data)
+{
+  return g_atomic_int_get (&((FakePortal *) data)->n_calls) > 0;
+}
+
+static FakePortal *
+fake_portal_new (const char *bus_address)
+{
+  FakePortal *portal = g_new0 (FakePortal, 1);
+
+  portal->bus_address = g_strdup (bus_address);
+  portal->context = g_main_context_new ();
+  portal->loop = g_main_loop_new (portal->context, FALSE);
+  portal->thread = g_thread_new ("fake-secret-portal", fake_portal_thread, portal);
+  g_assert_true (clarify_test_loop_until (fake_portal_is_owned, portal, clarify_test_scaled_ms (10000)));
+
+  return portal;
+}
+
+/* Where the bus of the test below stays, reachable, until the process ends. */
+static GTestDBus *kept_bus;
+
+static void
+run_portal_no_answer (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *home = g_dir_make_tmp ("clarify-secret-portal-XXXXXX", &error);
+  g_autofree char *config_home = NULL;
+  g_autofree char *data_home = NULL;
+  g_autofree char *path = NULL;
+  GTestDBus *bus = g_test_dbus_new (G_TEST_DBUS_NONE);
+  g_autoptr(GCancellable) cancellable = g_cancellable_new ();
+  g_autoptr(GAsyncResult) cancelled = NULL;
+  g_autoptr(GAsyncResult) timed_out = NULL;
+  g_autoptr(GSubprocessLauncher) launcher = NULL;
+  const char *argv[] = { g_getenv ("CLARIFY_BINARY"), "--mcp-info", NULL };
+  g_autoptr(ClarifyTestRun) run = NULL;
+  FakePortal *portal;
+  char *secret;
+
+  g_assert_no_error (error);
+  g_assert_nonnull (argv[0]);
+  g_assert_null (kept_bus);
+  config_home = g_build_filename (home, "config", NULL);
+  data_home = g_build_filename (home, "data", NULL);
+  path = g_build_filename (config_home, "clarify", "secrets", NULL);
+  g_setenv ("XDG_CONFIG_HOME", config_home, TRUE);
+  g_setenv ("XDG_DATA_HOME", data_home, TRUE);
+  g_unsetenv ("CLARIFY_SECRET_STORE");
+  /* libsecret 0.20 goes through the Secret portal in a Snap as in a Flatpak. */
+  g_setenv ("SNAP_NAME", "clarify-test", TRUE);
+  g_test_dbus_up (bus);
+  portal = fake_portal_new (g_test_dbus_get_bus_address (bus));
+
+  /* Cancelled while libsecret waits for the portal's Response: the caller
+   * hears at once. Cancelling libsecret's own call here hangs for good. */
+  clarify_secret_lookup_async ("connection:agent", cancellable, result_cb, &cancelled);
+  g_assert_true (clarify_test_loop_until (fake_portal_was_called, portal, clarify_test_scaled_ms (10000)));
+  /* Time for libsecret to take the portal's reply and wait for its Response. */
+  clarify_test_loop_for (500);
+  g_assert_null (cancelled);
+  g_cancellable_cancel (cancellable);
+  secret = clarify_secret_lookup_finish (wait_for_result (&cancelled), &error);
+  g_assert_null (secret);
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  g_clear_error (&error);
+
+  /* The blocking call of `clarify --mcp-info`, and another of the app's
+   * own, each give up at the deadline and say so. */
+  /* A launcher takes the environment as it is when made. */
+  launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE);
+  run = clarify_test_run_spawn (launcher, NULL, argv);
+  clarify_secret_lookup_async ("connection:other", NULL, result_cb, &timed_out);
+  secret = clarify_secret_lookup_finish (wait_for_result (&timed_out), &error);
+  g_assert_null (secret);
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_TIMED_OUT);
+  g_assert_nonnull (strstr (error->message, "The keyring did not answer within 20 seconds"));
+  g_assert_cmpint (clarify_test_run_finish (run, clarify_test_scaled_ms (60000)), ==, 1);
+  g_assert_cmpstr (run->out, ==, "");
+  g_assert_nonnull (strstr (run->err, "The keyring did not answer within 20 seconds"));
+  /* Both asked the portal, and nothing went to the file. */
+  g_assert_cmpint (g_atomic_int_get (&portal->n_calls), >=, 3);
+  g_assert_false (g_file_test (path, G_FILE_TEST_EXISTS));
+
+  /* libsecret holds the session bus in calls that never end: the bus is
+   * stopped, and kept (unref would wait for that connection to go). */
+  g_test_dbus_stop (bus);
+  kept_bus = bus;
+  remove_tree (home);
+}
+
+static void
+test_portal_no_answer (void)
+{
+  if (g_test_subprocess ())
+    {
+      run_portal_no_answer ();
+      return;
+    }
+
+  /* In a process of its own: libsecret picks its backend once a process,
+   * and a call that hangs must fail the test, not stall the suite. */
+  g_test_trap_subprocess (NULL, (guint64) clarify_test_scaled_ms (90000) * 1000,
+                          G_TEST_SUBPROCESS_INHERIT_STDOUT | G_TEST_SUBPROCESS_INHERIT_STDERR);
+  g_test_trap_assert_passed ();
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -423,6 +625,7 @@ main (int   argc,
   g_test_add ("/secret/cli-no-answer", Fixture, NULL, fixture_set_up, test_cli_no_answer, fixture_tear_down);
   g_test_add ("/secret/async-no-answer", Fixture, NULL, fixture_set_up, test_async_no_answer, fixture_tear_down);
   g_test_add ("/secret/cli-empty-keyring", Fixture, NULL, fixture_set_up, test_cli_empty_keyring, fixture_tear_down);
+  g_test_add_func ("/secret/portal-no-answer", test_portal_no_answer);
 
   return g_test_run ();
 }

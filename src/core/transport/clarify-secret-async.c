@@ -12,18 +12,24 @@
 
 /* libsecret's own async calls, on the caller's main context; without a
  * Secret Service the same fallback as the blocking calls, and the same
- * deadline: past it the call is cancelled and fails with TIMED_OUT. */
+ * deadline: past it the caller gets TIMED_OUT.
+ *
+ * libsecret is never handed a cancellable: in a Flatpak its portal
+ * handler disconnects itself from the cancellable while it is being
+ * cancelled, and GLib 2.74 waits for that forever. Cancelled by its
+ * caller or past its deadline, a call answers at once and libsecret's
+ * late answer is dropped. */
 
 typedef struct
 {
   char         *key;
   char         *label;
   char         *secret;
-  GCancellable *call_cancellable;  /* the caller's, or the deadline */
   GCancellable *caller_cancellable;
   gulong        caller_handler;
   guint         deadline_id;
-  gboolean      timed_out;
+  gboolean      started;   /* libsecret has the call */
+  gboolean      answered;  /* the caller has its answer */
 } SecretCall;
 
 static void
@@ -33,47 +39,62 @@ secret_call_free (SecretCall *call)
   if (call->caller_cancellable != NULL)
     g_cancellable_disconnect (call->caller_cancellable, call->caller_handler);
   g_clear_object (&call->caller_cancellable);
-  g_clear_object (&call->call_cancellable);
   g_free (call->key);
   g_free (call->label);
   clarify_secret_free (call->secret);
   g_free (call);
 }
 
+static void first_call_finished (void);
+
 static gboolean
 deadline_cb (gpointer data)
 {
-  SecretCall *call = data;
+  GTask *task = data;
+  SecretCall *call = g_task_get_task_data (task);
+  GError *error = NULL;
 
   call->deadline_id = 0;
-  call->timed_out = TRUE;
-  g_cancellable_cancel (call->call_cancellable);
+  /* A first call that never ends would hold the others forever. */
+  if (call->started)
+    first_call_finished ();
+  if (call->answered)
+    return G_SOURCE_REMOVE;
+
+  call->answered = TRUE;
+  clarify_secret_set_no_answer_error (&error);
+  g_task_return_error (task, error);
 
   return G_SOURCE_REMOVE;
 }
 
 static void
 caller_cancelled_cb (GCancellable *caller,
-                     GCancellable *call_cancellable)
-{
-  g_cancellable_cancel (call_cancellable);
-}
-
-/* The error of a call that ended with @error: the deadline's own when the
- * deadline, not the caller, cancelled it. Takes @error. */
-static GError *
-call_error (GTask  *task,
-            GError *error)
+                     GTask        *task)
 {
   SecretCall *call = g_task_get_task_data (task);
 
-  if (call->timed_out && g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-    {
-      g_clear_error (&error);
-      clarify_secret_set_no_answer_error (&error);
-    }
+  if (call->answered)
+    return;
 
-  return error;
+  /* GTask answers a cancelled task from an idle, outside this emission. */
+  call->answered = g_task_return_error_if_cancelled (task);
+}
+
+/* Called first by every libsecret callback: FALSE when the caller already
+ * has its answer, and libsecret's must be dropped. */
+static gboolean
+secret_call_take_answer (GTask *task)
+{
+  SecretCall *call = g_task_get_task_data (task);
+
+  first_call_finished ();
+  g_clear_handle_id (&call->deadline_id, g_source_remove);
+  if (call->answered)
+    return FALSE;
+
+  call->answered = TRUE;
+  return TRUE;
 }
 
 static GTask *
@@ -91,17 +112,15 @@ secret_call_new (const char          *key,
   call->key = g_strdup (key);
   call->label = g_strdup (label != NULL ? label : key);
   call->secret = g_strdup (secret);
-  call->call_cancellable = g_cancellable_new ();
+  g_task_set_source_tag (task, source_tag);
+  g_task_set_task_data (task, call, (GDestroyNotify) secret_call_free);
+  /* From now: a call waiting behind the first waits no longer in all. */
+  call->deadline_id = g_timeout_add_seconds (CLARIFY_SECRET_DEADLINE_S, deadline_cb, task);
   if (cancellable != NULL)
     {
       call->caller_cancellable = g_object_ref (cancellable);
-      call->caller_handler = g_cancellable_connect (cancellable, G_CALLBACK (caller_cancelled_cb),
-                                                    call->call_cancellable, NULL);
+      call->caller_handler = g_cancellable_connect (cancellable, G_CALLBACK (caller_cancelled_cb), task, NULL);
     }
-  /* From now: a call waiting behind the first waits no longer in all. */
-  call->deadline_id = g_timeout_add_seconds (CLARIFY_SECRET_DEADLINE_S, deadline_cb, call);
-  g_task_set_source_tag (task, source_tag);
-  g_task_set_task_data (task, call, (GDestroyNotify) secret_call_free);
 
   return task;
 }
@@ -109,7 +128,8 @@ secret_call_new (const char          *key,
 /* In a Flatpak, libsecret 0.20's file backend first asks the Secret portal
  * for the app's key, with one fixed request token: backends made at once
  * (calls made before the first has its backend) lose all answers but one,
- * and wait forever. So the first call goes alone; the others wait for it. */
+ * and wait forever. So the first call goes alone; the others wait for it,
+ * or for its deadline. */
 typedef void (*SecretStart) (GTask *task);
 
 typedef struct
@@ -126,12 +146,21 @@ static void
 run_call (GTask       *task,
           SecretStart  start)
 {
+  SecretCall *call = g_task_get_task_data (task);
   SecretWaiting *waiting;
+
+  /* Cancelled or past its deadline while it waited. */
+  if (call->answered)
+    {
+      g_object_unref (task);
+      return;
+    }
 
   if (first_call != FIRST_CALL_RUNNING)
     {
       if (first_call == FIRST_CALL_NONE)
         first_call = FIRST_CALL_RUNNING;
+      call->started = TRUE;
       start (task);
       return;
     }
@@ -150,7 +179,7 @@ first_call_finished (void)
   first_call = FIRST_CALL_DONE;
   while ((waiting = g_queue_pop_head (&waiting_calls)) != NULL)
     {
-      waiting->start (waiting->task);
+      run_call (waiting->task, waiting->start);
       g_free (waiting);
     }
 }
@@ -162,9 +191,15 @@ begin_call (GTask       *task,
             SecretStart  fallback,
             SecretStart  start)
 {
+  SecretCall *call = g_task_get_task_data (task);
+
   if (clarify_secret_use_file_only ())
     {
-      fallback (task);
+      if (!call->answered)
+        {
+          call->answered = TRUE;
+          fallback (task);
+        }
       g_object_unref (task);
       return;
     }
@@ -194,10 +229,14 @@ lookup_cb (GObject      *object,
   g_autoptr(GError) error = NULL;
   char *secret = secret_password_lookup_finish (result, &error);
 
-  first_call_finished ();
+  if (!secret_call_take_answer (task))
+    {
+      secret_password_free (secret);
+      return;
+    }
   if (error != NULL && !clarify_secret_service_unavailable (error))
     {
-      g_task_return_error (task, call_error (task, g_steal_pointer (&error)));
+      g_task_return_error (task, g_steal_pointer (&error));
       return;
     }
   if (error != NULL)
@@ -220,7 +259,7 @@ start_lookup (GTask *task)
 {
   SecretCall *call = g_task_get_task_data (task);
 
-  secret_password_lookup (clarify_secret_get_schema (), call->call_cancellable, lookup_cb, task,
+  secret_password_lookup (clarify_secret_get_schema (), NULL, lookup_cb, task,
                           "key", call->key,
                           NULL);
 }
@@ -268,9 +307,11 @@ store_cb (GObject      *object,
   g_autoptr(GTask) task = user_data;
   SecretCall *call = g_task_get_task_data (task);
   g_autoptr(GError) error = NULL;
+  gboolean stored = secret_password_store_finish (result, &error);
 
-  first_call_finished ();
-  if (secret_password_store_finish (result, &error))
+  if (!secret_call_take_answer (task))
+    return;
+  if (stored)
     {
       g_autoptr(GError) clear_error = NULL;
 
@@ -283,7 +324,7 @@ store_cb (GObject      *object,
 
   if (!clarify_secret_service_unavailable (error))
     {
-      g_task_return_error (task, call_error (task, g_steal_pointer (&error)));
+      g_task_return_error (task, g_steal_pointer (&error));
       return;
     }
 
@@ -297,7 +338,7 @@ start_store (GTask *task)
   SecretCall *call = g_task_get_task_data (task);
 
   secret_password_store (clarify_secret_get_schema (), SECRET_COLLECTION_DEFAULT,
-                         call->label, call->secret, call->call_cancellable, store_cb, task,
+                         call->label, call->secret, NULL, store_cb, task,
                          "key", call->key,
                          NULL);
 }
@@ -348,11 +389,12 @@ clear_cb (GObject      *object,
   g_autoptr(GTask) task = user_data;
   g_autoptr(GError) error = NULL;
 
-  first_call_finished ();
-  if (!secret_password_clear_finish (result, &error) &&
-      error != NULL && !clarify_secret_service_unavailable (error))
+  secret_password_clear_finish (result, &error);
+  if (!secret_call_take_answer (task))
+    return;
+  if (error != NULL && !clarify_secret_service_unavailable (error))
     {
-      g_task_return_error (task, call_error (task, g_steal_pointer (&error)));
+      g_task_return_error (task, g_steal_pointer (&error));
       return;
     }
 
@@ -364,7 +406,7 @@ start_clear (GTask *task)
 {
   SecretCall *call = g_task_get_task_data (task);
 
-  secret_password_clear (clarify_secret_get_schema (), call->call_cancellable, clear_cb, task,
+  secret_password_clear (clarify_secret_get_schema (), NULL, clear_cb, task,
                          "key", call->key,
                          NULL);
 }
@@ -401,8 +443,9 @@ check_service_cb (GObject      *object,
   g_autoptr(GError) error = NULL;
   char *secret = secret_password_lookup_finish (result, &error);
 
-  first_call_finished ();
   secret_password_free (secret);
+  if (!secret_call_take_answer (task))
+    return;
   if (error != NULL)
     g_debug ("No Secret Service: %s", error->message);
   g_task_return_boolean (task, error == NULL || !clarify_secret_service_unavailable (error));
@@ -419,7 +462,7 @@ start_check (GTask *task)
 {
   SecretCall *call = g_task_get_task_data (task);
 
-  secret_password_lookup (clarify_secret_get_schema (), call->call_cancellable, check_service_cb, task,
+  secret_password_lookup (clarify_secret_get_schema (), NULL, check_service_cb, task,
                           "key", call->key,
                           NULL);
 }

@@ -322,7 +322,6 @@ typedef struct
   char            *key;
   char            *label;
   char            *secret;
-  GCancellable    *cancellable;
   char            *found;   /* SERVICE_LOOKUP's answer, as plain memory */
   gboolean         ok;
   GError          *error;
@@ -340,7 +339,6 @@ service_call_unref (ServiceCall *call)
   g_free (call->label);
   clarify_secret_free (call->secret);
   clarify_secret_free (call->found);
-  g_clear_object (&call->cancellable);
   g_clear_error (&call->error);
   g_free (call);
 }
@@ -358,7 +356,7 @@ service_call_thread (gpointer data)
     {
     case SERVICE_LOOKUP:
       {
-        char *secret = secret_password_lookup_sync (schema, call->cancellable, &error, "key", call->key, NULL);
+        char *secret = secret_password_lookup_sync (schema, NULL, &error, "key", call->key, NULL);
 
         found = g_strdup (secret);
         secret_password_free (secret);
@@ -367,11 +365,11 @@ service_call_thread (gpointer data)
       }
     case SERVICE_STORE:
       ok = secret_password_store_sync (schema, SECRET_COLLECTION_DEFAULT, call->label, call->secret,
-                                       call->cancellable, &error, "key", call->key, NULL);
+                                       NULL, &error, "key", call->key, NULL);
       break;
     case SERVICE_CLEAR:
     default:
-      ok = secret_password_clear_sync (schema, call->cancellable, &error, "key", call->key, NULL);
+      ok = secret_password_clear_sync (schema, NULL, &error, "key", call->key, NULL);
       break;
     }
 
@@ -408,8 +406,10 @@ clarify_secret_set_no_answer_error (GError **error)
 
 /* Makes one libsecret call and waits for it at most CLARIFY_SECRET_DEADLINE_S.
  * TRUE when the service answered: *@ok, *@found (lookup) and *@service_error
- * say what. FALSE with @error when it did not; the call is cancelled and its
- * thread left to end whenever libsecret lets it. */
+ * say what. FALSE with @error when it did not; its thread is left to end
+ * whenever libsecret answers. It is not cancelled: in a Flatpak, libsecret
+ * 0.20's portal handler disconnects itself from the cancellable while it is
+ * being cancelled, and GLib 2.74 waits for that forever. */
 static gboolean
 service_call (ServiceOp    op,
               const char  *key,
@@ -432,7 +432,6 @@ service_call (ServiceOp    op,
   call->key = g_strdup (key);
   call->label = g_strdup (label);
   call->secret = g_strdup (secret);
-  call->cancellable = g_cancellable_new ();
 
   g_atomic_ref_count_inc (&call->ref);
   thread = g_thread_try_new ("clarify-secret", service_call_thread, call, error);
@@ -463,10 +462,7 @@ service_call (ServiceOp    op,
   g_mutex_unlock (&call->mutex);
 
   if (!answered)
-    {
-      g_cancellable_cancel (call->cancellable);
-      clarify_secret_set_no_answer_error (error);
-    }
+    clarify_secret_set_no_answer_error (error);
   service_call_unref (call);
 
   return answered;
