@@ -712,6 +712,11 @@ test_second_request_waits (void)
   g_assert_nonnull (row);
   g_assert_cmpstr (clarify_request_row_get_title (row), ==, "Which branch should I merge into?");
   g_assert_true (g_regex_match (time_left, clarify_request_row_get_time_left (row), 0, NULL));
+  /* The list item around the row takes the focus: a screen reader names it. */
+  gtk_test_accessible_assert_property (GTK_ACCESSIBLE (gtk_widget_get_parent (GTK_WIDGET (row))),
+                                       GTK_ACCESSIBLE_PROPERTY_LABEL, "Which branch should I merge into?");
+  gtk_test_accessible_assert_property (GTK_ACCESSIBLE (gtk_widget_get_parent (GTK_WIDGET (row))),
+                                       GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, clarify_request_row_get_subtitle (row));
   database = find_dialog ("demo-database");
 
   /* Answering the first one brings the waiting one up. */

@@ -434,24 +434,6 @@ setup_row_cb (GtkSignalListItemFactory *factory,
     }
 }
 
-/* What a screen reader says of a row: the rows have custom children. */
-static void
-describe_row (GtkWidget     *widget,
-              ClarifyOption *item)
-{
-  const char *description = clarify_option_get_description (item);
-
-  gtk_accessible_update_property (GTK_ACCESSIBLE (widget),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, clarify_option_get_label (item),
-                                  -1);
-  if (description != NULL && description[0] != '\0')
-    gtk_accessible_update_property (GTK_ACCESSIBLE (widget),
-                                    GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, description,
-                                    -1);
-  else
-    gtk_accessible_reset_property (GTK_ACCESSIBLE (widget), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION);
-}
-
 static void
 bind_row_cb (GtkSignalListItemFactory *factory,
              GtkListItem              *list_item,
@@ -466,7 +448,7 @@ bind_row_cb (GtkSignalListItemFactory *factory,
   /* The row's option, for the preview too (see ClarifyChoiceView). */
   g_object_set_data (G_OBJECT (child), OPTION_KEY, item);
   /* The row takes the focus, or its check button in a checklist. */
-  describe_row (gtk_widget_get_parent (child), item);
+  clarify_option_texts_describe (texts, gtk_widget_get_parent (child));
 
   if (GTK_IS_CHECK_BUTTON (child))
     {
@@ -474,7 +456,7 @@ bind_row_cb (GtkSignalListItemFactory *factory,
       gtk_check_button_set_active (GTK_CHECK_BUTTON (child), item_get_active (self, item));
       self->syncing = FALSE;
       g_hash_table_add (self->bound_checks, child);
-      describe_row (child, item);
+      clarify_option_texts_describe (texts, child);
     }
 }
 

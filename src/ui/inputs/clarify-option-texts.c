@@ -252,3 +252,24 @@ clarify_option_texts_get_description (ClarifyOptionTexts *self)
 
   return gtk_label_get_text (GTK_LABEL (self->subtitle));
 }
+
+void
+clarify_option_texts_describe (ClarifyOptionTexts *self,
+                               GtkWidget          *widget)
+{
+  const char *description;
+
+  g_return_if_fail (CLARIFY_IS_OPTION_TEXTS (self));
+  g_return_if_fail (GTK_IS_WIDGET (widget));
+
+  description = clarify_option_texts_get_description (self);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (widget),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, clarify_option_texts_get_label (self),
+                                  -1);
+  if (description[0] != '\0')
+    gtk_accessible_update_property (GTK_ACCESSIBLE (widget),
+                                    GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, description,
+                                    -1);
+  else
+    gtk_accessible_reset_property (GTK_ACCESSIBLE (widget), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION);
+}

@@ -29,5 +29,9 @@ void       clarify_option_texts_set_lines       (ClarifyOptionTexts *self,
                                                  int                 description_lines);
 const char *clarify_option_texts_get_label       (ClarifyOptionTexts *self);
 const char *clarify_option_texts_get_description (ClarifyOptionTexts *self);
+/* Names @widget for screen readers by these texts: GTK 4.8 names a widget
+ * by its label property only, not by the labels it holds. */
+void        clarify_option_texts_describe        (ClarifyOptionTexts *self,
+                                                  GtkWidget          *widget);
 
 G_END_DECLS

@@ -204,6 +204,9 @@ clarify_history_row_set_entry (ClarifyHistoryRow   *self,
     subtitle = describe_entry (entry);
   clarify_option_texts_set (self->texts, entry != NULL ? clarify_history_entry_get_question (entry) : "", subtitle);
   clarify_tooltip_set_text (GTK_WIDGET (self), entry != NULL ? clarify_history_entry_get_answer (entry) : NULL);
+  /* In a list view the list item around the row takes the focus. */
+  if (entry != NULL && gtk_widget_get_parent (GTK_WIDGET (self)) != NULL)
+    clarify_option_texts_describe (self->texts, gtk_widget_get_parent (GTK_WIDGET (self)));
 
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ENTRY]);
 }

@@ -54,11 +54,6 @@ bind_item (GtkSignalListItemFactory *factory,
   ClarifyHistoryRow *row = CLARIFY_HISTORY_ROW (gtk_list_item_get_child (item));
 
   clarify_history_row_set_entry (row, gtk_list_item_get_item (item));
-  /* What a screen reader says of the row that has the focus. */
-  gtk_accessible_update_property (GTK_ACCESSIBLE (gtk_widget_get_parent (GTK_WIDGET (row))),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, clarify_history_row_get_title (row),
-                                  GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, clarify_history_row_get_subtitle (row),
-                                  -1);
 }
 
 static void
@@ -201,7 +196,8 @@ clarify_history_view_dispose (GObject *object)
     g_signal_handlers_disconnect_by_data (self->head, self);
   if (self->adjustment != NULL)
     g_signal_handlers_disconnect_by_data (self->adjustment, self);
-  /* The filter asks this view, and the history lives on. */
+  /* The filter asks this view, and the history lives on. Last: emptying
+   * the filter is news to the head and the list, not to this view. */
   if (self->shown != NULL)
     gtk_filter_list_model_set_model (self->shown, NULL);
   g_clear_object (&self->adjustment);

@@ -153,6 +153,9 @@ show_request (ClarifyRequestRow *self)
       g_string_append (subtitle, clarify_question_get_text (clarify_request_get_question (self->request, 0)));
     }
   clarify_option_texts_set (self->texts, clarify_request_get_summary (self->request), subtitle->str);
+  /* In a list view the list item around the row takes the focus. */
+  if (gtk_widget_get_parent (GTK_WIDGET (self)) != NULL)
+    clarify_option_texts_describe (self->texts, gtk_widget_get_parent (GTK_WIDGET (self)));
 
   state_changed_cb (self);
   g_signal_connect_object (self->request, "notify::state", G_CALLBACK (state_changed_cb), self, G_CONNECT_SWAPPED);
