@@ -449,6 +449,8 @@ fake_portal_method_call (GDBusConnection       *connection,
   FakePortal *portal = user_data;
 
   g_atomic_int_inc (&portal->n_calls);
+  /* The test's loop waits for that. */
+  g_main_context_wakeup (NULL);
   g_dbus_method_invocation_return_value (invocation,
                                          g_variant_new ("(o)", "/org/freedesktop/portal/desktop/request/1/never"));
 }
@@ -490,6 +492,7 @@ fake_portal_thread (gpointer data)
                                        G_VARIANT_TYPE ("(u)"), G_DBUS_CALL_FLAGS_NONE, -1, NULL, &error);
   g_assert_no_error (error);
   g_atomic_int_set (&portal->owned, TRUE);
+  g_main_context_wakeup (NULL);
 
   g_main_loop_run (portal->loop);
   g_main_context_pop_thread_default (portal->context);
@@ -570,6 +573,7 @@ run_portal_no_answer (void)
   g_assert_null (secret);
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
   g_clear_error (&error);
+  g_assert_cmpint (g_atomic_int_get (&portal->n_calls), ==, 1);
 
   /* The blocking call of `clarify --mcp-info`, and another of the app's
    * own, each give up at the deadline and say so. */
@@ -584,8 +588,9 @@ run_portal_no_answer (void)
   g_assert_cmpint (clarify_test_run_finish (run, clarify_test_scaled_ms (60000)), ==, 1);
   g_assert_cmpstr (run->out, ==, "");
   g_assert_nonnull (strstr (run->err, "The keyring did not answer within 20 seconds"));
-  /* Both asked the portal, and nothing went to the file. */
-  g_assert_cmpint (g_atomic_int_get (&portal->n_calls), >=, 3);
+  /* The command line asked the portal too (the second lookup may have
+   * waited behind the first for all its time), and nothing went to the file. */
+  g_assert_cmpint (g_atomic_int_get (&portal->n_calls), >=, 2);
   g_assert_false (g_file_test (path, G_FILE_TEST_EXISTS));
 
   /* libsecret holds the session bus in calls that never end: the bus is
