@@ -566,7 +566,7 @@ run_portal_no_answer (void)
   clarify_secret_lookup_async ("connection:agent", cancellable, result_cb, &cancelled);
   g_assert_true (clarify_test_loop_until (fake_portal_was_called, portal, clarify_test_scaled_ms (10000)));
   /* Time for libsecret to take the portal's reply and wait for its Response. */
-  clarify_test_loop_for (500);
+  clarify_test_loop_for (clarify_test_scaled_ms (500));
   g_assert_null (cancelled);
   g_cancellable_cancel (cancellable);
   secret = clarify_secret_lookup_finish (wait_for_result (&cancelled), &error);

@@ -14,17 +14,17 @@
  * Secret Service the same fallback as the blocking calls, and the same
  * deadline: past it the caller gets TIMED_OUT.
  *
- * libsecret is never handed a cancellable: in a Flatpak its portal
- * handler disconnects itself from the cancellable while it is being
- * cancelled, and GLib 2.74 waits for that forever. Cancelled by its
- * caller or past its deadline, a call answers at once and libsecret's
- * late answer is dropped. */
+ * Cancelled by its caller or past its deadline, a call answers at once and
+ * libsecret's late answer is dropped. libsecret's call is cancelled too,
+ * except where that hangs (clarify_secret_new_call_cancellable()). All on
+ * the main thread: callers cancel there. */
 
 typedef struct
 {
   char         *key;
   char         *label;
   char         *secret;
+  GCancellable *call_cancellable;  /* libsecret's; NULL in a portal */
   GCancellable *caller_cancellable;
   gulong        caller_handler;
   guint         deadline_id;
@@ -39,6 +39,7 @@ secret_call_free (SecretCall *call)
   if (call->caller_cancellable != NULL)
     g_cancellable_disconnect (call->caller_cancellable, call->caller_handler);
   g_clear_object (&call->caller_cancellable);
+  g_clear_object (&call->call_cancellable);
   g_free (call->key);
   g_free (call->label);
   clarify_secret_free (call->secret);
@@ -64,6 +65,9 @@ deadline_cb (gpointer data)
   call->answered = TRUE;
   clarify_secret_set_no_answer_error (&error);
   g_task_return_error (task, error);
+  /* A write must not land after the caller heard "not stored". */
+  if (call->call_cancellable != NULL)
+    g_cancellable_cancel (call->call_cancellable);
 
   return G_SOURCE_REMOVE;
 }
@@ -79,9 +83,11 @@ caller_cancelled_cb (GCancellable *caller,
 
   /* GTask answers a cancelled task from an idle, outside this emission. */
   call->answered = g_task_return_error_if_cancelled (task);
+  if (call->answered && call->call_cancellable != NULL)
+    g_cancellable_cancel (call->call_cancellable);
 }
 
-/* Called first by every libsecret callback: FALSE when the caller already
+/* Called by every libsecret callback before it answers: FALSE when the caller already
  * has its answer, and libsecret's must be dropped. */
 static gboolean
 secret_call_take_answer (GTask *task)
@@ -112,6 +118,7 @@ secret_call_new (const char          *key,
   call->key = g_strdup (key);
   call->label = g_strdup (label != NULL ? label : key);
   call->secret = g_strdup (secret);
+  call->call_cancellable = clarify_secret_new_call_cancellable ();
   g_task_set_source_tag (task, source_tag);
   g_task_set_task_data (task, call, (GDestroyNotify) secret_call_free);
   /* From now: a call waiting behind the first waits no longer in all. */
@@ -259,7 +266,7 @@ start_lookup (GTask *task)
 {
   SecretCall *call = g_task_get_task_data (task);
 
-  secret_password_lookup (clarify_secret_get_schema (), NULL, lookup_cb, task,
+  secret_password_lookup (clarify_secret_get_schema (), call->call_cancellable, lookup_cb, task,
                           "key", call->key,
                           NULL);
 }
@@ -338,7 +345,7 @@ start_store (GTask *task)
   SecretCall *call = g_task_get_task_data (task);
 
   secret_password_store (clarify_secret_get_schema (), SECRET_COLLECTION_DEFAULT,
-                         call->label, call->secret, NULL, store_cb, task,
+                         call->label, call->secret, call->call_cancellable, store_cb, task,
                          "key", call->key,
                          NULL);
 }
@@ -406,7 +413,7 @@ start_clear (GTask *task)
 {
   SecretCall *call = g_task_get_task_data (task);
 
-  secret_password_clear (clarify_secret_get_schema (), NULL, clear_cb, task,
+  secret_password_clear (clarify_secret_get_schema (), call->call_cancellable, clear_cb, task,
                          "key", call->key,
                          NULL);
 }
@@ -462,7 +469,7 @@ start_check (GTask *task)
 {
   SecretCall *call = g_task_get_task_data (task);
 
-  secret_password_lookup (clarify_secret_get_schema (), NULL, check_service_cb, task,
+  secret_password_lookup (clarify_secret_get_schema (), call->call_cancellable, check_service_cb, task,
                           "key", call->key,
                           NULL);
 }

@@ -22,6 +22,11 @@ const SecretSchema *clarify_secret_get_schema          (void);
 void                clarify_secret_set_no_answer_error (GError      **error);
 /* CLARIFY_SECRET_STORE=file: no Secret Service at all. */
 gboolean            clarify_secret_use_file_only       (void);
+/* A cancellable for a libsecret call, or NULL where cancelling one would
+ * hang: libsecret 0.20's Secret portal handler (Flatpak, Snap) disconnects
+ * itself from the cancellable while it is being cancelled, and GLib 2.74
+ * waits for that forever. */
+GCancellable       *clarify_secret_new_call_cancellable (void);
 /* Whether @error means "no usable Secret Service here". */
 gboolean            clarify_secret_service_unavailable (const GError *error);
 /* Without a Secret Service: the file, or memory, as the user chose. */

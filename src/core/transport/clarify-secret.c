@@ -322,6 +322,7 @@ typedef struct
   char            *key;
   char            *label;
   char            *secret;
+  GCancellable    *cancellable;  /* NULL where it must not be cancelled */
   char            *found;   /* SERVICE_LOOKUP's answer, as plain memory */
   gboolean         ok;
   GError          *error;
@@ -339,6 +340,7 @@ service_call_unref (ServiceCall *call)
   g_free (call->label);
   clarify_secret_free (call->secret);
   clarify_secret_free (call->found);
+  g_clear_object (&call->cancellable);
   g_clear_error (&call->error);
   g_free (call);
 }
@@ -356,7 +358,7 @@ service_call_thread (gpointer data)
     {
     case SERVICE_LOOKUP:
       {
-        char *secret = secret_password_lookup_sync (schema, NULL, &error, "key", call->key, NULL);
+        char *secret = secret_password_lookup_sync (schema, call->cancellable, &error, "key", call->key, NULL);
 
         found = g_strdup (secret);
         secret_password_free (secret);
@@ -365,11 +367,11 @@ service_call_thread (gpointer data)
       }
     case SERVICE_STORE:
       ok = secret_password_store_sync (schema, SECRET_COLLECTION_DEFAULT, call->label, call->secret,
-                                       NULL, &error, "key", call->key, NULL);
+                                       call->cancellable, &error, "key", call->key, NULL);
       break;
     case SERVICE_CLEAR:
     default:
-      ok = secret_password_clear_sync (schema, NULL, &error, "key", call->key, NULL);
+      ok = secret_password_clear_sync (schema, call->cancellable, &error, "key", call->key, NULL);
       break;
     }
 
@@ -383,6 +385,16 @@ service_call_thread (gpointer data)
   service_call_unref (call);
 
   return NULL;
+}
+
+GCancellable *
+clarify_secret_new_call_cancellable (void)
+{
+  /* libsecret's own test for its portal backend. */
+  if (g_file_test ("/.flatpak-info", G_FILE_TEST_EXISTS) || g_getenv ("SNAP_NAME") != NULL)
+    return NULL;
+
+  return g_cancellable_new ();
 }
 
 void
@@ -406,10 +418,9 @@ clarify_secret_set_no_answer_error (GError **error)
 
 /* Makes one libsecret call and waits for it at most CLARIFY_SECRET_DEADLINE_S.
  * TRUE when the service answered: *@ok, *@found (lookup) and *@service_error
- * say what. FALSE with @error when it did not; its thread is left to end
- * whenever libsecret answers. It is not cancelled: in a Flatpak, libsecret
- * 0.20's portal handler disconnects itself from the cancellable while it is
- * being cancelled, and GLib 2.74 waits for that forever. */
+ * say what. FALSE with @error when it did not; the call is cancelled where
+ * that is safe (clarify_secret_new_call_cancellable()), and its thread left
+ * to end whenever libsecret lets it. */
 static gboolean
 service_call (ServiceOp    op,
               const char  *key,
@@ -432,6 +443,7 @@ service_call (ServiceOp    op,
   call->key = g_strdup (key);
   call->label = g_strdup (label);
   call->secret = g_strdup (secret);
+  call->cancellable = clarify_secret_new_call_cancellable ();
 
   g_atomic_ref_count_inc (&call->ref);
   thread = g_thread_try_new ("clarify-secret", service_call_thread, call, error);
@@ -462,7 +474,12 @@ service_call (ServiceOp    op,
   g_mutex_unlock (&call->mutex);
 
   if (!answered)
-    clarify_secret_set_no_answer_error (error);
+    {
+      /* Where it can be: a write must not land after "not stored". */
+      if (call->cancellable != NULL)
+        g_cancellable_cancel (call->cancellable);
+      clarify_secret_set_no_answer_error (error);
+    }
   service_call_unref (call);
 
   return answered;
