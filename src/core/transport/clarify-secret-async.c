@@ -87,8 +87,8 @@ caller_cancelled_cb (GCancellable *caller,
     g_cancellable_cancel (call->call_cancellable);
 }
 
-/* Called by every libsecret callback before it answers: FALSE when the caller already
- * has its answer, and libsecret's must be dropped. */
+/* Called by every libsecret callback before it answers: FALSE when the
+ * caller already has its answer, and libsecret's must be dropped. */
 static gboolean
 secret_call_take_answer (GTask *task)
 {

@@ -387,11 +387,17 @@ service_call_thread (gpointer data)
   return NULL;
 }
 
+/* libsecret 0.20's own test for its Secret portal backend. */
+static gboolean
+libsecret_uses_portal (void)
+{
+  return g_file_test ("/.flatpak-info", G_FILE_TEST_EXISTS) || g_getenv ("SNAP_NAME") != NULL;
+}
+
 GCancellable *
 clarify_secret_new_call_cancellable (void)
 {
-  /* libsecret's own test for its portal backend. */
-  if (g_file_test ("/.flatpak-info", G_FILE_TEST_EXISTS) || g_getenv ("SNAP_NAME") != NULL)
+  if (libsecret_uses_portal ())
     return NULL;
 
   return g_cancellable_new ();
@@ -400,7 +406,7 @@ clarify_secret_new_call_cancellable (void)
 void
 clarify_secret_set_no_answer_error (GError **error)
 {
-  if (g_file_test ("/.flatpak-info", G_FILE_TEST_EXISTS))
+  if (libsecret_uses_portal ())
     g_set_error (error, G_IO_ERROR, G_IO_ERROR_TIMED_OUT,
                  /* Translators: %u is a number of seconds */
                  _("The keyring did not answer within %u seconds (the Secret portal, "
