@@ -2,7 +2,8 @@
  *
  * The fast UTF-8 check must agree with g_utf8_validate_len() on every input:
  * all strings of up to three bytes, and many longer ones placed across the
- * 16-byte blocks the SIMD code works in.
+ * 16-, 32- and 64-byte blocks the SIMD code works in, with each width of
+ * vector code this CPU has.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -13,16 +14,31 @@
 #include "clarify-test-log.h"
 #include "clarify-text-scan.h"
 
+/* Bytes after the copy that the vector code must leave alone. */
+#define GUARD_LEN 64
+
 static void
 assert_agrees (const char *text,
                gsize       len)
 {
+  /* One buffer for all calls: a malloc per call made this test take
+   * minutes under ASan, which records where each block came from. */
+  static char *copy;
+  static gsize copy_size;
   gboolean expected = g_utf8_validate_len (text, len, NULL);
+  gboolean copied_valid;
 
-  g_autofree char *copy = g_malloc (len + 1);
-  gboolean copied_valid = clarify_text_copy_utf8 (copy, text, len);
+  if (copy_size < len + GUARD_LEN)
+    {
+      copy_size = len + GUARD_LEN;
+      copy = g_realloc (copy, copy_size);
+    }
+  memset (copy + len, '#', GUARD_LEN);
+  copied_valid = clarify_text_copy_utf8 (copy, text, len);
 
   g_assert_true (memcmp (copy, text, len) == 0);
+  for (gsize i = len; i < len + GUARD_LEN; i++)
+    g_assert_cmpint (copy[i], ==, '#');
   if (clarify_text_utf8_validate (text, len) != expected
       || clarify_text_utf8_validate_portable (text, len) != expected
       || copied_valid != expected)
@@ -153,26 +169,49 @@ test_utf8_random (void)
     }
 }
 
-/* A sequence cut at the very end of the input, at every block offset: the
- * SIMD check pads the tail and must still see that it is incomplete. */
+/* A sequence cut at every offset of the 32- and 64-byte blocks, at the very
+ * end of the input (the SIMD check pads the tail and must still see that it
+ * is incomplete) or before a run of ASCII that fills the next block. */
 static void
 test_utf8_cut_at_end (void)
 {
   static const char *const characters[] = { "\xC3\xA4", "\xE2\x80\x93", "\xF0\x9F\x98\x80" };
+  static const guint after_lengths[] = { 0, 1, 70 };
   g_autoptr(GString) text = g_string_new (NULL);
 
-  for (guint prefix = 0; prefix < 40; prefix++)
+  for (guint prefix = 0; prefix < 140; prefix++)
     for (guint c = 0; c < G_N_ELEMENTS (characters); c++)
       for (gsize keep = 0; keep <= strlen (characters[c]); keep++)
-        {
-          g_string_truncate (text, 0);
-          for (guint i = 0; i < prefix; i++)
-            g_string_append_c (text, 'y');
-          g_string_append_len (text, characters[c], keep);
-          assert_agrees (text->str, text->len);
-          g_assert_cmpint (clarify_text_utf8_validate (text->str, text->len), ==,
-                           keep == 0 || keep == strlen (characters[c]));
-        }
+        for (guint a = 0; a < G_N_ELEMENTS (after_lengths); a++)
+          {
+            g_string_truncate (text, 0);
+            for (guint i = 0; i < prefix; i++)
+              g_string_append_c (text, 'y');
+            g_string_append_len (text, characters[c], keep);
+            for (guint i = 0; i < after_lengths[a]; i++)
+              g_string_append_c (text, 'z');
+            assert_agrees (text->str, text->len);
+            g_assert_cmpint (clarify_text_utf8_validate (text->str, text->len), ==,
+                             keep == 0 || keep == strlen (characters[c]));
+          }
+}
+
+/* A NUL at every offset of a long ASCII text: no sequence error to see,
+ * so only the NUL check can find it. */
+static void
+test_utf8_nul_in_ascii (void)
+{
+  char text[200];
+
+  memset (text, 'n', sizeof text);
+  for (gsize nul = 0; nul < sizeof text; nul++)
+    {
+      text[nul] = '\0';
+      assert_agrees (text, sizeof text);
+      g_assert_false (clarify_text_utf8_validate (text, sizeof text));
+      text[nul] = 'n';
+    }
+  assert_agrees (text, sizeof text);
 }
 
 static const char *
@@ -213,18 +252,72 @@ test_find_eol (void)
     }
 }
 
+/* Each test runs once per vector width, the widest this CPU has included:
+ * one CPU checks every path it can run. */
+typedef struct
+{
+  ClarifyTextSimd simd;
+  GTestFunc       func;
+} ScanTest;
+
+static ClarifyTextSimd cpu_simd;
+
+static void
+run_with_simd (gconstpointer data)
+{
+  const ScanTest *test = data;
+
+  if (test->simd > cpu_simd)
+    {
+      g_test_skip ("this CPU cannot run that vector code");
+      return;
+    }
+  clarify_text_scan_limit_simd (test->simd);
+  g_assert_cmpint (clarify_text_scan_get_simd (), ==, test->simd);
+  test->func ();
+  clarify_text_scan_limit_simd (CLARIFY_TEXT_SIMD_AVX512);
+}
+
 int
 main (int   argc,
       char *argv[])
 {
+  static const struct
+  {
+    const char *name;
+    GTestFunc   func;
+  } tests[] = {
+    { "utf8/all-short", test_utf8_all_short },
+    { "utf8/all-four", test_utf8_all_four },
+    { "utf8/random", test_utf8_random },
+    { "utf8/cut-at-end", test_utf8_cut_at_end },
+    { "utf8/nul-in-ascii", test_utf8_nul_in_ascii },
+    { "find-eol", test_find_eol },
+  };
+  static const struct
+  {
+    const char     *name;
+    ClarifyTextSimd simd;
+  } widths[] = {
+    { "base", CLARIFY_TEXT_SIMD_BASE },
+    { "avx2", CLARIFY_TEXT_SIMD_AVX2 },
+    { "avx512", CLARIFY_TEXT_SIMD_AVX512 },
+  };
+
   clarify_test_log_init ();
   g_test_init (&argc, &argv, NULL);
+  cpu_simd = clarify_text_scan_get_simd ();
 
-  g_test_add_func ("/text-scan/utf8/all-short", test_utf8_all_short);
-  g_test_add_func ("/text-scan/utf8/all-four", test_utf8_all_four);
-  g_test_add_func ("/text-scan/utf8/random", test_utf8_random);
-  g_test_add_func ("/text-scan/utf8/cut-at-end", test_utf8_cut_at_end);
-  g_test_add_func ("/text-scan/find-eol", test_find_eol);
+  for (guint w = 0; w < G_N_ELEMENTS (widths); w++)
+    for (guint t = 0; t < G_N_ELEMENTS (tests); t++)
+      {
+        ScanTest *test = g_new (ScanTest, 1);
+        g_autofree char *path = g_strdup_printf ("/text-scan/%s/%s", widths[w].name, tests[t].name);
+
+        test->simd = widths[w].simd;
+        test->func = tests[t].func;
+        g_test_add_data_func_full (path, test, run_with_simd, g_free);
+      }
 
   return g_test_run ();
 }
