@@ -27,6 +27,15 @@
  * Clarify itself too) and its window is waited for to go. The first run
  * of each warms the page cache and is not counted.
  *
+ * Then memory and CPU, read from /proc as `top` would: the references'
+ * VmRSS with their window drawn; the resident Clarify's (started with
+ * `clarify --background`) before its first dialog and 3 s after the last
+ * dialog of each kind went; and the share of a core that a window with a
+ * focused text field takes while it is left alone, while GTK blinks the
+ * cursor (seconds 1–9 after the first frame) and after the blink has
+ * stopped (seconds 11–17), for the minimal GTK 4 window and for a
+ * resident Clarify's text question.
+ *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #include "config.h"
@@ -40,6 +49,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include "bench-util.h"
 #include "clarify-test-server.h"
@@ -227,8 +237,11 @@ typedef struct
   const char *name;
   GStrv       argv;
   gboolean    cold_clarify;     /* stop Clarify after each run */
+  const char *resident_kind;    /* asks a Clarify that already runs: what */
   GArray     *mapped_ms;
   GArray     *drawn_ms;
+  GArray     *rss_kib;          /* the spawned program's, when drawn */
+  gint64      rss_after_kib;    /* Clarify's, 3 s after the last run */
   guint       failed;
 } Program;
 
@@ -292,6 +305,58 @@ stop_child (GPid pid)
   waitpid (pid, NULL, 0);
 }
 
+/* Process-wide CPU time (all threads, user and system) in seconds. */
+static double
+pid_cpu_seconds (GPid pid)
+{
+  g_autofree char *path = g_strdup_printf ("/proc/%d/stat", (int) pid);
+  g_autofree char *contents = NULL;
+  g_auto(GStrv) fields = NULL;
+  const char *after_name;
+
+  if (!g_file_get_contents (path, &contents, NULL, NULL))
+    return NAN;
+  /* The name in parentheses may hold spaces; field 3 follows it. */
+  after_name = strrchr (contents, ')');
+  if (after_name == NULL)
+    return NAN;
+  fields = g_strsplit (after_name + 2, " ", 0);
+  if (g_strv_length (fields) < 13)
+    return NAN;
+
+  /* utime and stime, fields 14 and 15 of proc(5). */
+  return (g_ascii_strtod (fields[11], NULL) + g_ascii_strtod (fields[12], NULL)) / sysconf (_SC_CLK_TCK);
+}
+
+static void
+sleep_until (gint64 when_us)
+{
+  gint64 left = when_us - g_get_monotonic_time ();
+
+  if (left > 0)
+    g_usleep (left);
+}
+
+/* % of one core that @pid used from @from_s to @to_s seconds after @since. */
+static double
+cpu_share (GPid   pid,
+           gint64 since,
+           double from_s,
+           double to_s)
+{
+  double cpu_before, cpu_after;
+  gint64 before, after;
+
+  sleep_until (since + (gint64) (from_s * G_USEC_PER_SEC));
+  cpu_before = pid_cpu_seconds (pid);
+  before = g_get_monotonic_time ();
+  sleep_until (since + (gint64) (to_s * G_USEC_PER_SEC));
+  cpu_after = pid_cpu_seconds (pid);
+  after = g_get_monotonic_time ();
+
+  return 100.0 * (cpu_after - cpu_before) / ((after - before) / (double) G_USEC_PER_SEC);
+}
+
 static void
 run_once (XWatch  *watch,
           Program *program,
@@ -322,6 +387,12 @@ run_once (XWatch  *watch,
 
       g_array_append_val (program->mapped_ms, mapped);
       g_array_append_val (program->drawn_ms, drawn);
+      if (!program->cold_clarify && program->resident_kind == NULL)
+        {
+          double rss = bench_pid_status (pid, "VmRSS");
+
+          g_array_append_val (program->rss_kib, rss);
+        }
     }
 
   stop_child (pid);
@@ -329,6 +400,59 @@ run_once (XWatch  *watch,
     g_printerr ("%s: its window stayed after the program was stopped\n", program->name);
   if (program->cold_clarify)
     stop_clarify ();
+}
+
+/* What @program's window costs while it is left alone: the CPU share of
+ * the program (or of Clarify, for a question asked of it) while GTK blinks
+ * the text cursor, and after the blink has stopped. */
+static void
+measure_left_alone (XWatch  *watch,
+                    Program *program)
+{
+  g_autoptr(GError) error = NULL;
+  double blinking = NAN, after_blink = NAN;
+  GPid pid, measured;
+
+  watch_reset (watch);
+  if (!g_spawn_async (NULL, program->argv, child_env,
+                      G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_STDOUT_TO_DEV_NULL | G_SPAWN_STDERR_TO_DEV_NULL,
+                      NULL, NULL, &pid, &error))
+    g_error ("Cannot start %s: %s", program->argv[0], error->message);
+
+  measured = program->resident_kind != NULL ? clarify_pid () : pid;
+  if (watch_wait (watch, is_drawn, WAIT_MS) && measured > 0)
+    {
+      blinking = cpu_share (measured, watch->drawn_at, 1, 9);
+      after_blink = cpu_share (measured, watch->drawn_at, 11, 17);
+    }
+
+  printf ("%-48s %14.1f %14.1f\n", program->name, blinking, after_blink);
+  fflush (stdout);
+
+  stop_child (pid);
+  if (watch->mapped != None && !watch_wait (watch, is_gone, 5000))
+    g_printerr ("%s: its window stayed after the program was stopped\n", program->name);
+}
+
+/* Clarify started on its own, as at login, so that its memory before any
+ * dialog can be read; the questions then find it running. */
+static GPid
+start_resident_clarify (void)
+{
+  g_autoptr(GError) error = NULL;
+  char *argv[] = { opt_clarify, (char *) "--background", NULL };
+  GPid pid;
+
+  if (!g_spawn_async (NULL, argv, child_env,
+                      G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_STDOUT_TO_DEV_NULL | G_SPAWN_STDERR_TO_DEV_NULL,
+                      NULL, NULL, &pid, &error))
+    g_error ("Cannot start %s: %s", opt_clarify, error->message);
+  for (int i = 0; i < 1000 && !clarify_running (); i++)
+    g_usleep (10000);
+  if (!clarify_running ())
+    g_error ("%s --background did not take its name on the bus", opt_clarify);
+
+  return pid;
 }
 
 /* Its median drawn time ÷ the first reference's (GTK), and ÷ the
@@ -363,6 +487,8 @@ program_new_argv (const char *name,
   program->cold_clarify = cold_clarify;
   program->mapped_ms = g_array_new (FALSE, FALSE, sizeof (double));
   program->drawn_ms = g_array_new (FALSE, FALSE, sizeof (double));
+  program->rss_kib = g_array_new (FALSE, FALSE, sizeof (double));
+  program->rss_after_kib = -1;
 
   return program;
 }
@@ -388,9 +514,11 @@ program_new (const char *name,
  * four, the searchable list past that. */
 static Program *
 program_new_choice (const char *name,
+                    const char *kind,
                     guint       n_options)
 {
   g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
+  Program *program;
 
   g_strv_builder_add_many (builder, opt_clarify, "ask", "--title=Travel",
                            "--question=Which city should the team meet in?", "--type=select", NULL);
@@ -401,7 +529,10 @@ program_new_choice (const char *name,
       g_strv_builder_add (builder, option);
     }
 
-  return program_new_argv (name, FALSE, g_strv_builder_end (builder));
+  program = program_new_argv (name, FALSE, g_strv_builder_end (builder));
+  program->resident_kind = kind;
+
+  return program;
 }
 
 static void
@@ -410,6 +541,7 @@ program_free (Program *program)
   g_strfreev (program->argv);
   g_array_unref (program->mapped_ms);
   g_array_unref (program->drawn_ms);
+  g_array_unref (program->rss_kib);
   g_free (program);
 }
 
@@ -424,6 +556,9 @@ main (int    argc,
   g_autofree char *zenity = g_find_program_in_path ("zenity");
   g_autofree char *yad = g_find_program_in_path ("yad");
   XWatch watch = { 0 };
+  Program *resident_text;
+  GPid resident_pid = 0;
+  gint64 resident_idle_kib = -1;
   int damage_error;
 
   g_option_context_add_main_entries (context, entries, NULL);
@@ -488,11 +623,13 @@ main (int    argc,
   g_ptr_array_add (programs, program_new ("clarify ask, cold", TRUE,
                                           opt_clarify, "ask", "--title=New project",
                                           "--question=What should the new project be called?", NULL));
-  g_ptr_array_add (programs, program_new ("clarify ask, resident", FALSE,
-                                          opt_clarify, "ask", "--title=New project",
-                                          "--question=What should the new project be called?", NULL));
-  g_ptr_array_add (programs, program_new_choice ("clarify ask, resident, 4 chips", 4));
-  g_ptr_array_add (programs, program_new_choice ("clarify ask, resident, 200 in a list", 200));
+  resident_text = program_new ("clarify ask, resident", FALSE,
+                                opt_clarify, "ask", "--title=New project",
+                                "--question=What should the new project be called?", NULL);
+  resident_text->resident_kind = "text question";
+  g_ptr_array_add (programs, resident_text);
+  g_ptr_array_add (programs, program_new_choice ("clarify ask, resident, 4 chips", "4-chip question", 4));
+  g_ptr_array_add (programs, program_new_choice ("clarify ask, resident, 200 in a list", "200-option list", 200));
 
   printf ("bench-onscreen: %s, %d runs each after one warm-up%s%s\n", opt_clarify, opt_runs,
           zenity == NULL ? "; zenity not installed" : "", yad == NULL ? "; yad not installed" : "");
@@ -502,14 +639,54 @@ main (int    argc,
     {
       Program *program = g_ptr_array_index (programs, i);
 
+      if (program->resident_kind != NULL && resident_pid == 0)
+        {
+          resident_pid = start_resident_clarify ();
+          g_usleep (2 * G_USEC_PER_SEC);
+          resident_idle_kib = bench_pid_status (clarify_pid (), "VmRSS");
+        }
+
       for (int run = 0; run <= opt_runs; run++)
         run_once (&watch, program, run > 0);
 
       print_program (programs, i);
       fflush (stdout);
+
+      if (program->resident_kind != NULL)
+        {
+          g_usleep (3 * G_USEC_PER_SEC);
+          program->rss_after_kib = bench_pid_status (clarify_pid (), "VmRSS");
+        }
     }
 
+  printf ("\nmemory, VmRSS in MiB (the references: median when drawn)\n");
+  for (guint i = 0; i < programs->len; i++)
+    {
+      Program *program = g_ptr_array_index (programs, i);
+
+      if (program->rss_kib->len > 0)
+        printf ("%-48s %8.1f\n", program->name, bench_percentile (program->rss_kib, 0.5) / 1024.0);
+      else if (program == resident_text)
+        printf ("%-48s %8.1f\n", "Clarify, resident, before its first dialog", resident_idle_kib / 1024.0);
+    }
+  for (guint i = 0; i < programs->len; i++)
+    {
+      Program *program = g_ptr_array_index (programs, i);
+      g_autofree char *label = NULL;
+
+      if (program->rss_after_kib < 0)
+        continue;
+      label = g_strdup_printf ("Clarify, 3 s after its last %s", program->resident_kind);
+      printf ("%-48s %8.1f\n", label, program->rss_after_kib / 1024.0);
+    }
+
+  printf ("\nleft alone, the focus in a text field: %% of a core   s 1–9 (blink) s 11–17 (after)\n");
+  measure_left_alone (&watch, g_ptr_array_index (programs, 0));
+  measure_left_alone (&watch, resident_text);
+
   stop_clarify ();
+  if (resident_pid > 0)
+    waitpid (resident_pid, NULL, 0);
   XCloseDisplay (watch.display);
   g_hash_table_unref (watch.damages);
   clarify_test_remove_tree (home);
