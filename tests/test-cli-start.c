@@ -81,30 +81,74 @@ answer_yes_until (const char  *title,
   g_assert_true (done (data));
 }
 
+/* The id of the process that owns Clarify's name; 0 with @error set when
+ * nobody owns it. */
+static guint32
+name_owner_pid (GError **error)
+{
+  g_autoptr(GDBusConnection) bus = g_bus_get_sync (G_BUS_TYPE_SESSION, NULL, NULL);
+  g_autoptr(GVariant) reply = NULL;
+  guint32 pid = 0;
+
+  reply = g_dbus_connection_call_sync (bus, "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
+                                       "GetConnectionUnixProcessID", g_variant_new ("(s)", CLARIFY_DBUS_NAME),
+                                       G_VARIANT_TYPE ("(u)"), G_DBUS_CALL_FLAGS_NONE, -1, NULL, error);
+  if (reply != NULL)
+    g_variant_get (reply, "(u)", &pid);
+
+  return pid;
+}
+
+static guint32
+started_clarify_pid (void)
+{
+  g_autoptr(GError) error = NULL;
+  guint32 pid = name_owner_pid (&error);
+
+  g_assert_no_error (error);
+  g_assert_cmpuint (pid, >, 0);
+
+  return pid;
+}
+
 /* Ends the Clarify the command started, by the id of the process that
  * owns the name, unless it has quit by itself (a D-Bus service does,
  * once nobody called it for a while). */
 static void
 end_started_clarify (void)
 {
-  g_autoptr(GDBusConnection) bus = g_bus_get_sync (G_BUS_TYPE_SESSION, NULL, NULL);
-  g_autoptr(GVariant) reply = NULL;
   g_autoptr(GError) error = NULL;
-  guint32 pid = 0;
+  guint32 pid = name_owner_pid (&error);
 
-  reply = g_dbus_connection_call_sync (bus, "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
-                                       "GetConnectionUnixProcessID", g_variant_new ("(s)", CLARIFY_DBUS_NAME),
-                                       G_VARIANT_TYPE ("(u)"), G_DBUS_CALL_FLAGS_NONE, -1, NULL, &error);
   if (!g_error_matches (error, G_DBUS_ERROR, G_DBUS_ERROR_NAME_HAS_NO_OWNER))
     {
       g_assert_no_error (error);
-      g_variant_get (reply, "(u)", &pid);
       g_assert_cmpuint (pid, >, 0);
       /* It may be quitting by itself this very moment. */
       g_assert_true (kill ((pid_t) pid, SIGTERM) == 0 || errno == ESRCH);
     }
   /* Gone either way once the watch has heard so. */
   g_assert_true (clarify_test_loop_until (name_owned, GINT_TO_POINTER (FALSE), WAIT_MS));
+}
+
+/* The value of @name in the environment @pid was started with, or NULL. */
+static char *
+started_environment_get (guint32     pid,
+                         const char *name)
+{
+  g_autofree char *path = g_strdup_printf ("/proc/%u/environ", pid);
+  g_autofree char *contents = NULL;
+  g_autoptr(GError) error = NULL;
+  gsize length;
+  gsize name_length = strlen (name);
+
+  g_assert_true (g_file_get_contents (path, &contents, &length, &error));
+  g_assert_no_error (error);
+  for (gsize at = 0; at < length; at += strlen (contents + at) + 1)
+    if (strncmp (contents + at, name, name_length) == 0 && contents[at + name_length] == '=')
+      return g_strdup (contents + at + name_length + 1);
+
+  return NULL;
 }
 
 static void
@@ -120,6 +164,16 @@ test_ask_starts_clarify (void)
 
   /* Clarify came up by itself, and its dialog takes the answer. */
   g_assert_true (clarify_test_loop_until (name_owned, GINT_TO_POINTER (TRUE), WAIT_MS));
+  {
+    g_autofree char *slice = started_environment_get (started_clarify_pid (), "G_SLICE");
+
+    /* Older GLib keeps freed objects' memory in slice caches: clarify
+     * starts the app with plain malloc, which later GLib uses anyway. */
+    if (glib_check_version (2, 76, 0) != NULL)
+      g_assert_cmpstr (slice, ==, "always-malloc");
+    else
+      g_assert_cmpstr (slice, ==, g_getenv ("G_SLICE"));
+  }
   answer_yes_until ("Release check", clarify_test_run_is_done, run);
   status = clarify_test_run_finish (run, WAIT_MS);
   g_test_message ("clarify ask said: %s", run->err);
