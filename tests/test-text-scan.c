@@ -10,6 +10,8 @@
 #include "config.h"
 
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "clarify-test-log.h"
 #include "clarify-text-scan.h"
@@ -33,6 +35,8 @@ assert_agrees (const char *text,
       copy_size = len + GUARD_LEN;
       copy = g_realloc (copy, copy_size);
     }
+  /* Not the text's bytes: a copy that misses some cannot pass for done. */
+  memset (copy, '~', len);
   memset (copy + len, '#', GUARD_LEN);
   copied_valid = clarify_text_copy_utf8 (copy, text, len);
 
@@ -177,23 +181,27 @@ test_utf8_cut_at_end (void)
 {
   static const char *const characters[] = { "\xC3\xA4", "\xE2\x80\x93", "\xF0\x9F\x98\x80" };
   static const guint after_lengths[] = { 0, 1, 70 };
+  /* The ASCII check skips a plain prefix: one that starts with "é" moves
+   * the cut across the vector code's blocks instead. */
+  static const char *const starts[] = { "", "\xC3\xA9" };
   g_autoptr(GString) text = g_string_new (NULL);
 
-  for (guint prefix = 0; prefix < 140; prefix++)
-    for (guint c = 0; c < G_N_ELEMENTS (characters); c++)
-      for (gsize keep = 0; keep <= strlen (characters[c]); keep++)
-        for (guint a = 0; a < G_N_ELEMENTS (after_lengths); a++)
-          {
-            g_string_truncate (text, 0);
-            for (guint i = 0; i < prefix; i++)
-              g_string_append_c (text, 'y');
-            g_string_append_len (text, characters[c], keep);
-            for (guint i = 0; i < after_lengths[a]; i++)
-              g_string_append_c (text, 'z');
-            assert_agrees (text->str, text->len);
-            g_assert_cmpint (clarify_text_utf8_validate (text->str, text->len), ==,
-                             keep == 0 || keep == strlen (characters[c]));
-          }
+  for (guint s = 0; s < G_N_ELEMENTS (starts); s++)
+    for (guint prefix = 0; prefix < 140; prefix++)
+      for (guint c = 0; c < G_N_ELEMENTS (characters); c++)
+        for (gsize keep = 0; keep <= strlen (characters[c]); keep++)
+          for (guint a = 0; a < G_N_ELEMENTS (after_lengths); a++)
+            {
+              g_string_assign (text, starts[s]);
+              for (guint i = 0; i < prefix; i++)
+                g_string_append_c (text, 'y');
+              g_string_append_len (text, characters[c], keep);
+              for (guint i = 0; i < after_lengths[a]; i++)
+                g_string_append_c (text, 'z');
+              assert_agrees (text->str, text->len);
+              g_assert_cmpint (clarify_text_utf8_validate (text->str, text->len), ==,
+                               keep == 0 || keep == strlen (characters[c]));
+            }
 }
 
 /* A NUL at every offset of a long ASCII text: no sequence error to see,
@@ -203,15 +211,59 @@ test_utf8_nul_in_ascii (void)
 {
   char text[200];
 
-  memset (text, 'n', sizeof text);
-  for (gsize nul = 0; nul < sizeof text; nul++)
+  /* Plain, and after an "é" that starts the vector code at the front. */
+  for (guint start = 0; start < 2; start++)
     {
-      text[nul] = '\0';
+      memset (text, 'n', sizeof text);
+      if (start == 1)
+        memcpy (text, "\xC3\xA9", 2);
+      for (gsize nul = 2 * start; nul < sizeof text; nul++)
+        {
+          text[nul] = '\0';
+          assert_agrees (text, sizeof text);
+          g_assert_false (clarify_text_utf8_validate (text, sizeof text));
+          text[nul] = 'n';
+        }
       assert_agrees (text, sizeof text);
-      g_assert_false (clarify_text_utf8_validate (text, sizeof text));
-      text[nul] = 'n';
     }
-  assert_agrees (text, sizeof text);
+}
+
+/* Values that end right before a page that cannot be read: a scan that
+ * reads past the end crashes here, ASan or not. */
+static void
+test_end_of_page (void)
+{
+  gsize page = (gsize) sysconf (_SC_PAGESIZE);
+  char *pages = mmap (NULL, 2 * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  char *end = pages + page;
+
+  g_assert_true (pages != MAP_FAILED);
+  g_assert_cmpint (mprotect (end, page, PROT_NONE), ==, 0);
+
+  for (gsize len = 0; len <= 200; len++)
+    {
+      char *text = end - len;
+
+      /* Mostly ASCII with a few sequences, no line end. */
+      for (gsize i = 0; i < len; i++)
+        text[i] = (char) ('a' + i % 26);
+      for (gsize i = 3; i + 2 <= len; i += 37)
+        memcpy (text + i, "\xC3\xA4", 2);
+      assert_agrees (text, len);
+      g_assert_true (clarify_text_find_eol (text, end) == end);
+
+      if (len > 0)
+        {
+          /* A sequence cut by the end of the page. */
+          text[len - 1] = (char) 0xE2;
+          assert_agrees (text, len);
+          g_assert_false (clarify_text_utf8_validate (text, len));
+          text[len - 1] = '\n';
+          g_assert_true (clarify_text_find_eol (text, end) == end - 1);
+        }
+    }
+
+  munmap (pages, 2 * page);
 }
 
 static const char *
@@ -231,11 +283,14 @@ static void
 test_find_eol (void)
 {
   g_autoptr(GRand) rand = g_rand_new_with_seed (11);
-  char buffer[300];
+  char buffer[301];
 
   for (guint round = 0; round < 20000; round++)
     {
-      gsize len = g_rand_int_range (rand, 0, sizeof buffer);
+      gsize len = g_rand_int_range (rand, 0, sizeof buffer - 1);
+
+      /* A line end just past the end must not be found. */
+      buffer[len] = '\n';
 
       for (gsize i = 0; i < len; i++)
         {
@@ -292,6 +347,7 @@ main (int   argc,
     { "utf8/random", test_utf8_random },
     { "utf8/cut-at-end", test_utf8_cut_at_end },
     { "utf8/nul-in-ascii", test_utf8_nul_in_ascii },
+    { "end-of-page", test_end_of_page },
     { "find-eol", test_find_eol },
   };
   static const struct

@@ -17,21 +17,34 @@
 #include "clarify-text-scan.h"
 
 static ClarifyTextSimd simd_limit = CLARIFY_TEXT_SIMD_AVX512;
+static gint cpu_simd = -1;   /* found at the first call */
+
+static ClarifyTextSimd
+detect_simd (void)
+{
+#ifdef HAVE_AVX2_PATH
+  /* libgcc checks that the kernel saves the wide registers, too. */
+  if (__builtin_cpu_supports ("avx512f") && __builtin_cpu_supports ("avx512bw"))
+    return CLARIFY_TEXT_SIMD_AVX512;
+  if (__builtin_cpu_supports ("avx2"))
+    return CLARIFY_TEXT_SIMD_AVX2;
+#endif
+
+  return CLARIFY_TEXT_SIMD_BASE;
+}
 
 ClarifyTextSimd
 clarify_text_scan_get_simd (void)
 {
-  ClarifyTextSimd simd = CLARIFY_TEXT_SIMD_BASE;
+  gint simd = g_atomic_int_get (&cpu_simd);
 
-#ifdef HAVE_AVX2_PATH
-  /* libgcc checks that the kernel saves the wide registers, too. */
-  if (__builtin_cpu_supports ("avx512f") && __builtin_cpu_supports ("avx512bw"))
-    simd = CLARIFY_TEXT_SIMD_AVX512;
-  else if (__builtin_cpu_supports ("avx2"))
-    simd = CLARIFY_TEXT_SIMD_AVX2;
-#endif
+  if (G_UNLIKELY (simd < 0))
+    {
+      simd = detect_simd ();
+      g_atomic_int_set (&cpu_simd, simd);
+    }
 
-  return MIN (simd, simd_limit);
+  return MIN ((ClarifyTextSimd) simd, simd_limit);
 }
 
 void
