@@ -19,6 +19,7 @@ main (int   argc,
 {
   g_autoptr(ClarifyApplication) app = NULL;
 
+  clarify_cli_forget_slice_setting ();
   clarify_cli_init_locale ();
   clarify_renderer_choose ();
   g_set_application_name (_("Clarify"));

@@ -18,6 +18,7 @@ main (int   argc,
 {
   int status;
 
+  clarify_cli_forget_slice_setting ();
   clarify_cli_init_locale ();
 
   if (clarify_cli_handle (argc, argv, &status))

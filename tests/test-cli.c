@@ -1336,6 +1336,23 @@ test_chat_bad_arguments (void)
   g_assert_nonnull (strstr (dot_chat->err, "cannot be empty, “.” or “..”"));
 }
 
+/* The app takes out the G_SLICE that clarify put in for it, and only that:
+ * a user's own setting goes on to what the app starts. */
+static void
+test_forget_slice_setting (void)
+{
+  g_setenv ("G_SLICE", "always-malloc", TRUE);
+  g_setenv ("CLARIFY_SET_G_SLICE", "1", TRUE);
+  clarify_cli_forget_slice_setting ();
+  g_assert_null (g_getenv ("G_SLICE"));
+  g_assert_null (g_getenv ("CLARIFY_SET_G_SLICE"));
+
+  g_setenv ("G_SLICE", "debug-blocks", TRUE);
+  clarify_cli_forget_slice_setting ();
+  g_assert_cmpstr (g_getenv ("G_SLICE"), ==, "debug-blocks");
+  g_unsetenv ("G_SLICE");
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1406,6 +1423,7 @@ main (int   argc,
   g_test_add_func ("/cli/set-password", test_set_password);
   g_test_add_func ("/cli/mcp-info", test_mcp_info);
   g_test_add_func ("/cli/chat/bad-arguments", test_chat_bad_arguments);
+  g_test_add_func ("/cli/forget-slice-setting", test_forget_slice_setting);
 
   result = g_test_run ();
   clarify_test_session_bus_down (test_bus, service_dir);

@@ -341,6 +341,19 @@ find_program (const char *name)
   return g_build_filename (LIBEXECDIR, name, NULL);
 }
 
+/* Says that G_SLICE is clarify's setting, not the user's. */
+#define SLICE_SET_BY_CLARIFY "CLARIFY_SET_G_SLICE"
+
+void
+clarify_cli_forget_slice_setting (void)
+{
+  if (g_getenv (SLICE_SET_BY_CLARIFY) == NULL)
+    return;
+
+  g_unsetenv ("G_SLICE");
+  g_unsetenv (SLICE_SET_BY_CLARIFY);
+}
+
 int
 clarify_cli_exec (const char  *name,
                   char       **argv)
@@ -351,11 +364,14 @@ clarify_cli_exec (const char  *name,
 
   /* GLib before 2.76 keeps the slices of freed objects in caches of its
    * own that malloc_trim() cannot reach: a closed dialog of 200 options
-   * left 3 MiB behind. Later versions use malloc for slices anyway, so
-   * what the app starts and inherits the variable loses nothing. It must
-   * be set before the program starts: GLib's constructors take slices. */
-  if (glib_check_version (2, 76, 0) != NULL)
-    environment = g_environ_setenv (environment, "G_SLICE", "always-malloc", FALSE);
+   * left 3 MiB behind; later versions use malloc for slices anyway. It
+   * must be set before the program starts (GLib's constructors take
+   * slices), and the program takes it out again for what it starts. */
+  if (glib_check_version (2, 76, 0) != NULL && g_environ_getenv (environment, "G_SLICE") == NULL)
+    {
+      environment = g_environ_setenv (environment, "G_SLICE", "always-malloc", TRUE);
+      environment = g_environ_setenv (environment, SLICE_SET_BY_CLARIFY, "1", TRUE);
+    }
 
   execve (program, argv, environment);
   saved_errno = errno;

@@ -55,5 +55,9 @@ void     clarify_cli_init_locale   (void);
  * with the message printed and the exit status to use. */
 int      clarify_cli_exec          (const char  *name,
                                     char       **argv);
+/* Takes G_SLICE out of this process's environment where clarify_cli_exec()
+ * put it in, so that what the program starts sees the user's environment.
+ * Call it first thing in main(). */
+void     clarify_cli_forget_slice_setting (void);
 
 G_END_DECLS
