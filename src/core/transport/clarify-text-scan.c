@@ -153,10 +153,10 @@ find_eol_avx512 (const char *p,
 
   if (p < end)
     {
-      /* The masked load reads nothing past @end. */
+      /* The masked load reads nothing past @end and gives zeros there. */
       __mmask64 valid = (G_GUINT64_CONSTANT (1) << (end - p)) - 1;
       __m512i v = _mm512_maskz_loadu_epi8 (valid, p);
-      guint64 mask = (_mm512_cmpeq_epi8_mask (v, lf) | _mm512_cmpeq_epi8_mask (v, cr)) & valid;
+      guint64 mask = _mm512_cmpeq_epi8_mask (v, lf) | _mm512_cmpeq_epi8_mask (v, cr);
 
       if (mask != 0)
         return p + __builtin_ctzll (mask);
@@ -506,6 +506,30 @@ utf8_validate_avx512 (const guchar *s,
 }
 #endif
 
+typedef gboolean (*Utf8Check) (const guchar *s,
+                               gsize         len,
+                               guchar       *copy);
+
+/* The widest vector check this CPU may run, or NULL for none. */
+static Utf8Check
+vector_utf8_check (void)
+{
+#ifdef HAVE_AVX2_PATH
+  switch (clarify_text_scan_get_simd ())
+    {
+    case CLARIFY_TEXT_SIMD_AVX512:
+      return utf8_validate_avx512;
+    case CLARIFY_TEXT_SIMD_AVX2:
+      return utf8_validate_avx2;
+    case CLARIFY_TEXT_SIMD_BASE:
+    default:
+      break;
+    }
+#endif
+
+  return NULL;
+}
+
 gboolean
 clarify_text_utf8_validate (const char *text,
                             gsize       len)
@@ -513,22 +537,14 @@ clarify_text_utf8_validate (const char *text,
   /* Short and ASCII-only values (most event types, ids and small events)
    * are done after the first scan. */
   gsize ascii = plain_ascii_prefix ((const guchar *) text, len);
+  Utf8Check check;
 
   if (ascii == len)
     return TRUE;
 
-#ifdef HAVE_AVX2_PATH
-  switch (clarify_text_scan_get_simd ())
-    {
-    case CLARIFY_TEXT_SIMD_AVX512:
-      return utf8_validate_avx512 ((const guchar *) text + ascii, len - ascii, NULL);
-    case CLARIFY_TEXT_SIMD_AVX2:
-      return utf8_validate_avx2 ((const guchar *) text + ascii, len - ascii, NULL);
-    case CLARIFY_TEXT_SIMD_BASE:
-    default:
-      break;
-    }
-#endif
+  check = vector_utf8_check ();
+  if (check != NULL)
+    return check ((const guchar *) text + ascii, len - ascii, NULL);
 
   return clarify_text_utf8_validate_portable (text + ascii, len - ascii);
 }
@@ -538,22 +554,11 @@ clarify_text_copy_utf8 (char       *dest,
                         const char *text,
                         gsize       len)
 {
-#ifdef HAVE_AVX2_PATH
   /* Short values are mostly ASCII and done by the plain scan. */
-  if (len >= 64)
-    {
-      switch (clarify_text_scan_get_simd ())
-        {
-        case CLARIFY_TEXT_SIMD_AVX512:
-          return utf8_validate_avx512 ((const guchar *) text, len, (guchar *) dest);
-        case CLARIFY_TEXT_SIMD_AVX2:
-          return utf8_validate_avx2 ((const guchar *) text, len, (guchar *) dest);
-        case CLARIFY_TEXT_SIMD_BASE:
-        default:
-          break;
-        }
-    }
-#endif
+  Utf8Check check = len >= 64 ? vector_utf8_check () : NULL;
+
+  if (check != NULL)
+    return check ((const guchar *) text, len, (guchar *) dest);
 
   memcpy (dest, text, len);
   return clarify_text_utf8_validate (text, len);
