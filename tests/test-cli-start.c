@@ -151,6 +151,27 @@ started_environment_get (guint32     pid,
   return NULL;
 }
 
+/* Older GLib keeps freed objects' memory in slice caches: clarify starts
+ * the app (@pid) with plain malloc, which later GLib uses anyway, and keeps
+ * a G_SLICE of the user's (the ASan runs set one). */
+static void
+assert_slice_setting (guint32 pid)
+{
+  g_autofree char *slice = started_environment_get (pid, "G_SLICE");
+  g_autofree char *set_by_clarify = started_environment_get (pid, "CLARIFY_SET_G_SLICE");
+
+  if (g_getenv ("G_SLICE") != NULL || glib_check_version (2, 76, 0) == NULL)
+    {
+      g_assert_cmpstr (slice, ==, g_getenv ("G_SLICE"));
+      g_assert_null (set_by_clarify);
+    }
+  else
+    {
+      g_assert_cmpstr (slice, ==, "always-malloc");
+      g_assert_cmpstr (set_by_clarify, ==, "1");
+    }
+}
+
 static void
 test_ask_starts_clarify (void)
 {
@@ -164,25 +185,7 @@ test_ask_starts_clarify (void)
 
   /* Clarify came up by itself, and its dialog takes the answer. */
   g_assert_true (clarify_test_loop_until (name_owned, GINT_TO_POINTER (TRUE), WAIT_MS));
-  {
-    guint32 pid = started_clarify_pid ();
-    g_autofree char *slice = started_environment_get (pid, "G_SLICE");
-    g_autofree char *set_by_clarify = started_environment_get (pid, "CLARIFY_SET_G_SLICE");
-
-    /* Older GLib keeps freed objects' memory in slice caches: clarify
-     * starts the app with plain malloc, which later GLib uses anyway, and
-     * keeps a G_SLICE of the user's (the ASan runs set one). */
-    if (g_getenv ("G_SLICE") != NULL || glib_check_version (2, 76, 0) == NULL)
-      {
-        g_assert_cmpstr (slice, ==, g_getenv ("G_SLICE"));
-        g_assert_null (set_by_clarify);
-      }
-    else
-      {
-        g_assert_cmpstr (slice, ==, "always-malloc");
-        g_assert_cmpstr (set_by_clarify, ==, "1");
-      }
-  }
+  assert_slice_setting (started_clarify_pid ());
   answer_yes_until ("Release check", clarify_test_run_is_done, run);
   status = clarify_test_run_finish (run, WAIT_MS);
   g_test_message ("clarify ask said: %s", run->err);
