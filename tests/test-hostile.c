@@ -442,6 +442,19 @@ test_invisible_and_duplicates (void)
   clarify_test_assert_option (question, 4, "Drop", "Drop", NULL);
   clarify_test_assert_option (question, 5, "Drop (2)", "Drop", NULL);
 
+  /* The command a person allows reads on screen as it will run. */
+  {
+    static const char permission[] =
+      "{\"id\":\"p1\",\"questions\":[{\"id\":\"q1\",\"kind\":\"permission\",\"text\":\"Run?\","
+      "\"subject\":\"rm -rf ~ & echo \\u202Eevil\\u200B\","
+      "\"options\":[{\"label\":\"Allow\",\"value\":\"once\"},{\"label\":\"Deny\",\"value\":\"reject\"}]}]}";
+    g_autoptr(ClarifyRequest) allow = clarify_request_new_from_data (permission, -1, &error);
+
+    g_assert_no_error (error);
+    g_assert_cmpstr (clarify_question_get_subject (clarify_request_get_question (allow, 0)), ==,
+                     "rm -rf ~ & echo ⟨U+202E⟩evil⟨U+200B⟩");
+  }
+
   /* The JSON form read back (an answer kept on disk) stays the same. */
   {
     g_autoptr(JsonNode) node = clarify_request_to_json (request);

@@ -264,6 +264,7 @@ validate_question (ClarifyQuestion  *question,
   g_autofree char *text = NULL;
   g_autofree char *header = NULL;
   g_autofree char *placeholder = NULL;
+  g_autofree char *subject = NULL;
 
   cap_numbers (question, request_id);
   validation = clarify_question_get_validation (question);
@@ -297,6 +298,12 @@ validate_question (ClarifyQuestion  *question,
           return FALSE;
         }
     }
+
+  /* Shown as written: a right-to-left override must not turn the command a
+   * person allows into another one on screen. */
+  subject = clarify_text_show_invisible (clarify_question_get_subject (question));
+  if (subject != NULL)
+    clarify_question_set_subject (question, subject);
 
   /* Never cut: a person must see all of what they allow. */
   if (clarify_question_get_subject (question) != NULL &&
