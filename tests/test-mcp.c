@@ -1262,6 +1262,30 @@ test_parse_direct (void)
   g_assert_cmpstr (clarify_question_get_id (clarify_request_get_question (request, 2)), ==, "q_given");
 }
 
+/* The HTTP endpoint builds its request itself: it must get the caps and
+ * visible marks that a request through D-Bus gets. */
+static void
+test_parse_validated (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonNode) arguments = json_from_string ("{\"questions\":[{\"question\":\"http \\u202Eevil\","
+                                                    "\"type\":\"select\",\"options\":[\"y\",\"y\"]}]}", NULL);
+  g_autoptr(JsonNode) blank = json_from_string ("{\"questions\":[{\"question\":\" \\n \"}]}", NULL);
+  g_autoptr(ClarifyRequest) request = clarify_ask_user_parse (arguments, "r1", &error);
+  g_autoptr(ClarifyRequest) refused = NULL;
+  ClarifyQuestion *question;
+
+  g_assert_no_error (error);
+  question = clarify_request_get_question (request, 0);
+  g_assert_cmpstr (clarify_question_get_text (question), ==, "http ⟨U+202E⟩evil");
+  clarify_test_assert_option (question, 0, "y", "y", NULL);
+  clarify_test_assert_option (question, 1, "y (2)", "y", NULL);
+
+  refused = clarify_ask_user_parse (blank, "r2", &error);
+  g_assert_null (refused);
+  g_assert_error (error, CLARIFY_ERROR, CLARIFY_ERROR_INVALID);
+}
+
 static void
 test_test_only_floor (void)
 {
@@ -1324,6 +1348,7 @@ main (int   argc,
 #undef ADD
   g_test_add_func ("/mcp/tools-list/findable", test_tools_list_findable);
   g_test_add_func ("/mcp/ask-user/parse-ids", test_parse_direct);
+  g_test_add_func ("/mcp/ask-user/validated", test_parse_validated);
   g_test_add_func ("/mcp/ask-user/test-only-floor", test_test_only_floor);
   g_test_add_func ("/mcp/secret/file", test_secret_file);
   g_test_add_func ("/mcp/token", test_token);

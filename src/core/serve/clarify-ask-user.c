@@ -7,6 +7,7 @@
 #include "clarify-ask-user.h"
 #include "clarify-error.h"
 #include "clarify-json.h"
+#include "clarify-validate.h"
 
 /* Seed 001's inputSchema, member for member; the description and _meta are
  * ours. Claude Code offers MCP tools only through its ToolSearch, which
@@ -471,6 +472,10 @@ clarify_ask_user_parse (JsonNode    *arguments,
       clarify_request_add_question (request, question);
       g_object_unref (question);
     }
+
+  /* The caps and visible marks every other way in applies. */
+  if (!clarify_request_validate (request, error))
+    return NULL;
 
   return g_steal_pointer (&request);
 }
