@@ -301,6 +301,32 @@ test_json_request (Fixture       *fixture,
   g_assert_cmpstr (run->out, ==, "4\n");
 }
 
+/* Numbers json-glib reads as infinity or prints wrongly ("inf", "1e-300.0")
+ * reach the app as valid JSON, not as a parse error: an infinite bound is
+ * no bound. */
+static void
+test_json_extreme_numbers (Fixture       *fixture,
+                           gconstpointer  data)
+{
+  const char *input = "{\"questions\":[{\"id\":\"n\",\"text\":\"How far?\",\"kind\":\"number\","
+                      "\"validation\":{\"min\":-1e309,\"max\":1e309,\"step\":1e-300}}]}";
+  g_autoptr(ClarifyTestRun) run = start_cli (input, "ask", "--json", "-", NULL);
+  ClarifyRequest *request = clarify_test_watch_wait_request_for (&fixture->watch, 1, WAIT_MS);
+  g_autoptr(ClarifyResponse) response = clarify_response_new (clarify_request_get_id (request),
+                                                              CLARIFY_OUTCOME_ANSWERED);
+  const ClarifyValidation *validation = clarify_question_get_validation (clarify_request_get_question (request, 0));
+
+  g_assert_false (validation->has_min);
+  g_assert_false (validation->has_max);
+  g_assert_cmpfloat_with_epsilon (validation->step, 1e-300, 1e-315);
+
+  clarify_response_add_answer (response, "n", (const char *[]) { "4", NULL }, NULL, FALSE);
+  clarify_test_watch_answer (&fixture->watch, request, response);
+
+  g_assert_cmpint (finish_cli (run), ==, 0);
+  g_assert_cmpstr (run->out, ==, "4\n");
+}
+
 static void
 test_concurrent_same_id (Fixture       *fixture,
                          gconstpointer  data)
@@ -1399,6 +1425,7 @@ main (int   argc,
   ADD ("ask/cancelled", test_cancelled);
   ADD ("ask/timed-out", test_timed_out);
   ADD ("ask/json-request", test_json_request);
+  ADD ("ask/json-extreme-numbers", test_json_extreme_numbers);
   ADD ("ask/concurrent-same-id", test_concurrent_same_id);
   ADD ("ask/interrupted", test_interrupted);
   ADD ("mcp-stdio", test_mcp_stdio);

@@ -4,6 +4,8 @@
  */
 #include "config.h"
 
+#include <math.h>
+
 #include "clarify-error.h"
 #include "clarify-json.h"
 
@@ -514,6 +516,25 @@ test_request_huge_numbers (void)
   g_assert_cmpfloat (validation->max, ==, 1e15);
 }
 
+/* Doubles every json-glib prints as JSON that parses back to (nearly) them:
+ * json-glib 1.6 printed 1e-300 as "1e-300.0". */
+static void
+test_doubles_print_valid (void)
+{
+  static const double values[] = { 0.5, -2.25, 1e-300, -1e-300, 1e-5, 1e17, 1e300, 0.1 };
+
+  for (guint i = 0; i < G_N_ELEMENTS (values); i++)
+    {
+      g_autoptr(JsonNode) node = clarify_json_node_new_double (values[i]);
+      g_autofree char *text = clarify_json_to_string (node);
+      g_autoptr(GError) error = NULL;
+      g_autoptr(JsonNode) again = clarify_json_parse (text, -1, &error);
+
+      g_assert_no_error (error);
+      g_assert_cmpfloat_with_epsilon (json_node_get_double (again), values[i], fabs (values[i]) * 1e-15);
+    }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -528,6 +549,7 @@ main (int   argc,
   g_test_add_func ("/json/request/bad-timeout", test_request_bad_timeout);
   g_test_add_func ("/json/request/huge-numbers", test_request_huge_numbers);
   g_test_add_func ("/json/nesting-limit", test_nesting_limit);
+  g_test_add_func ("/json/doubles-print-valid", test_doubles_print_valid);
   g_test_add_func ("/json/bad-escapes", test_bad_escapes);
   g_test_add_func ("/json/response/encode", test_response_encode);
   g_test_add_func ("/json/response/round-trip", test_response_round_trip);

@@ -350,7 +350,7 @@ add_number (JsonBuilder  *builder,
   if (type == VALUE_INTEGER || (value == floor (value) && fabs (value) < 1e15))
     json_builder_add_int_value (builder, (gint64) llround (value));
   else
-    json_builder_add_double_value (builder, value);
+    json_builder_add_value (builder, clarify_json_node_new_double (value));
 
   return TRUE;
 }

@@ -265,7 +265,7 @@ number_value (const char *text)
   if (number == floor (number) && fabs (number) < 9e15)
     return json_node_init_int (json_node_alloc (), (gint64) number);
 
-  return json_node_init_double (json_node_alloc (), number);
+  return clarify_json_node_new_double (number);
 }
 
 static char *

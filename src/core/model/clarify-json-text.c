@@ -7,6 +7,7 @@
  */
 #include "config.h"
 
+#include <math.h>
 #include <string.h>
 
 #include "clarify-error.h"
@@ -230,4 +231,25 @@ clarify_json_builder_to_string (JsonBuilder *builder)
   g_return_val_if_fail (root != NULL, NULL);
 
   return clarify_json_to_string (root);
+}
+
+JsonNode *
+clarify_json_node_new_double (double value)
+{
+  char text[G_ASCII_DTOSTR_BUF_SIZE];
+
+  g_return_val_if_fail (isfinite (value), NULL);
+
+  /* json-glib 1.6 prints "%.17g" and appends ".0" when it finds no dot, so
+   * 1e-300 would go out as "1e-300.0", which is not JSON. The neighbouring
+   * double prints all its digits, with a dot. */
+  for (guint i = 0; i < 4; i++)
+    {
+      g_ascii_formatd (text, sizeof text, "%.17g", value);
+      if (strchr (text, 'e') == NULL || strchr (text, '.') != NULL)
+        break;
+      value = nextafter (value, 0.0);
+    }
+
+  return json_node_init_double (json_node_alloc (), value);
 }

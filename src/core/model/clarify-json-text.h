@@ -13,6 +13,11 @@ char            *clarify_json_to_string          (JsonNode         *node);
 /* Compact JSON text of what @builder built (its value is complete). */
 char            *clarify_json_builder_to_string  (JsonBuilder      *builder);
 
+/* A JSON number for the finite @value that every json-glib prints as valid
+ * JSON; a value json-glib 1.6 would print wrongly ("1e-300.0") is moved to
+ * its neighbouring double, one unit in the last place away. */
+JsonNode        *clarify_json_node_new_double    (double            value);
+
 /* Deepest nesting clarify_json_parse() accepts. */
 #define CLARIFY_JSON_MAX_DEPTH 512
 

@@ -260,7 +260,7 @@ add_number_member (JsonBuilder *builder,
   if (value == floor (value) && fabs (value) < 1e15)
     json_builder_add_int_value (builder, (gint64) value);
   else
-    json_builder_add_double_value (builder, value);
+    json_builder_add_value (builder, clarify_json_node_new_double (value));
 }
 
 static void

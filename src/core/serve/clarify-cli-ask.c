@@ -197,10 +197,14 @@ build_request_json (AskOptions  *options,
           json_object_set_int_member (object, "timeout_ms", (gint64) options->timeout_s * 1000);
         }
 
-      /* Checked here too, so that mistakes exit 2 before anything is shown. */
+      /* Checked here too, so that mistakes exit 2 before anything is shown;
+       * what goes to the app is the checked request (1e309 capped, not
+       * printed as "inf"). */
       request = clarify_request_new_from_json (node, error);
       if (request == NULL)
         return NULL;
+      g_clear_pointer (&node, json_node_unref);
+      node = clarify_request_to_json (request);
 
       return json_to_string (node, FALSE);
     }
