@@ -280,6 +280,24 @@ test_timed_out (Fixture       *fixture,
   g_assert_true (clarify_request_is_withdrawn (request));
 }
 
+/* Answers @request's number question @question_id with 4, as the dialog
+ * would, and checks that `clarify ask` printed it and succeeded. */
+static void
+answer_four (Fixture         *fixture,
+             ClarifyTestRun  *run,
+             ClarifyRequest  *request,
+             const char      *question_id)
+{
+  g_autoptr(ClarifyResponse) response = clarify_response_new (clarify_request_get_id (request),
+                                                              CLARIFY_OUTCOME_ANSWERED);
+
+  clarify_response_add_answer (response, question_id, (const char *[]) { "4", NULL }, NULL, FALSE);
+  clarify_test_watch_answer (&fixture->watch, request, response);
+
+  g_assert_cmpint (finish_cli (run), ==, 0);
+  g_assert_cmpstr (run->out, ==, "4\n");
+}
+
 static void
 test_json_request (Fixture       *fixture,
                    gconstpointer  data)
@@ -288,17 +306,10 @@ test_json_request (Fixture       *fixture,
                       "\"kind\":\"number\",\"validation\":{\"min\":1,\"max\":9}}]}";
   g_autoptr(ClarifyTestRun) run = start_cli (input, "ask", "--json", "-", NULL);
   ClarifyRequest *request = clarify_test_watch_wait_request_for (&fixture->watch, 1, WAIT_MS);
-  g_autoptr(ClarifyResponse) response = clarify_response_new (clarify_request_get_id (request),
-                                                              CLARIFY_OUTCOME_ANSWERED);
 
   g_assert_cmpstr (clarify_request_get_title (request), ==, "From a file");
   g_assert_cmpint (clarify_question_get_kind (clarify_request_get_question (request, 0)), ==, CLARIFY_QUESTION_KIND_NUMBER);
-
-  clarify_response_add_answer (response, "size", (const char *[]) { "4", NULL }, NULL, FALSE);
-  clarify_test_watch_answer (&fixture->watch, request, response);
-
-  g_assert_cmpint (finish_cli (run), ==, 0);
-  g_assert_cmpstr (run->out, ==, "4\n");
+  answer_four (fixture, run, request, "size");
 }
 
 /* Numbers json-glib reads as infinity or prints wrongly ("inf", "1e-300.0")
@@ -312,19 +323,12 @@ test_json_extreme_numbers (Fixture       *fixture,
                       "\"validation\":{\"min\":-1e309,\"max\":1e309,\"step\":1e-300}}]}";
   g_autoptr(ClarifyTestRun) run = start_cli (input, "ask", "--json", "-", NULL);
   ClarifyRequest *request = clarify_test_watch_wait_request_for (&fixture->watch, 1, WAIT_MS);
-  g_autoptr(ClarifyResponse) response = clarify_response_new (clarify_request_get_id (request),
-                                                              CLARIFY_OUTCOME_ANSWERED);
   const ClarifyValidation *validation = clarify_question_get_validation (clarify_request_get_question (request, 0));
 
   g_assert_false (validation->has_min);
   g_assert_false (validation->has_max);
   g_assert_cmpfloat_with_epsilon (validation->step, 1e-300, 1e-315);
-
-  clarify_response_add_answer (response, "n", (const char *[]) { "4", NULL }, NULL, FALSE);
-  clarify_test_watch_answer (&fixture->watch, request, response);
-
-  g_assert_cmpint (finish_cli (run), ==, 0);
-  g_assert_cmpstr (run->out, ==, "4\n");
+  answer_four (fixture, run, request, "n");
 }
 
 static void
