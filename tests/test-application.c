@@ -302,6 +302,17 @@ check_bad_command_lines (void)
   g_assert_nonnull (strstr (run.err, "clarify"));
   run_result_clear (&run);
 
+  /* 0 once passed unseen, and a word failed with GLib's own message. */
+  for (guint i = 0; i < 3; i++)
+    {
+      const char *ports[] = { "--mcp-port=0", "--mcp-port=abc", "--mcp-port=65536" };
+
+      run_clarify (&run, (const char *[]) { ports[i], "--background", NULL });
+      g_assert_cmpint (run.status, ==, CLARIFY_EXIT_USAGE);
+      g_assert_nonnull (strstr (run.err, "--mcp-port takes a port from 1 to 65535"));
+      run_result_clear (&run);
+    }
+
   run_clarify (&run, (const char *[]) { "--disconnect", "nobody", NULL });
   g_assert_cmpint (run.status, ==, CLARIFY_EXIT_USAGE);
   g_assert_nonnull (strstr (run.err, "“nobody”"));

@@ -393,6 +393,8 @@ test_bad_arguments (void)
     { { "ask", "--question", "Sure?", "--type", "confirm", "--other", NULL }, "not to “Sure?”" },
     { { "ask", "--question", "Q", "stray", NULL }, "Unexpected argument “stray”" },
     { { "ask", "--question", "Q", "--timeout", "0", NULL }, "--timeout must be a positive number" },
+    /* -1 once stood for "not given" and meant no timeout at all. */
+    { { "ask", "--question", "Q", "--timeout", "-1", NULL }, "--timeout must be a positive number" },
     /* Would wrap around in milliseconds: refused, not shortened. */
     { { "ask", "--question", "Q", "--timeout", "4294968", NULL }, "--timeout must be a positive number of seconds, at most 4294967" },
     { { "ask", "--question", "Q", "--frobnicate", NULL }, "frobnicate" },

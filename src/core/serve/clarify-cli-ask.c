@@ -360,7 +360,8 @@ clarify_cli_run_ask (int    argc,
   };
 
   options.questions = g_ptr_array_new_with_free_func ((GDestroyNotify) question_spec_free);
-  options.timeout_s = -1;
+  /* Not given: no number a user can type, so that -1 is refused too. */
+  options.timeout_s = G_MININT;
 
   context = g_option_context_new (_("— ask the user through Clarify"));
   g_option_context_set_translation_domain (context, GETTEXT_PACKAGE);
@@ -385,7 +386,8 @@ clarify_cli_run_ask (int    argc,
     }
 
   /* Milliseconds on the wire are a guint: 4294968 s would wrap to 704 ms. */
-  if (options.timeout_s == 0 || options.timeout_s < -1 || options.timeout_s > (int) (G_MAXUINT / 1000))
+  if (options.timeout_s != G_MININT &&
+      (options.timeout_s <= 0 || options.timeout_s > (int) (G_MAXUINT / 1000)))
     {
       g_set_error (&error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
                    /* Translators: %u is the largest number of seconds, 4294967 (49 days) */

@@ -41,7 +41,9 @@ static const GOptionEntry option_entries[] = {
     N_("Start the built-in demo agent and answer its questions"), NULL },
   { "background", 0, 0, G_OPTION_ARG_NONE, NULL,
     N_("Start without showing the window"), NULL },
-  { "mcp-port", 0, 0, G_OPTION_ARG_INT, NULL,
+  /* A string: GApplication leaves an integer option of 0 out of the
+   * options, so "--mcp-port=0" would pass unseen. */
+  { "mcp-port", 0, 0, G_OPTION_ARG_STRING, NULL,
     N_("Serve the MCP endpoint on this port for this run"), N_("PORT") },
   { "version", 0, 0, G_OPTION_ARG_NONE, NULL,
     N_("Show the version and exit"), NULL },
@@ -139,15 +141,16 @@ clarify_application_run_command_line (ClarifyApplication      *self,
   gboolean list = g_variant_dict_contains (options, "list");
   gboolean demo = g_variant_dict_contains (options, "demo");
   gboolean background = g_variant_dict_contains (options, "background");
-  gint mcp_port = 0;
+  const char *mcp_port_text = NULL;
+  guint64 mcp_port = 0;
   gboolean first_start;
   g_autoptr(GError) error = NULL;
 
   g_variant_dict_lookup (options, "connect", "^a&s", &connect_specs);
   g_variant_dict_lookup (options, "disconnect", "^a&s", &disconnect_names);
 
-  if (g_variant_dict_lookup (options, "mcp-port", "i", &mcp_port) &&
-      (mcp_port < 1 || mcp_port > 65535))
+  if (g_variant_dict_lookup (options, "mcp-port", "&s", &mcp_port_text) &&
+      !g_ascii_string_to_unsigned (mcp_port_text, 10, 1, 65535, &mcp_port, NULL))
     {
       g_application_command_line_printerr (command_line, "clarify: %s\n",
                                            _("--mcp-port takes a port from 1 to 65535"));
