@@ -389,16 +389,23 @@ test_cli_bad_input (void)
     }
 }
 
-/* Not even misconfigured hooks block Claude Code (exit 2 would deny). */
+/* Misconfigured hooks do not block Claude Code (exit 2 would deny), but
+ * they fail where Claude Code shows it (any other status). */
 static void
 test_cli_bad_arguments (void)
 {
   const char *argv[] = { test_binary, "hook", "codex", NULL };
+  const char *no_agent[] = { test_binary, "hook", NULL };
   g_autoptr(ClarifyTestRun) run = clarify_test_run_spawn (NULL, "{}", argv);
+  g_autoptr(ClarifyTestRun) bare = NULL;
 
-  g_assert_cmpint (clarify_test_run_finish (run, WAIT_MS), ==, 0);
+  g_assert_cmpint (clarify_test_run_finish (run, WAIT_MS), ==, 1);
   g_assert_cmpstr (run->out, ==, "");
   g_assert_nonnull (strstr (run->err, "unknown agent “codex”"));
+
+  bare = clarify_test_run_spawn (NULL, "{}", no_agent);
+  g_assert_cmpint (clarify_test_run_finish (bare, WAIT_MS), ==, 1);
+  g_assert_nonnull (strstr (bare->err, "Usage: clarify hook claude-code"));
 }
 
 /* Notifications Clarify does not show need no Clarify. */

@@ -114,8 +114,9 @@ static int
 usage (void)
 {
   g_printerr ("%s\n", _("Usage: clarify hook claude-code (the hook's input on standard input)"));
-  /* Even a misconfigured hook must not block Claude Code. */
-  return 0;
+  /* A hook set up wrongly must not block Claude Code (2 would deny), but it
+   * should be seen: Claude Code shows the stderr of any other failure. */
+  return 1;
 }
 
 int
@@ -129,7 +130,12 @@ clarify_cli_run_hook (int    argc,
   g_autoptr(GCancellable) cancellable = NULL;
   const char *agent = argc == 2 ? argv[1] : NULL;
 
-  if (agent == NULL || g_str_equal (agent, "--help") || g_str_equal (agent, "-h"))
+  if (agent != NULL && (g_str_equal (agent, "--help") || g_str_equal (agent, "-h")))
+    {
+      usage ();
+      return 0;
+    }
+  if (agent == NULL)
     return usage ();
   if (!g_str_equal (agent, CLARIFY_CLAUDE_CODE_KIND))
     {
