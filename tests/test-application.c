@@ -302,6 +302,12 @@ check_bad_command_lines (void)
   g_assert_nonnull (strstr (run.err, "clarify"));
   run_result_clear (&run);
 
+  /* A typo once opened the window and exited 0. */
+  run_clarify (&run, (const char *[]) { "bogus", NULL });
+  g_assert_cmpint (run.status, ==, CLARIFY_EXIT_USAGE);
+  g_assert_nonnull (strstr (run.err, "Unknown command “bogus”"));
+  run_result_clear (&run);
+
   /* 0 once passed unseen, and a word failed with GLib's own message. */
   for (guint i = 0; i < 3; i++)
     {

@@ -47,6 +47,8 @@ static const GOptionEntry option_entries[] = {
     N_("Serve the MCP endpoint on this port for this run"), N_("PORT") },
   { "version", 0, 0, G_OPTION_ARG_NONE, NULL,
     N_("Show the version and exit"), NULL },
+  /* Words that are no option, so that a typo is said, not ignored. */
+  { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_STRING_ARRAY, NULL, NULL, NULL },
   { NULL }
 };
 

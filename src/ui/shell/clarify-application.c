@@ -378,6 +378,19 @@ clarify_application_handle_local_options (GApplication *application,
                                           GVariantDict *options)
 {
   g_autoptr(GError) error = NULL;
+  g_autofree const char **words = NULL;
+
+  /* "clarify bogus" would open the window without a word about the typo. */
+  if (g_variant_dict_lookup (options, G_OPTION_REMAINING, "^a&s", &words) && words[0] != NULL)
+    {
+      g_autofree char *shown = g_utf8_make_valid (words[0], -1);
+
+      g_printerr ("clarify: ");
+      /* Translators: %s is what the user typed after "clarify" */
+      g_printerr (_("Unknown command “%s” (see clarify --help)"), shown);
+      g_printerr ("\n");
+      return CLARIFY_EXIT_USAGE;
+    }
 
   if (g_variant_dict_contains (options, "version"))
     {
