@@ -557,6 +557,48 @@ test_mcp_endpoint (void)
 }
 
 static gboolean
+mcp_serves_on (gpointer data)
+{
+  ClarifyBackend *backend = clarify_application_lookup_backend (app, "MCP");
+
+  return CLARIFY_IS_MCP_SERVER (backend) &&
+         clarify_mcp_server_get_port (CLARIFY_MCP_SERVER (backend)) == GPOINTER_TO_UINT (data);
+}
+
+/* `clarify --mcp-info` gives the address the running Clarify serves, also
+ * when a later `clarify --mcp-port` moved it for this run. */
+static void
+test_mcp_info (void)
+{
+  g_auto(RunResult) run = { 0, };
+  guint moved = find_free_port ();
+  g_autofree char *configured_line = g_strdup_printf ("MCP endpoint: http://127.0.0.1:%u/mcp\n", configured_mcp_port);
+  g_autofree char *moved_line = g_strdup_printf ("MCP endpoint: http://127.0.0.1:%u/mcp\n", moved);
+  g_autofree char *moved_arg = g_strdup_printf ("--mcp-port=%u", moved);
+  g_autofree char *configured_arg = g_strdup_printf ("--mcp-port=%u", configured_mcp_port);
+
+  ensure_mcp_listening ();
+  run_clarify (&run, (const char *[]) { "--mcp-info", NULL });
+  g_assert_cmpint (run.status, ==, 0);
+  g_assert_true (g_str_has_prefix (run.out, configured_line));
+  g_assert_null (strstr (run.out, "for this run"));
+  run_result_clear (&run);
+
+  run_clarify (&run, (const char *[]) { moved_arg, "--background", NULL });
+  g_assert_cmpint (run.status, ==, 0);
+  g_assert_true (clarify_test_wait_until (mcp_serves_on, GUINT_TO_POINTER (moved), WAIT_MS));
+  run_result_clear (&run);
+  run_clarify (&run, (const char *[]) { "--mcp-info", NULL });
+  g_assert_true (g_str_has_prefix (run.out, moved_line));
+  g_assert_nonnull (strstr (run.out, "for this run"));
+  run_result_clear (&run);
+
+  /* Back where the tests after this one expect it. */
+  run_clarify (&run, (const char *[]) { configured_arg, "--background", NULL });
+  g_assert_true (clarify_test_wait_until (mcp_serves_on, GUINT_TO_POINTER (configured_mcp_port), WAIT_MS));
+}
+
+static gboolean
 mcp_port_taken (gpointer data)
 {
   ClarifyBackend *backend = clarify_application_lookup_backend (app, "MCP");
@@ -1466,6 +1508,7 @@ main (int   argc,
   g_test_add_func ("/application/request-ends", test_request_ends);
   g_test_add_func ("/application/demo", test_demo);
   g_test_add_func ("/application/mcp-endpoint", test_mcp_endpoint);
+  g_test_add_func ("/application/mcp-info", test_mcp_info);
   g_test_add_func ("/application/mcp-listener-lost", test_mcp_listener_lost);
   g_test_add_func ("/application/second-request-waits", test_second_request_waits);
   g_test_add_func ("/application/withdrawn-while-queued", test_withdrawn_while_queued);

@@ -14,6 +14,7 @@
 
 #include "clarify-ask-user.h"
 #include "clarify-chat-cli.h"
+#include "clarify-dbus-backend.h"
 #include "clarify-cli.h"
 #include "clarify-cli-private.h"
 #include "clarify-found-agent.h"
@@ -45,6 +46,31 @@ print_opencode_config (const char *url,
   g_print ("%s\n", text);
 }
 
+/* The port the running Clarify serves the endpoint on, or 0 when none runs
+ * (never started for this: the answer is about now). */
+static guint
+running_mcp_port (void)
+{
+  g_autoptr(GDBusConnection) bus = g_bus_get_sync (G_BUS_TYPE_SESSION, NULL, NULL);
+  g_autoptr(GVariant) reply = NULL;
+  g_autoptr(GVariant) value = NULL;
+
+  if (bus == NULL)
+    return 0;
+
+  reply = g_dbus_connection_call_sync (bus, CLARIFY_DBUS_NAME, CLARIFY_DBUS_PATH,
+                                       "org.freedesktop.DBus.Properties", "Get",
+                                       g_variant_new ("(ss)", CLARIFY_DBUS_NAME, "McpPort"),
+                                       G_VARIANT_TYPE ("(v)"), G_DBUS_CALL_FLAGS_NO_AUTO_START,
+                                       2000, NULL, NULL);
+  if (reply == NULL)
+    return 0;
+
+  g_variant_get (reply, "(v)", &value);
+
+  return g_variant_is_of_type (value, G_VARIANT_TYPE_UINT16) ? g_variant_get_uint16 (value) : 0;
+}
+
 static int
 run_mcp_info (void)
 {
@@ -52,6 +78,8 @@ run_mcp_info (void)
   g_autofree char *token = clarify_mcp_token_ensure (&error);
   g_autofree char *url = NULL;
   guint interval = CLARIFY_ASK_USER_PROGRESS_INTERVAL_MS;
+  guint configured;
+  guint serving;
 
   if (token == NULL)
     {
@@ -59,10 +87,16 @@ run_mcp_info (void)
       return 1;
     }
 
-  url = g_strdup_printf ("http://127.0.0.1:%u" CLARIFY_MCP_PATH, clarify_mcp_config_get_port ());
+  configured = clarify_mcp_config_get_port ();
+  serving = running_mcp_port ();
+  url = g_strdup_printf ("http://127.0.0.1:%u" CLARIFY_MCP_PATH, serving != 0 ? serving : configured);
 
   /* The user asked for the token: this is its one place to be shown. */
   g_print (_("MCP endpoint: %s\n"), url);
+  if (serving != 0 && serving != configured)
+    g_print (_("(Clarify serves on port %u for this run, not on its configured port %u:\n"
+               "clients set up with this address lose it when Clarify starts again.)\n"),
+             serving, configured);
   g_print (_("Token: %s\n"), token);
   g_print ("\n");
   g_print (_("OpenCode (opencode.json):\n"));

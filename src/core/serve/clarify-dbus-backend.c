@@ -506,6 +506,16 @@ clarify_dbus_backend_new (GDBusConnection *bus,
 }
 
 void
+clarify_dbus_backend_set_mcp_port (ClarifyDbusBackend *self,
+                                   guint               port)
+{
+  g_return_if_fail (CLARIFY_IS_DBUS_BACKEND (self));
+  g_return_if_fail (port <= G_MAXUINT16);
+
+  clarify_dbus_api_set_mcp_port (self->skeleton, (guint16) port);
+}
+
+void
 clarify_dbus_backend_set_hook_backend (ClarifyDbusBackend       *self,
                                        ClarifyClaudeCodeBackend *backend)
 {

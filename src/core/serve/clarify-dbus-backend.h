@@ -3,7 +3,7 @@
  * Exports io.github.clarify.Clarify (data/dbus/io.github.clarify.Clarify.xml,
  * installed to $datadir/dbus-1/interfaces; clarify-dbus-api.h is generated
  * from it) at /io/github/clarify/Clarify on the application's own bus name
- * with two methods:
+ * with three methods and a property:
  *
  *   Ask (s request_json) → (s response_json)
  *
@@ -27,6 +27,11 @@
  * reconnects that connection. `clarify set-password` is its client while
  * Clarify runs.
  *
+ *   McpPort (q, read)
+ *
+ * the port the MCP endpoint listens on now, 0 while there is none; the
+ * application keeps it up to date. `clarify --mcp-info` reads it.
+ *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #pragma once
@@ -46,6 +51,9 @@ G_DECLARE_FINAL_TYPE (ClarifyDbusBackend, clarify_dbus_backend, CLARIFY, DBUS_BA
  * (NULL: CLARIFY_DBUS_PATH); stop unregisters it. */
 ClarifyBackend *clarify_dbus_backend_new              (GDBusConnection          *bus,
                                                        const char               *object_path);
+/* What McpPort says: the MCP endpoint's port now, 0 for none. */
+void            clarify_dbus_backend_set_mcp_port     (ClarifyDbusBackend       *self,
+                                                       guint                     port);
 /* Hook calls go to @backend; without one they fail with NotSupported. */
 void            clarify_dbus_backend_set_hook_backend (ClarifyDbusBackend       *self,
                                                        ClarifyClaudeCodeBackend *backend);

@@ -246,6 +246,18 @@ claude_idle_prompt_cb (ClarifyBackend     *backend,
 
 /* Backends */
 
+/* The D-Bus API says where the MCP endpoint listens, for --mcp-info. */
+static void
+update_mcp_port (ClarifyApplication *self)
+{
+  ClarifyBackend *backend = clarify_inbox_lookup_backend (self->inbox, CLARIFY_MCP_CONNECTION_NAME);
+
+  if (self->dbus_backend != NULL)
+    clarify_dbus_backend_set_mcp_port (CLARIFY_DBUS_BACKEND (self->dbus_backend),
+                                       CLARIFY_IS_MCP_SERVER (backend)
+                                       ? clarify_mcp_server_get_port (CLARIFY_MCP_SERVER (backend)) : 0);
+}
+
 static void
 remove_backend (ClarifyApplication *self,
                 ClarifyBackend     *backend)
@@ -255,6 +267,8 @@ remove_backend (ClarifyApplication *self,
   g_signal_handlers_disconnect_by_data (backend, self);
   g_hash_table_remove (self->temporary, clarify_connection_get_name (clarify_backend_get_connection (backend)));
   clarify_inbox_remove_backend (self->inbox, backend);
+  if (CLARIFY_IS_MCP_SERVER (backend))
+    update_mcp_port (self);
 }
 
 void
@@ -279,6 +293,12 @@ clarify_application_attach_backend (ClarifyApplication *self,
   clarify_inbox_add_backend (self->inbox, backend);
   update_hold (self);
   clarify_backend_start (backend);
+
+  if (CLARIFY_IS_MCP_SERVER (backend))
+    {
+      g_signal_connect_object (backend, "notify::port", G_CALLBACK (update_mcp_port), self, G_CONNECT_SWAPPED);
+      update_mcp_port (self);
+    }
 }
 
 ClarifyAgentDiscovery *
