@@ -75,6 +75,9 @@ test_pattern_length_and_syntax (void)
 
   g_assert_false (clarify_validate_pattern ("([a-z", &error));
   g_assert_error (error, CLARIFY_ERROR, CLARIFY_ERROR_INVALID);
+  /* The agent reads of its own pattern, not of the limits put before it. */
+  g_assert_nonnull (strstr (error->message, "([a-z"));
+  g_assert_null (strstr (error->message, "LIMIT"));
   g_clear_error (&error);
 
   g_assert_false (clarify_validate_pattern ("a{2,1}", &error));

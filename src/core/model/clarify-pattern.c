@@ -276,7 +276,15 @@ clarify_validate_pattern (const char  *pattern,
       return FALSE;
     }
 
-  regex = compile_pattern (pattern, 0, &local_error);
+  /* Compiled as the agent wrote it first, so that GLib's message quotes
+   * their pattern and counts characters in it, not in ours; compiling
+   * never backtracks, so it needs no limits. */
+  regex = g_regex_new (pattern, 0, 0, &local_error);
+  if (regex != NULL)
+    {
+      g_clear_pointer (&regex, g_regex_unref);
+      regex = compile_pattern (pattern, 0, &local_error);
+    }
   if (regex == NULL)
     {
       g_set_error (error, CLARIFY_ERROR, CLARIFY_ERROR_INVALID,
