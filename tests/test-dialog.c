@@ -21,6 +21,7 @@
 #include "clarify-request-dialog.h"
 #include "clarify-request-private.h"
 #include "clarify-test-dialog.h"
+#include "clarify-validate.h"
 #include "clarify-test-gtk-utils.h"
 #include "clarify-test-log.h"
 #include "clarify-test-server.h"
@@ -617,6 +618,55 @@ test_untitled_window_title (void)
   g_assert_false (gtk_widget_get_visible (find_by_id (&run, "context_label")));
   g_assert_false (gtk_widget_get_visible (find_by_id (&run, "countdown")));
   shot (&run, "untitled");
+
+  run_clear (&run);
+}
+
+/* Whether all of @widget lies inside the dialog's scrolled area as it is
+ * shown, without scrolling. */
+static gboolean
+in_view (Run       *run,
+         GtkWidget *widget)
+{
+  GtkWidget *scroller = clarify_test_find_widget (GTK_WIDGET (run->dialog), "scroller");
+  graphene_rect_t bounds;
+
+  g_assert_true (gtk_widget_compute_bounds (widget, scroller, &bounds));
+
+  return bounds.origin.y >= 0 && bounds.origin.y + bounds.size.height <= gtk_widget_get_height (scroller);
+}
+
+/* The longest context an agent may send (4,000 characters) keeps the
+ * question and its choices in view: the context scrolls by itself. */
+static void
+test_long_context (void)
+{
+  g_autoptr(GString) context = g_string_new (NULL);
+  g_autoptr(ClarifyRequest) request = NULL;
+  ClarifyQuestion *question;
+  Run run = { 0 };
+
+  set_language ("en");
+  while (g_utf8_strlen (context->str, -1) < CLARIFY_MAX_CONTEXT_CHARS - 80)
+    g_string_append_printf (context, "Step %u of the migration moved a table and its indexes. ",
+                            (guint) context->len / 56 + 1);
+  request = new_request ("r1", "Migration", context->str);
+  question = add_question (request, "q", CLARIFY_QUESTION_KIND_SINGLE, NULL, "Which database should we keep?");
+  add_option (question, "Postgres", "pg", NULL);
+  add_option (question, "SQLite", "sqlite", NULL);
+  add_option (question, "MariaDB", "maria", NULL);
+  run_start (&run, request);
+  settle (&run);
+
+  g_assert_true (in_view (&run, find_labelled (GTK_WIDGET (run.dialog), GTK_TYPE_LABEL,
+                                               "Which database should we keep?")));
+  g_assert_true (in_view (&run, find_labelled (GTK_WIDGET (run.dialog), GTK_TYPE_TOGGLE_BUTTON, "MariaDB")));
+  /* The keys reach it too, as it has more to show. */
+  g_assert_true (gtk_widget_get_focusable (gtk_widget_get_ancestor (find_by_id (&run, "context_label"),
+                                                                    GTK_TYPE_SCROLLED_WINDOW)));
+  /* All of the text is still there, to scroll through. */
+  g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (find_by_id (&run, "context_label"))), ==, context->str);
+  shot (&run, "long-context");
 
   run_clear (&run);
 }
@@ -1868,6 +1918,7 @@ main (int   argc,
 
   add_kind_tests ();
   g_test_add_func ("/dialog/header-and-plain-text", test_header_and_plain_text);
+  g_test_add_func ("/dialog/long-context", test_long_context);
   g_test_add_func ("/dialog/untitled", test_untitled_window_title);
   add_language_test ("/dialog/source/local-caller", test_source_local_caller);
   g_test_add_func ("/dialog/source/own-protocol", test_source_own_protocol);

@@ -5,6 +5,9 @@
 #include "config.h"
 
 #include "clarify-request-header.h"
+#include "clarify-text-frame.h"
+
+#define CONTEXT_MAX_HEIGHT 160
 
 struct _ClarifyRequestHeader
 {
@@ -14,6 +17,7 @@ struct _ClarifyRequestHeader
 
   /* Template widgets */
   GtkLabel         *title_label;
+  GtkWidget        *context_frame;
   GtkLabel         *context_label;
   ClarifyCountdown *countdown;
 };
@@ -143,7 +147,6 @@ clarify_request_header_class_init (ClarifyRequestHeaderClass *klass)
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/io/github/clarify/Clarify/clarify-request-header.ui");
   gtk_widget_class_bind_template_child (widget_class, ClarifyRequestHeader, title_label);
-  gtk_widget_class_bind_template_child (widget_class, ClarifyRequestHeader, context_label);
   gtk_widget_class_bind_template_child (widget_class, ClarifyRequestHeader, countdown);
   gtk_widget_class_bind_template_callback (widget_class, update_visible);
 }
@@ -152,6 +155,19 @@ static void
 clarify_request_header_init (ClarifyRequestHeader *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
+
+  /* A long context scrolls by itself (about eight lines show), so that
+   * the question and its answer stay in view. */
+  self->context_frame = clarify_text_frame_new (TRUE, CONTEXT_MAX_HEIGHT);
+  clarify_text_frame_set_prose (CLARIFY_TEXT_FRAME (self->context_frame));
+  self->context_label = GTK_LABEL (clarify_text_frame_get_label (CLARIFY_TEXT_FRAME (self->context_frame)));
+  /* Found by this name, as the template's widgets by their ids. */
+  gtk_widget_set_name (GTK_WIDGET (self->context_label), "context_label");
+  gtk_widget_set_visible (GTK_WIDGET (self->context_label), FALSE);
+  g_object_bind_property (self->context_label, "visible", self->context_frame, "visible", G_BINDING_SYNC_CREATE);
+  g_signal_connect_object (self->context_frame, "notify::visible", G_CALLBACK (update_visible), self, G_CONNECT_SWAPPED);
+  gtk_widget_insert_after (self->context_frame, GTK_WIDGET (self), GTK_WIDGET (self->title_label));
+
   update_visible (self);
 }
 

@@ -24,25 +24,28 @@ overflows (GtkAdjustment *adjustment)
          gtk_adjustment_get_page_size (adjustment);
 }
 
-/* A Tab stop only while there is something to scroll to with the keys.
- * can-focus too: GTK 4.8's scrolled window, asked to take the focus while
+/* can-focus too: GTK 4.8's scrolled window, asked to take the focus while
  * it cannot, still says it did, and Tab stopped dead before it. */
 static void
-set_tab_stop (ClarifyTextFrame *self,
-              gboolean          stop)
+update_tab_stop (GtkScrolledWindow *scrolled)
 {
-  gtk_widget_set_can_focus (self->scrolled, stop);
-  gtk_widget_set_focusable (self->scrolled, stop);
+  gboolean stop = overflows (gtk_scrolled_window_get_vadjustment (scrolled)) ||
+                  overflows (gtk_scrolled_window_get_hadjustment (scrolled));
+
+  gtk_widget_set_can_focus (GTK_WIDGET (scrolled), stop);
+  gtk_widget_set_focusable (GTK_WIDGET (scrolled), stop);
 }
 
-static void
-adjustment_changed_cb (ClarifyTextFrame *self)
+void
+clarify_text_frame_track_tab_stop (GtkScrolledWindow *scrolled)
 {
-  GtkScrolledWindow *scrolled = GTK_SCROLLED_WINDOW (self->scrolled);
+  g_return_if_fail (GTK_IS_SCROLLED_WINDOW (scrolled));
 
-  set_tab_stop (self,
-                overflows (gtk_scrolled_window_get_vadjustment (scrolled)) ||
-                overflows (gtk_scrolled_window_get_hadjustment (scrolled)));
+  update_tab_stop (scrolled);
+  g_signal_connect_object (gtk_scrolled_window_get_vadjustment (scrolled), "changed",
+                           G_CALLBACK (update_tab_stop), scrolled, G_CONNECT_SWAPPED);
+  g_signal_connect_object (gtk_scrolled_window_get_hadjustment (scrolled), "changed",
+                           G_CALLBACK (update_tab_stop), scrolled, G_CONNECT_SWAPPED);
 }
 
 static GtkSizeRequestMode
@@ -133,11 +136,7 @@ clarify_text_frame_init (ClarifyTextFrame *self)
   gtk_widget_add_css_class (self->scrolled, "card");
   gtk_widget_set_parent (self->scrolled, GTK_WIDGET (self));
 
-  set_tab_stop (self, FALSE);
-  g_signal_connect_object (gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (self->scrolled)), "changed",
-                           G_CALLBACK (adjustment_changed_cb), self, G_CONNECT_SWAPPED);
-  g_signal_connect_object (gtk_scrolled_window_get_hadjustment (GTK_SCROLLED_WINDOW (self->scrolled)), "changed",
-                           G_CALLBACK (adjustment_changed_cb), self, G_CONNECT_SWAPPED);
+  clarify_text_frame_track_tab_stop (GTK_SCROLLED_WINDOW (self->scrolled));
 }
 
 GtkWidget *
@@ -153,6 +152,21 @@ clarify_text_frame_new (gboolean wrap,
                                   GTK_POLICY_AUTOMATIC);
 
   return GTK_WIDGET (self);
+}
+
+void
+clarify_text_frame_set_prose (ClarifyTextFrame *self)
+{
+  g_return_if_fail (CLARIFY_IS_TEXT_FRAME (self));
+
+  gtk_widget_remove_css_class (self->label, "monospace");
+  gtk_widget_add_css_class (self->label, "dim-label");
+  gtk_widget_set_margin_top (self->label, 0);
+  gtk_widget_set_margin_bottom (self->label, 0);
+  gtk_widget_set_margin_start (self->label, 0);
+  gtk_widget_set_margin_end (self->label, 0);
+  gtk_widget_remove_css_class (self->scrolled, "card");
+  gtk_scrolled_window_set_overlay_scrolling (GTK_SCROLLED_WINDOW (self->scrolled), TRUE);
 }
 
 GtkWidget *

@@ -19,9 +19,16 @@ G_DECLARE_FINAL_TYPE (ClarifyTextFrame, clarify_text_frame, CLARIFY, TEXT_FRAME,
  * @max_height: taller text scrolls. */
 GtkWidget *clarify_text_frame_new       (gboolean          wrap,
                                          int               max_height);
+/* Running text rather than text laid out by the agent: the usual font,
+ * dimmed, without the card around it. */
+void       clarify_text_frame_set_prose (ClarifyTextFrame *self);
 GtkWidget *clarify_text_frame_get_label (ClarifyTextFrame *self);
 /* Plain text, never markup. */
 void       clarify_text_frame_set_text  (ClarifyTextFrame *self,
                                          const char       *text);
+
+/* Makes @scrolled a Tab stop only while there is something in it to
+ * scroll to with the keys: text that fits is passed over. */
+void       clarify_text_frame_track_tab_stop (GtkScrolledWindow *scrolled);
 
 G_END_DECLS
