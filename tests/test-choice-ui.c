@@ -15,6 +15,7 @@
 #include "clarify-option-list.h"
 #include "clarify-search-words.h"
 #include "clarify-test-dialog.h"
+#include "clarify-validate.h"
 #include "clarify-test-log.h"
 
 /* Requests ---------------------------------------------------------------- */
@@ -791,6 +792,30 @@ add_numbered_options (ClarifyQuestion *q,
     }
 }
 
+/* An agent's 10,000 options: the dialog shows the first 200 and says so,
+ * in German too, so a search for a later one is not met with silence. */
+static void
+test_list_says_it_was_cut (gconstpointer data)
+{
+  const char *language = data;
+  g_autoptr(ClarifyRequest) request = new_request ("r1", NULL, NULL);
+  ClarifyQuestion *q = add_question (request, "pick", CLARIFY_QUESTION_KIND_SINGLE, "Pick", "Which one?");
+  g_autoptr(GError) error = NULL;
+  Run run = { 0 };
+
+  set_language (language);
+  add_numbered_options (q, 10000, NULL, NULL);
+  g_assert_true (clarify_request_validate (request, &error));
+  g_assert_no_error (error);
+
+  run_start (&run, request);
+  g_assert_nonnull (find_labelled (GTK_WIDGET (run.dialog), GTK_TYPE_LABEL,
+                                   T ("Only the first 200 of 10000 choices are shown.",
+                                      "Nur die ersten 200 von 10000 Auswahlmöglichkeiten werden angezeigt.")));
+  shot (&run, "choice-list-cut");
+  run_clear (&run);
+}
+
 /* A long list is on screen with the rows that fill its card, then gets the
  * others a few a frame: the pick made before (here the agent's default,
  * far down) is selected once its row is in, Other comes last. */
@@ -991,6 +1016,8 @@ main (int   argc,
   g_test_add_data_func ("/choice/list/one-tab-stop/multi", GINT_TO_POINTER (TRUE), test_list_one_tab_stop);
   add_language_test ("/choice/list/enter-on-row", test_list_enter_on_row);
   g_test_add_func ("/choice/list/fills-in", test_list_fills_in);
+  g_test_add_data_func ("/choice/list/says-it-was-cut/en", "en", test_list_says_it_was_cut);
+  g_test_add_data_func ("/choice/list/says-it-was-cut/de", "de", test_list_says_it_was_cut);
   g_test_add_func ("/choice/list/search-widens-in-batches", test_list_search_widens_in_batches);
   g_test_add_func ("/choice/list/held-rows-fill-card", test_list_held_rows_fill_card);
   g_test_add_data_func ("/choice/list/first-frame-fills-card/single", &first_rows_cases[0], test_list_first_frame_fills_card);

@@ -9,6 +9,7 @@
 #include <glib/gi18n.h>
 
 #include "clarify-error.h"
+#include "clarify-json.h"
 #include "clarify-validate.h"
 
 #include "clarify-test-log.h"
@@ -188,6 +189,16 @@ test_request_caps (void)
   g_assert_true (g_str_has_suffix (clarify_option_get_label (option), "üü…"));
   g_assert_cmpstr (clarify_option_get_value (option), ==, "long");
   g_assert_cmpstr (clarify_option_get_value (clarify_question_get_option (question, 199)), ==, "o199");
+  /* The dialog says the list is not all of it, also from a copy made
+   * through the JSON form (as `clarify ask` hands a request on). */
+  g_assert_cmpuint (clarify_question_get_n_options_left_out (question), ==, 11);
+  {
+    g_autoptr(JsonNode) node = clarify_request_to_json (request);
+    g_autoptr(ClarifyRequest) copy = clarify_request_new_from_json (node, &error);
+
+    g_assert_no_error (error);
+    g_assert_cmpuint (clarify_question_get_n_options_left_out (clarify_request_get_question (copy, 0)), ==, 11);
+  }
 }
 
 typedef void (*BreakFunc) (ClarifyRequest *request);

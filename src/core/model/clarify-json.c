@@ -135,6 +135,19 @@ get_timeout (JsonObject *object,
   return (guint) round (value);
 }
 
+/* Written by Clarify when it cut a list (the CLI hands the cut request on
+ * to the app), so that the dialog still says so. */
+static void
+read_options_left_out (ClarifyQuestion *question,
+                       JsonObject      *object)
+{
+  JsonNode *node = json_object_get_member (object, "options_left_out");
+  double value = node != NULL && holds_number (node) ? json_node_get_double (node) : 0;
+
+  if (value >= 1 && value <= G_MAXUINT)
+    clarify_question_set_n_options_left_out (question, (guint) value);
+}
+
 ClarifyRequest *
 clarify_request_new_from_json (JsonNode  *node,
                                GError   **error)
@@ -215,6 +228,7 @@ clarify_request_new_from_json (JsonNode  *node,
           return NULL;
         }
 
+      read_options_left_out (question, json_node_get_object (element));
       clarify_request_add_question (request, question);
     }
 
@@ -324,6 +338,9 @@ add_question (JsonBuilder     *builder,
         }
       json_builder_end_array (builder);
     }
+
+  if (clarify_question_get_n_options_left_out (question) > 0)
+    add_number_member (builder, "options_left_out", clarify_question_get_n_options_left_out (question));
 
   if (clarify_question_get_allow_other (question))
     {

@@ -21,6 +21,8 @@ struct _ClarifyQuestion
   char               **default_values;
   guint                allow_other : 1;
   guint                skippable : 1;
+  /* Options past the cap that validation dropped, for the dialog to say. */
+  guint                n_options_left_out;
   guint                multi_line : 1;
   guint                takes_note : 1;
 };
@@ -469,6 +471,23 @@ clarify_question_set_skippable (ClarifyQuestion *self,
 
   self->skippable = skippable;
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SKIPPABLE]);
+}
+
+guint
+clarify_question_get_n_options_left_out (ClarifyQuestion *self)
+{
+  g_return_val_if_fail (CLARIFY_IS_QUESTION (self), 0);
+
+  return self->n_options_left_out;
+}
+
+void
+clarify_question_set_n_options_left_out (ClarifyQuestion *self,
+                                         guint            n_left_out)
+{
+  g_return_if_fail (CLARIFY_IS_QUESTION (self));
+
+  self->n_options_left_out = n_left_out;
 }
 
 gboolean

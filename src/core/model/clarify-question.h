@@ -88,6 +88,11 @@ void                      clarify_question_set_allow_other    (ClarifyQuestion  
 gboolean                  clarify_question_get_skippable      (ClarifyQuestion     *self);
 void                      clarify_question_set_skippable      (ClarifyQuestion     *self,
                                                                gboolean             skippable);
+/* How many options the agent sent past the cap (clarify_request_validate()
+ * drops them), so that the dialog can say the list is not all of them. */
+guint                     clarify_question_get_n_options_left_out (ClarifyQuestion *self);
+void                      clarify_question_set_n_options_left_out (ClarifyQuestion *self,
+                                                                   guint            n_left_out);
 /* For text: the agent expects more than a line (Enter is a newline). */
 gboolean                  clarify_question_get_multi_line     (ClarifyQuestion     *self);
 void                      clarify_question_set_multi_line     (ClarifyQuestion     *self,

@@ -137,6 +137,8 @@ cap_option_texts (ClarifyQuestion *question,
       g_message ("Request %s: question %s has %u options; showing the first %d",
                  request_id, clarify_question_get_id (question), n, CLARIFY_MAX_OPTIONS);
       g_list_store_splice (store, CLARIFY_MAX_OPTIONS, n - CLARIFY_MAX_OPTIONS, NULL, 0);
+      clarify_question_set_n_options_left_out (question, clarify_question_get_n_options_left_out (question) +
+                                                         n - CLARIFY_MAX_OPTIONS);
       n = CLARIFY_MAX_OPTIONS;
     }
 

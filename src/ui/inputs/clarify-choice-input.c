@@ -100,6 +100,32 @@ add_preview (ClarifyChoiceInput *self)
                            G_CALLBACK (highlighted_cb), self, G_CONNECT_SWAPPED);
 }
 
+/* Validation keeps the first options of a longer list: say so, or a search
+ * for a later one would find nothing without a word why. */
+static void
+add_left_out_note (ClarifyChoiceInput *self,
+                   ClarifyQuestion    *question)
+{
+  guint left_out = clarify_question_get_n_options_left_out (question);
+  guint shown = clarify_question_get_n_options (question);
+  g_autofree char *text = NULL;
+  GtkWidget *label;
+
+  if (left_out == 0)
+    return;
+
+  /* Translators: the first number is the options shown, the second all the agent sent */
+  text = g_strdup_printf (ngettext ("Only the first %u of %u choices is shown.",
+                                    "Only the first %u of %u choices are shown.", shown),
+                          shown, shown + left_out);
+  label = gtk_label_new (text);
+  gtk_label_set_wrap (GTK_LABEL (label), TRUE);
+  gtk_label_set_xalign (GTK_LABEL (label), 0.0);
+  gtk_widget_add_css_class (label, "caption");
+  gtk_widget_add_css_class (label, "dim-label");
+  gtk_widget_set_parent (label, GTK_WIDGET (self));
+}
+
 static void
 apply_defaults (ClarifyChoiceInput *self,
                 ClarifyQuestion    *question)
@@ -154,6 +180,7 @@ clarify_choice_input_setup (ClarifyInput    *input,
   g_signal_connect_swapped (priv->view, "activate-default",
                             G_CALLBACK (clarify_input_activate_default), self);
   gtk_widget_set_parent (priv->view, GTK_WIDGET (self));
+  add_left_out_note (self, question);
 
   if (any_preview (options))
     add_preview (self);
