@@ -312,6 +312,25 @@ test_json_request (Fixture       *fixture,
   answer_four (fixture, run, request, "size");
 }
 
+/* What checking the request notes reaches the terminal as the command's
+ * own words, not as a GLib log line. */
+static void
+test_notes_plainly (Fixture       *fixture,
+                    gconstpointer  data)
+{
+  g_autoptr(ClarifyTestRun) run = start_cli (NULL, "ask", "--question", "Which?", "-o", "a", "-o", "a", NULL);
+  ClarifyRequest *request = clarify_test_watch_wait_request_for (&fixture->watch, 1, WAIT_MS);
+  g_autoptr(ClarifyResponse) response = clarify_response_new (clarify_request_get_id (request),
+                                                              CLARIFY_OUTCOME_ANSWERED);
+
+  clarify_response_add_answer (response, "q1", (const char *[]) { "a", NULL }, NULL, FALSE);
+  clarify_test_watch_answer (&fixture->watch, request, response);
+
+  g_assert_cmpint (finish_cli (run), ==, 0);
+  g_assert_true (g_str_has_prefix (run->err, "clarify ask: Request clarify-ask: "));
+  g_assert_null (strstr (run->err, "Clarify-Message"));
+}
+
 /* Numbers json-glib reads as infinity or prints wrongly ("inf", "1e-300.0")
  * reach the app as valid JSON, not as a parse error: an infinite bound is
  * no bound. */
@@ -1432,6 +1451,7 @@ main (int   argc,
   ADD ("ask/timed-out", test_timed_out);
   ADD ("ask/json-request", test_json_request);
   ADD ("ask/json-extreme-numbers", test_json_extreme_numbers);
+  ADD ("ask/notes-plainly", test_notes_plainly);
   ADD ("ask/concurrent-same-id", test_concurrent_same_id);
   ADD ("ask/interrupted", test_interrupted);
   ADD ("mcp-stdio", test_mcp_stdio);

@@ -324,6 +324,30 @@ reached_cb (GObject      *object,
   g_main_loop_quit (wait->loop);
 }
 
+/* What checking the request notes (a text cut, a label numbered) is for
+ * the person at the terminal: said like this command's other messages,
+ * not as a line of GLib's log. */
+static GLogWriterOutput
+ask_log_writer (GLogLevelFlags   log_level,
+                const GLogField *fields,
+                gsize            n_fields,
+                gpointer         user_data)
+{
+  if (log_level & G_LOG_LEVEL_MESSAGE)
+    {
+      for (gsize i = 0; i < n_fields; i++)
+        {
+          if (g_strcmp0 (fields[i].key, "MESSAGE") == 0 && fields[i].length < 0)
+            {
+              g_printerr ("clarify ask: %s\n", (const char *) fields[i].value);
+              return G_LOG_WRITER_HANDLED;
+            }
+        }
+    }
+
+  return g_log_writer_default (log_level, fields, n_fields, user_data);
+}
+
 int
 clarify_cli_run_ask (int    argc,
                      char **argv)
@@ -359,6 +383,7 @@ clarify_cli_run_ask (int    argc,
     { NULL }
   };
 
+  g_log_set_writer_func (ask_log_writer, NULL, NULL);
   options.questions = g_ptr_array_new_with_free_func ((GDestroyNotify) question_spec_free);
   /* Not given: no number a user can type, so that -1 is refused too. */
   options.timeout_s = G_MININT;
