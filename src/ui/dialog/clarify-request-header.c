@@ -17,9 +17,11 @@ struct _ClarifyRequestHeader
 
   /* Template widgets */
   GtkLabel         *title_label;
+  ClarifyCountdown *countdown;
+
+  /* Built in init: a ClarifyTextFrame and its label */
   GtkWidget        *context_frame;
   GtkLabel         *context_label;
-  ClarifyCountdown *countdown;
 };
 
 G_DEFINE_FINAL_TYPE (ClarifyRequestHeader, clarify_request_header, GTK_TYPE_BOX)
