@@ -110,13 +110,15 @@ hook_done_cb (GObject      *object,
   g_main_loop_quit (hook->loop);
 }
 
+/* Asked for, the usage is an answer (0); otherwise the hook is set up
+ * wrongly, which must not block Claude Code (2 would deny) but should be
+ * seen: Claude Code shows the stderr of any other failure. */
 static int
-usage (void)
+usage (gboolean asked)
 {
   g_printerr ("%s\n", _("Usage: clarify hook claude-code (the hook's input on standard input)"));
-  /* A hook set up wrongly must not block Claude Code (2 would deny), but it
-   * should be seen: Claude Code shows the stderr of any other failure. */
-  return 1;
+
+  return asked ? 0 : 1;
 }
 
 int
@@ -130,17 +132,12 @@ clarify_cli_run_hook (int    argc,
   g_autoptr(GCancellable) cancellable = NULL;
   const char *agent = argc == 2 ? argv[1] : NULL;
 
-  if (agent != NULL && (g_str_equal (agent, "--help") || g_str_equal (agent, "-h")))
-    {
-      usage ();
-      return 0;
-    }
-  if (agent == NULL)
-    return usage ();
+  if (agent == NULL || g_str_equal (agent, "--help") || g_str_equal (agent, "-h"))
+    return usage (agent != NULL);
   if (!g_str_equal (agent, CLARIFY_CLAUDE_CODE_KIND))
     {
       g_printerr (_("clarify hook: unknown agent “%s”\n"), agent);
-      return usage ();
+      return usage (FALSE);
     }
 
   input = read_input (&error);
