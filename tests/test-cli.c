@@ -280,22 +280,24 @@ test_timed_out (Fixture       *fixture,
   g_assert_true (clarify_request_is_withdrawn (request));
 }
 
-/* Answers @request's number question @question_id with 4, as the dialog
+/* Answers @request's question @question_id with @value, as the dialog
  * would, and checks that `clarify ask` printed it and succeeded. */
 static void
-answer_four (Fixture         *fixture,
-             ClarifyTestRun  *run,
-             ClarifyRequest  *request,
-             const char      *question_id)
+answer_and_check (Fixture         *fixture,
+                  ClarifyTestRun  *run,
+                  ClarifyRequest  *request,
+                  const char      *question_id,
+                  const char      *value)
 {
   g_autoptr(ClarifyResponse) response = clarify_response_new (clarify_request_get_id (request),
                                                               CLARIFY_OUTCOME_ANSWERED);
+  g_autofree char *printed = g_strdup_printf ("%s\n", value);
 
-  clarify_response_add_answer (response, question_id, (const char *[]) { "4", NULL }, NULL, FALSE);
+  clarify_response_add_answer (response, question_id, (const char *[]) { value, NULL }, NULL, FALSE);
   clarify_test_watch_answer (&fixture->watch, request, response);
 
   g_assert_cmpint (finish_cli (run), ==, 0);
-  g_assert_cmpstr (run->out, ==, "4\n");
+  g_assert_cmpstr (run->out, ==, printed);
 }
 
 static void
@@ -309,7 +311,7 @@ test_json_request (Fixture       *fixture,
 
   g_assert_cmpstr (clarify_request_get_title (request), ==, "From a file");
   g_assert_cmpint (clarify_question_get_kind (clarify_request_get_question (request, 0)), ==, CLARIFY_QUESTION_KIND_NUMBER);
-  answer_four (fixture, run, request, "size");
+  answer_and_check (fixture, run, request, "size", "4");
 }
 
 /* What checking the request notes reaches the terminal as the command's
@@ -320,13 +322,8 @@ test_notes_plainly (Fixture       *fixture,
 {
   g_autoptr(ClarifyTestRun) run = start_cli (NULL, "ask", "--question", "Which?", "-o", "a", "-o", "a", NULL);
   ClarifyRequest *request = clarify_test_watch_wait_request_for (&fixture->watch, 1, WAIT_MS);
-  g_autoptr(ClarifyResponse) response = clarify_response_new (clarify_request_get_id (request),
-                                                              CLARIFY_OUTCOME_ANSWERED);
 
-  clarify_response_add_answer (response, "q1", (const char *[]) { "a", NULL }, NULL, FALSE);
-  clarify_test_watch_answer (&fixture->watch, request, response);
-
-  g_assert_cmpint (finish_cli (run), ==, 0);
+  answer_and_check (fixture, run, request, "q1", "a");
   g_assert_true (g_str_has_prefix (run->err, "clarify ask: Request clarify-ask: "));
   g_assert_null (strstr (run->err, "Clarify-Message"));
 }
@@ -347,7 +344,7 @@ test_json_extreme_numbers (Fixture       *fixture,
   g_assert_false (validation->has_min);
   g_assert_false (validation->has_max);
   g_assert_cmpfloat_with_epsilon (validation->step, 1e-300, 1e-315);
-  answer_four (fixture, run, request, "n");
+  answer_and_check (fixture, run, request, "n", "4");
 }
 
 static void
