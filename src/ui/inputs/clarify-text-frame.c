@@ -36,11 +36,11 @@ update_tab_stop (GtkScrolledWindow *scrolled)
   gtk_widget_set_focusable (GTK_WIDGET (scrolled), stop);
 }
 
-void
-clarify_text_frame_track_tab_stop (GtkScrolledWindow *scrolled)
+/* A Tab stop only while there is something in it to scroll to with the
+ * keys: text that fits is passed over. */
+static void
+track_tab_stop (GtkScrolledWindow *scrolled)
 {
-  g_return_if_fail (GTK_IS_SCROLLED_WINDOW (scrolled));
-
   update_tab_stop (scrolled);
   g_signal_connect_object (gtk_scrolled_window_get_vadjustment (scrolled), "changed",
                            G_CALLBACK (update_tab_stop), scrolled, G_CONNECT_SWAPPED);
@@ -136,7 +136,7 @@ clarify_text_frame_init (ClarifyTextFrame *self)
   gtk_widget_add_css_class (self->scrolled, "card");
   gtk_widget_set_parent (self->scrolled, GTK_WIDGET (self));
 
-  clarify_text_frame_track_tab_stop (GTK_SCROLLED_WINDOW (self->scrolled));
+  track_tab_stop (GTK_SCROLLED_WINDOW (self->scrolled));
 }
 
 GtkWidget *

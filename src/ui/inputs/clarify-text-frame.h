@@ -27,8 +27,4 @@ GtkWidget *clarify_text_frame_get_label (ClarifyTextFrame *self);
 void       clarify_text_frame_set_text  (ClarifyTextFrame *self,
                                          const char       *text);
 
-/* Makes @scrolled a Tab stop only while there is something in it to
- * scroll to with the keys: text that fits is passed over. */
-void       clarify_text_frame_track_tab_stop (GtkScrolledWindow *scrolled);
-
 G_END_DECLS
