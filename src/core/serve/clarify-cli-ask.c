@@ -198,8 +198,8 @@ build_request_json (AskOptions  *options,
         }
 
       /* Checked here too, so that mistakes exit 2 before anything is shown;
-       * what goes to the app is the checked request (1e309 capped, not
-       * printed as "inf"). */
+       * what goes to the app is the checked request (an infinite bound
+       * dropped, not printed back as "inf"). */
       request = clarify_request_new_from_json (node, error);
       if (request == NULL)
         return NULL;
