@@ -337,6 +337,43 @@ test_invalid_utf8 (void)
   check ("data: a\xff" "b\n\n", (const char *[]) { "[message] a\xef\xbf\xbd" "b #", NULL });
 }
 
+/* A raw NUL would cut the JSON, or turn an id into one the agent never
+ * sent: the event is dropped, short or long (the scans differ), and the
+ * stream goes on. */
+static void
+test_nul_in_data (void)
+{
+  static const char short_stream[] = "data: {\"id\":\"u2\0z\"}\n\ndata: next\n\n";
+  g_autofree char *long_stream = NULL;
+  g_autofree char *padding = g_strnfill (100, 'x');
+  gsize long_len;
+  Recorder rec;
+  char **log;
+
+  recorder_init (&rec);
+  clarify_test_log_start ();
+  clarify_sse_parser_feed (rec.parser, short_stream, sizeof short_stream - 1);
+  log = clarify_test_log_stop ();
+  assert_log (rec.log, (const char *[]) { "[message] next #", NULL });
+  g_assert_cmpuint (clarify_sse_parser_get_n_dropped (rec.parser), ==, 1);
+  g_assert_cmpstrv (log, ((const char * const[]) {
+    "MESSAGE: SSE: dropped an event with a NUL byte in its data; the stream continues", NULL }));
+  g_strfreev (log);
+  recorder_clear (&rec);
+
+  long_stream = g_strdup_printf ("data: %s@%s\ndata: second line\n\ndata: next\n\n", padding, padding);
+  long_len = strlen (long_stream);
+  *strchr (long_stream, '@') = '\0';
+  recorder_init (&rec);
+  clarify_test_log_start ();
+  clarify_sse_parser_feed (rec.parser, long_stream, long_len);
+  log = clarify_test_log_stop ();
+  assert_log (rec.log, (const char *[]) { "[message] next #", NULL });
+  g_assert_cmpuint (clarify_sse_parser_get_n_dropped (rec.parser), ==, 1);
+  g_strfreev (log);
+  recorder_clear (&rec);
+}
+
 /* One logical stream written with each line ending. A wrongly split CRLF
  * shows up as an extra blank line, which would dispatch "a" early. */
 static char *
@@ -612,6 +649,7 @@ main (int   argc,
   g_test_add_func ("/sse-parser/reset-in-callback", test_reset_in_callback);
   g_test_add_func ("/sse-parser/bom", test_bom);
   g_test_add_func ("/sse-parser/invalid-utf8", test_invalid_utf8);
+  g_test_add_func ("/sse-parser/nul-in-data", test_nul_in_data);
   g_test_add_func ("/sse-parser/line-endings", test_line_endings);
   g_test_add_func ("/sse-parser/size-cap", test_size_cap);
   g_test_add_func ("/sse-parser/default-size-cap", test_default_size_cap);

@@ -184,6 +184,20 @@ dispatch (ClarifySseParser *self)
   data = self->data->str;
   data_len = self->data->len;
 
+  /* The spec keeps a NUL, but every agent's events are JSON, which never
+   * holds a raw one, and Clarify's strings would end there: the event is
+   * dropped rather than passed on cut, or repaired into an id or option
+   * the agent never sent. */
+  if (self->data_invalid && memchr (data, '\0', data_len) != NULL)
+    {
+      self->n_dropped++;
+      g_message ("SSE: dropped an event with a NUL byte in its data; the stream continues");
+      string_set_len (self->data, 0);
+      self->data_invalid = FALSE;
+      string_set_len (self->event_type, 0);
+      return;
+    }
+
   /* The spec decodes the stream as UTF-8 with replacement characters; the
    * line scan has already checked the bytes. */
   if (self->data_invalid)
