@@ -497,6 +497,28 @@ test_client_retry_field (void)
   fixture_free (f);
 }
 
+/* A server's retry: beyond the backoff's cap is taken as the cap: an agent
+ * that once sent a huge one is not left alone for days. */
+static void
+test_client_retry_field_capped (void)
+{
+  Fixture *f = fixture_new ("/event");
+
+  clarify_sse_client_set_backoff (f->client, 100, 400);
+  clarify_sse_client_start (f->client);
+  g_assert_true (wait_for_state (f, CLARIFY_CONNECTION_STATE_CONNECTED));
+  clarify_test_server_sse_send (f->server, "/event", "retry: 4000000000\n\n", -1);
+  clarify_test_server_sse_send (f->server, "/event", "data: x\n\n", -1);
+  g_assert_true (wait_for_n_events (f, 1));
+  clarify_test_server_sse_close (f->server, "/event");
+
+  g_assert_true (clarify_test_server_wait_for_n_requests (f->server, "GET", "/event", 2, 5000));
+  g_assert_cmpuint (f->retry_delays->len, >=, 1);
+  g_assert_cmpint (g_array_index (f->retry_delays, gint64, 0), <=, 400 * 1000);
+
+  fixture_free (f);
+}
+
 static void
 test_client_backoff (void)
 {
@@ -590,6 +612,39 @@ test_client_stall (void)
   /* … and closed the silent one. */
   g_assert_true (wait_for_state (f, CLARIFY_CONNECTION_STATE_CONNECTED));
   g_assert_true (clarify_test_server_wait_for_n_streams (f->server, "/event", 1, 5000));
+
+  fixture_free (f);
+}
+
+/* Without a stall timeout (an agent without heartbeats) a server that
+ * accepts the GET and never answers is still left and tried again, while
+ * an open stream may stay quiet for as long as it likes. */
+static void
+test_client_no_response (void)
+{
+  Fixture *f = fixture_new ("/event");
+  g_autofree char *silent_url = clarify_test_server_get_url (f->server, "/silent");
+  g_autofree char *event_url = clarify_test_server_get_url (f->server, "/event");
+  gboolean timed_out = FALSE;
+
+  clarify_test_server_add_raw (f->server, "/silent", "", 0);
+  clarify_sse_client_set_url (f->client, silent_url);
+  clarify_sse_client_set_response_timeout (f->client, 300);
+  clarify_sse_client_start (f->client);
+
+  g_assert_true (clarify_test_server_wait_for_n_requests (f->server, "GET", "/silent", 2, 5000));
+  for (guint i = 0; i < f->reasons->len; i++)
+    timed_out |= g_strcmp0 (g_ptr_array_index (f->reasons, i), "no response for 300 ms") == 0;
+  g_assert_true (timed_out);
+  g_assert_false (seen_state (f, CLARIFY_CONNECTION_STATE_CONNECTED));
+  clarify_sse_client_stop (f->client);
+
+  clarify_sse_client_set_url (f->client, event_url);
+  clarify_sse_client_start (f->client);
+  g_assert_true (wait_for_state (f, CLARIFY_CONNECTION_STATE_CONNECTED));
+  clarify_test_loop_for (1000);
+  g_assert_cmpint (clarify_sse_client_get_state (f->client), ==, CLARIFY_CONNECTION_STATE_CONNECTED);
+  g_assert_cmpuint (clarify_test_server_get_n_requests (f->server, "GET", "/event"), ==, 1);
 
   fixture_free (f);
 }
@@ -921,10 +976,12 @@ main (int   argc,
   g_test_add_func ("/sse-client/events-and-headers", test_client_events_and_headers);
   g_test_add_func ("/sse-client/last-event-id", test_client_last_event_id);
   g_test_add_func ("/sse-client/retry-field", test_client_retry_field);
+  g_test_add_func ("/sse-client/retry-field-capped", test_client_retry_field_capped);
   g_test_add_func ("/sse-client/backoff", test_client_backoff);
   g_test_add_func ("/sse-client/auth-failed", test_client_auth_failed);
   g_test_add_func ("/sse-client/content-type", test_client_content_type);
   g_test_add_func ("/sse-client/stall", test_client_stall);
+  g_test_add_func ("/sse-client/no-response", test_client_no_response);
   g_test_add_func ("/sse-client/heartbeats", test_client_heartbeats);
   g_test_add_func ("/sse-client/stop", test_client_stop);
   g_test_add_func ("/sse-client/oversized-event", test_client_oversized_event);

@@ -27,6 +27,9 @@
  * died then refuses it, so that its restart is seen. */
 #define ENDED_STREAM_RETRY_MS 100
 #define ENDED_STREAM_MIN_OPEN_US G_USEC_PER_SEC
+/* How long a server may take to answer the GET with its headers, for
+ * clients without a stall timeout (an agent without heartbeats). */
+#define DEFAULT_RESPONSE_TIMEOUT_MS 30000
 
 typedef struct
 {
@@ -45,6 +48,7 @@ struct _ClarifySseClient
   char                   *url;
   SoupMessageHeaders     *extra_headers;
   guint                   stall_ms;
+  guint                   response_timeout_ms;
   guint                   backoff_initial_ms;
   guint                   backoff_max_ms;
 
@@ -181,8 +185,10 @@ static guint
 next_delay_ms (ClarifySseClient *self)
 {
   guint64 base = self->server_retry_ms > 0 ? self->server_retry_ms : self->backoff_initial_ms;
-  guint64 cap = MAX ((guint64) self->backoff_max_ms, base);
-  guint64 delay = base;
+  /* A server's retry: beyond our cap (a typo, or 4000000000) would leave
+   * the connection waiting for days: it is honoured up to the cap. */
+  guint64 cap = self->backoff_max_ms;
+  guint64 delay = MIN (base, cap);
 
   if (self->refused)
     cap = MIN (cap, (guint64) REFUSED_BACKOFF_MAX_MS);
@@ -190,7 +196,6 @@ next_delay_ms (ClarifySseClient *self)
   for (guint i = 1; i < self->n_failures && delay < cap; i++)
     delay *= 2;
   delay = MIN (delay, cap);
-  delay = MIN (delay, (guint64) G_MAXUINT / 2);
 
   return (guint) (delay * g_random_double_range (0.75, 1.0));
 }
@@ -237,23 +242,50 @@ static void arm_stall_timer (ClarifySseClient *self,
                              guint             ms);
 
 static gboolean
+awaits_response (ClarifySseClient *self)
+{
+  return self->attempt != NULL && self->attempt->stream == NULL;
+}
+
+/* How long the current attempt may stay silent: until the response, a
+ * server that accepts and never answers has to be left even on a stream
+ * without heartbeats. 0: no limit. */
+static guint
+silence_limit_ms (ClarifySseClient *self)
+{
+  if (awaits_response (self) && self->stall_ms == 0)
+    return self->response_timeout_ms;
+
+  return self->stall_ms;
+}
+
+static gboolean
 stall_cb (gpointer user_data)
 {
   ClarifySseClient *self = user_data;
   gint64 idle_us = g_get_monotonic_time () - self->last_activity;
-  gint64 limit_us = (gint64) self->stall_ms * 1000;
+  guint limit_ms = silence_limit_ms (self);
+  gint64 limit_us = (gint64) limit_ms * 1000;
 
   self->stall_source = 0;
 
   /* Reads only stamp the time; the timer wakes once per stall period. */
-  if (idle_us < limit_us)
+  if (limit_ms == 0)
+    {
+      return G_SOURCE_REMOVE;
+    }
+  else if (idle_us < limit_us)
     {
       arm_stall_timer (self, (guint) ((limit_us - idle_us + 999) / 1000));
     }
   else
     {
-      g_autofree char *reason = g_strdup_printf ("no data for %u ms", self->stall_ms);
+      g_autofree char *reason = NULL;
 
+      if (awaits_response (self))
+        reason = g_strdup_printf ("no response for %u ms", limit_ms);
+      else
+        reason = g_strdup_printf ("no data for %u ms", limit_ms);
       schedule_reconnect (self, CLARIFY_CONNECTION_STATE_RECONNECTING, reason);
     }
 
@@ -266,7 +298,7 @@ arm_stall_timer (ClarifySseClient *self,
 {
   g_clear_handle_id (&self->stall_source, g_source_remove);
 
-  if (self->stall_ms == 0)
+  if (silence_limit_ms (self) == 0)
     return;
 
   self->stall_source = g_timeout_add (MAX (ms, 1), stall_cb, self);
@@ -422,6 +454,8 @@ send_cb (GObject      *source,
   self->outage = FALSE;
   self->connected_at = self->last_activity = g_get_monotonic_time ();
   clarify_sse_parser_reset (self->parser);
+  /* From here on only the stall timeout limits the silence. */
+  arm_stall_timer (self, self->stall_ms);
 
   g_object_ref (self);
   set_state (self, CLARIFY_CONNECTION_STATE_CONNECTED, NULL, 0);
@@ -475,9 +509,9 @@ connect_now (ClarifySseClient *self)
   if (last_event_id[0] != '\0')
     soup_message_headers_replace (headers, "Last-Event-ID", last_event_id);
 
-  /* A server that accepts but never answers counts as a stall too. */
+  /* A server that accepts but never answers is left too. */
   self->last_activity = g_get_monotonic_time ();
-  arm_stall_timer (self, self->stall_ms);
+  arm_stall_timer (self, silence_limit_ms (self));
 
   set_state (self, CLARIFY_CONNECTION_STATE_CONNECTING, NULL, 0);
 
@@ -628,6 +662,7 @@ clarify_sse_client_init (ClarifySseClient *self)
   self->extra_headers = soup_message_headers_new (SOUP_MESSAGE_HEADERS_REQUEST);
   self->backoff_initial_ms = DEFAULT_BACKOFF_INITIAL_MS;
   self->backoff_max_ms = DEFAULT_BACKOFF_MAX_MS;
+  self->response_timeout_ms = DEFAULT_RESPONSE_TIMEOUT_MS;
   self->state = CLARIFY_CONNECTION_STATE_IDLE;
 }
 
@@ -690,7 +725,19 @@ clarify_sse_client_set_stall_timeout (ClarifySseClient *self,
 
   self->stall_ms = stall_ms;
   if (self->attempt != NULL)
-    arm_stall_timer (self, stall_ms);
+    arm_stall_timer (self, silence_limit_ms (self));
+}
+
+void
+clarify_sse_client_set_response_timeout (ClarifySseClient *self,
+                                         guint             response_ms)
+{
+  g_return_if_fail (CLARIFY_IS_SSE_CLIENT (self));
+  g_return_if_fail (response_ms > 0);
+
+  self->response_timeout_ms = response_ms;
+  if (awaits_response (self))
+    arm_stall_timer (self, silence_limit_ms (self));
 }
 
 void

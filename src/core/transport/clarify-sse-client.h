@@ -28,6 +28,10 @@ void                   clarify_sse_client_set_header       (ClarifySseClient *se
 /* Reconnect when nothing (not even a heartbeat) arrives for this long. 0 = never. */
 void                   clarify_sse_client_set_stall_timeout (ClarifySseClient *self,
                                                             guint             stall_ms);
+/* Without a stall timeout: how long a server may take to answer the GET
+ * before the client tries again (default 30 s). */
+void                   clarify_sse_client_set_response_timeout (ClarifySseClient *self,
+                                                            guint             response_ms);
 void                   clarify_sse_client_set_max_event_size (ClarifySseClient *self,
                                                             gsize             max_bytes);
 /* For tests: the first backoff delay and its cap (defaults 1 s and 30 s). */
