@@ -515,12 +515,31 @@ activate_default_cb (ClarifyInput *input,
   (*count)++;
 }
 
+/* The input's own key handler on @widget (it runs in the capture phase,
+ * before the widget's). */
+static GtkEventController *
+get_key_controller (GtkWidget *widget)
+{
+  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (widget);
+
+  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+    {
+      g_autoptr(GObject) controller = g_list_model_get_item (controllers, i);
+
+      if (GTK_IS_EVENT_CONTROLLER_KEY (controller) &&
+          gtk_event_controller_get_propagation_phase (GTK_EVENT_CONTROLLER (controller)) == GTK_PHASE_CAPTURE)
+        return GTK_EVENT_CONTROLLER (controller);
+    }
+
+  g_assert_not_reached ();
+}
+
 static void
 test_text_default_and_ctrl_enter (void)
 {
   g_autoptr(ClarifyQuestion) question = new_question (CLARIFY_QUESTION_KIND_TEXT, "Greeting?");
   GtkWidget *view;
-  GtkEventController *keys = NULL;
+  GtkEventController *keys;
   guint activated = 0;
   gboolean handled = FALSE;
   Shown shown;
@@ -535,16 +554,7 @@ test_text_default_and_ctrl_enter (void)
   /* Ctrl+Enter goes to the dialog (as ::activate-default); plain Enter is a newline. */
   g_signal_connect (shown.input, "activate-default", G_CALLBACK (activate_default_cb), &activated);
   view = clarify_text_input_get_field (CLARIFY_TEXT_INPUT (shown.input));
-  for (guint i = 0; keys == NULL; i++)
-    {
-      g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (view);
-      g_autoptr(GObject) controller = g_list_model_get_item (controllers, i);
-
-      g_assert_nonnull (controller);
-      if (GTK_IS_EVENT_CONTROLLER_KEY (controller) &&
-          gtk_event_controller_get_propagation_phase (GTK_EVENT_CONTROLLER (controller)) == GTK_PHASE_CAPTURE)
-        keys = GTK_EVENT_CONTROLLER (controller);
-    }
+  keys = get_key_controller (view);
   g_signal_emit_by_name (keys, "key-pressed", GDK_KEY_Return, 36, GDK_CONTROL_MASK, &handled);
   g_assert_true (handled);
   g_assert_cmpuint (activated, ==, 1);
@@ -1269,6 +1279,7 @@ test_number_range (void)
   g_autoptr(ClarifyQuestion) question = new_number_question (TRUE, 1, TRUE, 10, 0);
   GtkSpinButton *spin;
   guint activated = 0;
+  gboolean handled = FALSE;
   Shown shown = show (question);
 
   spin = clarify_number_input_get_spin_button (CLARIFY_NUMBER_INPUT (shown.input));
@@ -1291,11 +1302,22 @@ test_number_range (void)
   assert_answer (shown.input, "12", NULL);
   assert_invalid (shown.input, "The number must be at most 10.");
 
-  /* Committing clamps into the range. */
+  /* Enter leaves a wrong number as typed, with its error: committing it
+   * would clamp it, and the answer would be a number nobody typed. */
   g_signal_connect (shown.input, "activate-default", G_CALLBACK (activate_default_cb), &activated);
+  g_signal_emit_by_name (get_key_controller (GTK_WIDGET (spin)), "key-pressed", GDK_KEY_Return, 36, 0, &handled);
+  g_assert_true (handled);
+  g_assert_cmpuint (activated, ==, 0);
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (spin)), ==, "12");
+  assert_invalid (shown.input, "The number must be at most 10.");
+
+  /* Committing (the focus leaving) clamps into the range. */
   gtk_spin_button_update (spin);
   assert_answer (shown.input, "10", NULL);
   assert_valid (shown.input);
+  g_signal_emit_by_name (get_key_controller (GTK_WIDGET (spin)), "key-pressed", GDK_KEY_Return, 36, 0, &handled);
+  g_assert_true (handled);
+  g_assert_cmpuint (activated, ==, 1);
 
   gtk_spin_button_spin (spin, GTK_SPIN_STEP_FORWARD, 1);
   assert_answer (shown.input, "10", NULL);

@@ -142,6 +142,11 @@ key_pressed_cb (GtkEventControllerKey *controller,
   if (!enter || (state & GDK_CONTROL_MASK) != 0)
     return FALSE;
 
+  /* A wrong number stays as typed, with its error: committing it would
+   * clamp or snap it, and the answer would be a number nobody typed. */
+  if (!clarify_input_get_valid (CLARIFY_INPUT (self)))
+    return TRUE;
+
   /* Commit what was typed first, so the answer is what the user sees. */
   gtk_spin_button_update (GTK_SPIN_BUTTON (self->spin));
   clarify_input_activate_default (CLARIFY_INPUT (self));
