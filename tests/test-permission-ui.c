@@ -303,6 +303,33 @@ test_key_guard (void)
   run_clear (&run);
 }
 
+/* A modal window of Clarify's main window (Preferences, a connection's
+ * editor) grabs its window group: a question that shared the group took no
+ * key or click until the modal window closed. */
+static void
+test_modal_window_elsewhere (void)
+{
+  g_autoptr(ClarifyRequest) request = new_bash_permission ();
+  GtkWidget *main_window = gtk_window_new ();
+  GtkWidget *modal = gtk_window_new ();
+  Run run = { 0 };
+
+  gtk_window_set_title (GTK_WINDOW (modal), "Preferences");
+  gtk_window_set_transient_for (GTK_WINDOW (modal), GTK_WINDOW (main_window));
+  gtk_window_set_modal (GTK_WINDOW (modal), TRUE);
+  clarify_test_present_and_wait (GTK_WINDOW (main_window));
+  clarify_test_present_and_wait (GTK_WINDOW (modal));
+
+  run_create (&run, request);
+  clarify_request_dialog_set_key_guard_ms (run.dialog, 100);
+  clarify_test_present_and_wait (GTK_WINDOW (run.dialog));
+  enter_once_keys_are_taken (&run);
+  run_clear (&run);
+
+  gtk_window_destroy (GTK_WINDOW (modal));
+  gtk_window_destroy (GTK_WINDOW (main_window));
+}
+
 /* A person who keeps typing for another window, past the guard's first
  * period, still answers nothing: each ignored key holds the guard up. */
 static void
@@ -999,6 +1026,7 @@ main (int   argc,
   g_test_add_func ("/permission/withdrawn", test_permission_withdrawn);
   g_test_add_func ("/permission/key-guard", test_key_guard);
   g_test_add_func ("/permission/key-guard/while-typing", test_key_guard_while_typing);
+  g_test_add_func ("/permission/modal-window-elsewhere", test_modal_window_elsewhere);
   g_test_add_func ("/permission/long-subject-scrolls", test_long_subject_scrolls);
   add_language_test ("/preview/on-focus", test_previews_on_focus);
   add_language_test ("/ask-user-question/note", test_ask_user_question_note);

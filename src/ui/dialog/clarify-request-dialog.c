@@ -759,10 +759,15 @@ hide_scroll_bars (GtkScrolledWindow *scroller)
 static void
 clarify_request_dialog_init (ClarifyRequestDialog *self)
 {
+  g_autoptr(GtkWindowGroup) group = gtk_window_group_new ();
   GtkEventController *controller;
   GtkShortcutTrigger *trigger;
 
   gtk_widget_init_template (GTK_WIDGET (self));
+  /* A group of its own: a modal window of the main window (Preferences, a
+   * connection's editor) grabs its group, and a question in it would take
+   * no key or click until that window closed. */
+  gtk_window_group_add_window (group, GTK_WINDOW (self));
   hide_scroll_bars (GTK_SCROLLED_WINDOW (adw_bin_get_child (ADW_BIN (self->scroller_fit))));
 
   /* First of all, before any shortcut or the focused widget sees a key. */
@@ -773,7 +778,6 @@ clarify_request_dialog_init (ClarifyRequestDialog *self)
                            G_CALLBACK (countdown_expired_cb), self, G_CONNECT_SWAPPED);
   gtk_window_set_default_widget (GTK_WINDOW (self),
                                  clarify_request_actions_get_default_widget (self->actions));
-
 
   /* Capture phase: Ctrl+Enter must submit even from inside a text view, and
    * Esc must get past a search entry that has nothing left to clear. */
