@@ -370,6 +370,16 @@ test_sound (void)
 }
 
 static void
+assert_mcp_listening (void)
+{
+  ClarifyBackend *mcp = clarify_application_lookup_backend (app, "MCP");
+
+  g_assert_cmpint (clarify_backend_get_state (mcp), ==, CLARIFY_CONNECTION_STATE_CONNECTED);
+  g_assert_cmpint (clarify_backend_get_note (mcp), ==, CLARIFY_BACKEND_NOTE_LISTENING);
+  g_assert_null (clarify_backend_get_error_text (mcp));
+}
+
+static void
 test_mcp_endpoint (void)
 {
   g_autoptr(GSocketListener) holder = g_socket_listener_new ();
@@ -449,6 +459,17 @@ test_mcp_endpoint (void)
   g_clear_pointer (&expected, g_free);
   expected = g_strdup_printf ("MCP endpoint · http://127.0.0.1:%u/mcp", new_port);
   g_assert_cmpstr (adw_action_row_get_subtitle (ADW_ACTION_ROW (row)), ==, expected);
+  /* Listening, not "cannot listen" on the port it left (closing the old
+   * listener once said so, with no reason). */
+  assert_mcp_listening ();
+
+  /* And once more: the endpoint moved before. */
+  g_clear_pointer (&text, g_free);
+  text = g_strdup_printf ("%u", configured_mcp_port);
+  apply_port (window, text);
+  g_assert_false (gtk_widget_get_visible (error_label));
+  g_assert_true (port_accepts (GUINT_TO_POINTER (configured_mcp_port)));
+  assert_mcp_listening ();
 
   gtk_window_destroy (GTK_WINDOW (window));
 }

@@ -557,11 +557,12 @@ clarify_mcp_server_retire_listener (ClarifyMcpServer *self)
   if (self->listener == NULL)
     return;
 
-  clarify_mcp_listener_close (self->listener);
   if (self->draining != NULL)
     clarify_mcp_listener_disconnect (self->draining);
   g_clear_object (&self->draining);
+  /* Set aside first: its "not listening" is no news about the endpoint. */
   self->draining = g_steal_pointer (&self->listener);
+  clarify_mcp_listener_close (self->draining);
 }
 
 static void
@@ -849,6 +850,8 @@ clarify_mcp_server_set_port (ClarifyMcpServer  *self,
   set_listening_port (self, clarify_mcp_listener_get_port (self->listener));
   clarify_mcp_gate_set_port (self->gate, self->port);
   clarify_mcp_server_drain (self);
+  clarify_backend_set_state (CLARIFY_BACKEND (self), CLARIFY_CONNECTION_STATE_CONNECTED,
+                             CLARIFY_BACKEND_NOTE_LISTENING, NULL, NULL);
 
   return TRUE;
 }
