@@ -28,6 +28,9 @@ test_spec_good (void)
     { "ihub=ihub:HTTP://localhost:3000/api/apps/chat", "ihub", "ihub", "HTTP://localhost:3000/api/apps/chat" },
     /* Only the first '=' splits: URLs may carry their own. */
     { "a=b:http://h/?k=v", "a", "b", "http://h/?k=v" },
+    { "v6=opencode:http://[::1]:4096", "v6", "opencode", "http://[::1]:4096" },
+    { "idn=opencode:https://bücher.example/x", "idn", "opencode", "https://bücher.example/x" },
+    { "esc=opencode:http://h/a%20b", "esc", "opencode", "http://h/a%20b" },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
@@ -64,6 +67,11 @@ test_spec_bad (void)
     { "work=opencode:http://", "“http://” is not an http:// or https:// address." },
     { "work=opencode:localhost:4096", "“localhost:4096” is not an http:// or https:// address." },
     { "work=opencode:", "“” is not an http:// or https:// address." },
+    { "work=opencode:http://127.0.0 .1:4096/a b", "“http://127.0.0 .1:4096/a b” has a space in it, which an address cannot have." },
+    { "work=opencode:http://h/\tx", "“http://h/\tx” has a space in it, which an address cannot have." },
+    { "work=opencode:http://127.0.0.1:0/", "“http://127.0.0.1:0/” has port 0, which cannot be reached. A port is a number from 1 to 65535." },
+    { "work=opencode:http://exa<mple.com/", "“exa<mple.com” is not a valid host name." },
+    { "work=opencode:http://a%20b/", "“a b” is not a valid host name." },
     { "work=opencode:http://opencode:hunter2@127.0.0.1:4096",
       "Leave the password out of the address and store it with “clarify set-password work”." },
   };
@@ -79,6 +87,17 @@ test_spec_bad (void)
       g_assert_error (error, CLARIFY_ERROR, CLARIFY_ERROR_INVALID);
       g_assert_cmpstr (error->message, ==, cases[i].message);
     }
+
+  /* Meant as an address: GLib's reason follows (its words vary by version). */
+  {
+    g_autoptr(GError) error = NULL;
+    g_autoptr(ClarifyConnection) connection = clarify_connection_new_from_spec ("work=opencode:http://127.0.0.1:99999/", &error);
+
+    g_assert_null (connection);
+    g_assert_error (error, CLARIFY_ERROR, CLARIFY_ERROR_INVALID);
+    g_assert_true (g_str_has_prefix (error->message, "“http://127.0.0.1:99999/” is not a valid address: "));
+    g_assert_nonnull (strstr (error->message, "99999"));
+  }
 }
 
 static void

@@ -181,18 +181,74 @@ is_valid_kind (const char *kind)
 }
 
 static gboolean
-is_http_url (const char *url)
+is_host_name (const char *host)
 {
-  g_autoptr(GUri) uri = g_uri_parse (url, G_URI_FLAGS_NONE, NULL);
+  if (g_hostname_is_ip_address (host))
+    return TRUE;
+
+  /* An international name is already in its xn-- form here. */
+  for (const char *p = host; *p != '\0'; p++)
+    if (!g_ascii_isalnum (*p) && *p != '-' && *p != '.' && *p != '_')
+      return FALSE;
+
+  return TRUE;
+}
+
+/* An http(s) address libsoup can reach: the message says what is wrong
+ * with it, in the words of someone who typed it. */
+static gboolean
+check_http_url (const char  *url,
+                GError     **error)
+{
+  g_autoptr(GError) parse_error = NULL;
+  g_autoptr(GUri) uri = NULL;
   const char *scheme;
+  const char *host;
 
-  if (uri == NULL)
-    return FALSE;
+  for (const char *p = url; *p != '\0'; p++)
+    if ((guchar) *p <= ' ')
+      {
+        g_set_error (error, CLARIFY_ERROR, CLARIFY_ERROR_INVALID,
+                     _("“%s” has a space in it, which an address cannot have."), url);
+        return FALSE;
+      }
 
-  scheme = g_uri_get_scheme (uri);
+  uri = g_uri_parse (url, G_URI_FLAGS_NONE, &parse_error);
+  scheme = uri != NULL ? g_uri_get_scheme (uri) : NULL;
+  host = uri != NULL ? g_uri_get_host (uri) : NULL;
 
-  return (g_ascii_strcasecmp (scheme, "http") == 0 || g_ascii_strcasecmp (scheme, "https") == 0) &&
-         g_uri_get_host (uri) != NULL && g_uri_get_host (uri)[0] != '\0';
+  /* GLib's reason only where the address was meant as one (a port of 99999). */
+  if (uri == NULL && (g_ascii_strncasecmp (url, "http://", 7) == 0 || g_ascii_strncasecmp (url, "https://", 8) == 0))
+    {
+      g_set_error (error, CLARIFY_ERROR, CLARIFY_ERROR_INVALID,
+                   /* Translators: the first %s is the address, the second why it is not one */
+                   _("“%s” is not a valid address: %s"), url, parse_error->message);
+      return FALSE;
+    }
+
+  if (uri == NULL || (g_ascii_strcasecmp (scheme, "http") != 0 && g_ascii_strcasecmp (scheme, "https") != 0) ||
+      host == NULL || host[0] == '\0')
+    {
+      g_set_error (error, CLARIFY_ERROR, CLARIFY_ERROR_INVALID,
+                   _("“%s” is not an http:// or https:// address."), url);
+      return FALSE;
+    }
+
+  if (!is_host_name (host))
+    {
+      g_set_error (error, CLARIFY_ERROR, CLARIFY_ERROR_INVALID,
+                   _("“%s” is not a valid host name."), host);
+      return FALSE;
+    }
+
+  if (g_uri_get_port (uri) == 0)
+    {
+      g_set_error (error, CLARIFY_ERROR, CLARIFY_ERROR_INVALID,
+                   _("“%s” has port 0, which cannot be reached. A port is a number from 1 to 65535."), url);
+      return FALSE;
+    }
+
+  return TRUE;
 }
 
 static gboolean
@@ -261,12 +317,8 @@ clarify_connection_new_from_spec (const char  *spec,
       return NULL;
     }
 
-  if (!is_http_url (colon + 1))
-    {
-      g_set_error (error, CLARIFY_ERROR, CLARIFY_ERROR_INVALID,
-                   _("“%s” is not an http:// or https:// address."), colon + 1);
-      return NULL;
-    }
+  if (!check_http_url (colon + 1, error))
+    return NULL;
 
   /* The spec ends up in connections.ini and in logs: no secrets in it. */
   if (has_password (colon + 1))
