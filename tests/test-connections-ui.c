@@ -281,9 +281,19 @@ test_connections (gconstpointer data)
     ? "Kein Schlüsselbund antwortet: Es wird in einer Datei aufbewahrt, die nur Sie lesen können, nie in Clarifys Einstellungen."
     : "No keyring answers: it is kept in a file only you can read, never in Clarify’s settings."), WAIT_MS));
 
+  /* Typing goes to the name first; Save waits for a name and an address
+   * (blanks are none), Test for an address. */
+  g_assert_true (gtk_window_get_focus (GTK_WINDOW (editor)) == field (editor, "name_row") ||
+                 gtk_widget_is_ancestor (gtk_window_get_focus (GTK_WINDOW (editor)), field (editor, "name_row")));
+  g_assert_false (gtk_widget_is_sensitive (field (editor, "save_button")));
+  g_assert_false (gtk_widget_is_sensitive (field (editor, "test_button")));
+  clarify_test_set_field_text (field (editor, "name_row"), "  ");
+  clarify_test_set_field_text (field (editor, "url_row"), events_url);
+  g_assert_false (gtk_widget_is_sensitive (field (editor, "save_button")));
+  g_assert_true (gtk_widget_is_sensitive (field (editor, "test_button")));
+
   /* A name --connect would refuse is refused here too, in words. */
   clarify_test_set_field_text (field (editor, "name_row"), "my work");
-  clarify_test_set_field_text (field (editor, "url_row"), events_url);
   click (editor, "save_button");
   g_assert_nonnull (adw_preferences_group_get_description (ADW_PREFERENCES_GROUP (field (editor, "fields_group"))));
   g_assert_false (backend_is (GINT_TO_POINTER (TRUE)));

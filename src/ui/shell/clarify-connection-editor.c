@@ -31,6 +31,7 @@ struct _ClarifyConnectionEditor
   ClarifyConnection   *connection;   /* the stored one being edited, or NULL */
   GCancellable        *cancellable;  /* what is under way: cancelled on close */
   ClarifyConnection   *pending;      /* being saved or tested */
+  gboolean             busy;
 };
 
 G_DEFINE_FINAL_TYPE (ClarifyConnectionEditor, clarify_connection_editor, ADW_TYPE_WINDOW)
@@ -62,13 +63,35 @@ show_error (ClarifyConnectionEditor *self,
     gtk_widget_remove_css_class (GTK_WIDGET (self->fields_group), "error");
 }
 
+static gboolean
+is_filled (AdwEntryRow *row)
+{
+  const char *text = gtk_editable_get_text (GTK_EDITABLE (row));
+
+  for (; *text != '\0'; text++)
+    if (!g_ascii_isspace (*text))
+      return TRUE;
+
+  return FALSE;
+}
+
+/* Save wants a name and an address, Test an address. */
+static void
+update_buttons (ClarifyConnectionEditor *self)
+{
+  gboolean has_url = is_filled (self->url_row);
+
+  gtk_widget_set_sensitive (self->save_button, !self->busy && has_url && is_filled (self->name_row));
+  gtk_widget_set_sensitive (self->test_button, !self->busy && has_url);
+  gtk_widget_set_sensitive (self->existing_group, !self->busy);
+}
+
 static void
 set_busy (ClarifyConnectionEditor *self,
           gboolean                 busy)
 {
-  gtk_widget_set_sensitive (self->save_button, !busy);
-  gtk_widget_set_sensitive (self->test_button, !busy);
-  gtk_widget_set_sensitive (self->existing_group, !busy);
+  self->busy = busy;
+  update_buttons (self);
 }
 
 static void
@@ -81,6 +104,7 @@ static void
 field_changed_cb (ClarifyConnectionEditor *self)
 {
   show_error (self, NULL);
+  update_buttons (self);
 }
 
 /* The connection the fields describe, checked as `--connect` checks it;
@@ -460,10 +484,13 @@ fill_fields (ClarifyConnectionEditor *self)
 
   setup_kinds (self);
   clarify_secret_check_service_async (self->cancellable, service_checked_cb, g_object_ref (self));
+  update_buttons (self);
   if (self->connection == NULL)
     {
       adw_preferences_group_set_description (self->secret_group,
                                              _("Kept in your keyring, never in Clarify’s settings. Leave it empty if the agent needs none."));
+      /* Typing goes where it is wanted first, not to Cancel. */
+      gtk_window_set_focus (GTK_WINDOW (self), GTK_WIDGET (self->name_row));
       return;
     }
 
