@@ -149,49 +149,36 @@ clarify_connection_new (const char *name,
                        NULL);
 }
 
+/* Letters and digits (ASCII), and the characters in @also. */
+static gboolean
+is_made_of (const char *text,
+            const char *also)
+{
+  for (const char *p = text; *p != '\0'; p++)
+    if (!g_ascii_isalnum (*p) && strchr (also, *p) == NULL)
+      return FALSE;
+
+  return TRUE;
+}
+
 gboolean
 clarify_connection_name_is_valid (const char *name)
 {
-  if (name == NULL || name[0] == '\0')
-    return FALSE;
-
-  for (const char *p = name; *p != '\0'; p++)
-    {
-      if (!g_ascii_isalnum (*p) && *p != '-' && *p != '_' && *p != '.')
-        return FALSE;
-    }
-
-  return TRUE;
+  return name != NULL && name[0] != '\0' && is_made_of (name, "-_.");
 }
 
 /* Kinds are backend names such as "opencode" or "json-sse". */
 static gboolean
 is_valid_kind (const char *kind)
 {
-  if (!g_ascii_isalpha (kind[0]))
-    return FALSE;
-
-  for (const char *p = kind; *p != '\0'; p++)
-    {
-      if (!g_ascii_isalnum (*p) && *p != '-' && *p != '_')
-        return FALSE;
-    }
-
-  return TRUE;
+  return g_ascii_isalpha (kind[0]) && is_made_of (kind, "-_");
 }
 
+/* An international name is already in its xn-- form here. */
 static gboolean
 is_host_name (const char *host)
 {
-  if (g_hostname_is_ip_address (host))
-    return TRUE;
-
-  /* An international name is already in its xn-- form here. */
-  for (const char *p = host; *p != '\0'; p++)
-    if (!g_ascii_isalnum (*p) && *p != '-' && *p != '.' && *p != '_')
-      return FALSE;
-
-  return TRUE;
+  return g_hostname_is_ip_address (host) || is_made_of (host, "-._");
 }
 
 /* An http(s) address libsoup can reach: the message says what is wrong
