@@ -1087,6 +1087,41 @@ test_mcp_info (void)
     }
 }
 
+/* No keyring, and secrets not to be stored in a file: the token lives in
+ * the running Clarify's memory, and a token made up here would be refused
+ * by its endpoint. Said instead, with the way that needs none. */
+static void
+test_mcp_info_memory_only (void)
+{
+  g_autoptr(GSubprocessLauncher) launcher =
+    g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE);
+  g_autoptr(GSubprocess) process = NULL;
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+  g_autofree char *secrets_path = clarify_secret_get_file_path ();
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (clarify_secret_set_fallback (CLARIFY_SECRET_FALLBACK_MEMORY, &error));
+  g_assert_no_error (error);
+  g_subprocess_launcher_unsetenv (launcher, "CLARIFY_SECRET_STORE");
+  g_subprocess_launcher_setenv (launcher, "XDG_CONFIG_HOME", g_get_user_config_dir (), TRUE);
+  /* No Secret Service: a bus nobody listens on. */
+  g_subprocess_launcher_setenv (launcher, "DBUS_SESSION_BUS_ADDRESS", "unix:path=/nonexistent/bus", TRUE);
+  process = g_subprocess_launcher_spawn (launcher, &error, test_binary, "--mcp-info", NULL);
+  g_assert_no_error (error);
+  g_subprocess_communicate_utf8 (process, NULL, NULL, &out, &err, &error);
+  g_assert_no_error (error);
+
+  g_assert_cmpint (g_subprocess_get_exit_status (process), ==, 1);
+  g_assert_cmpstr (out, ==, "");
+  g_assert_nonnull (strstr (err, "Clarify keeps its MCP token in memory only"));
+  g_assert_nonnull (strstr (err, "“clarify mcp-stdio”, which needs no token"));
+  g_assert_false (g_file_test (secrets_path, G_FILE_TEST_EXISTS));
+
+  g_assert_true (clarify_secret_set_fallback (CLARIFY_SECRET_FALLBACK_FILE, &error));
+  g_assert_no_error (error);
+}
+
 /* ---------------------------------------------------------------------- */
 /* clarify chat: a recorded iHub turn, its question shown over D-Bus */
 
@@ -1472,6 +1507,7 @@ main (int   argc,
   g_test_add_data_func ("/cli/mcp-stdio/clarify-left", "release", test_mcp_stdio_clarify_gone);
   g_test_add_func ("/cli/set-password", test_set_password);
   g_test_add_func ("/cli/mcp-info", test_mcp_info);
+  g_test_add_func ("/cli/mcp-info/memory-only", test_mcp_info_memory_only);
   g_test_add_func ("/cli/chat/bad-arguments", test_chat_bad_arguments);
   g_test_add_func ("/cli/forget-slice-setting", test_forget_slice_setting);
 

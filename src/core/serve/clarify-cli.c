@@ -19,6 +19,7 @@
 #include "clarify-cli-private.h"
 #include "clarify-found-agent.h"
 #include "clarify-mcp-server.h"
+#include "clarify-mcp-token.h"
 #include "clarify-secret.h"
 
 /* ---------------------------------------------------------------------- */
@@ -75,11 +76,29 @@ static int
 run_mcp_info (void)
 {
   g_autoptr(GError) error = NULL;
-  g_autofree char *token = clarify_mcp_token_ensure (&error);
+  g_autofree char *token = NULL;
   g_autofree char *url = NULL;
   guint interval = CLARIFY_ASK_USER_PROGRESS_INTERVAL_MS;
   guint configured;
   guint serving;
+
+  /* Kept in the running Clarify's memory only: a token made here would be
+   * one its endpoint refuses. */
+  if (clarify_secret_get_fallback () == CLARIFY_SECRET_FALLBACK_MEMORY)
+    {
+      token = clarify_secret_lookup (CLARIFY_MCP_TOKEN_KEY, &error);
+      if (token == NULL && error == NULL)
+        {
+          g_printerr (_("Clarify keeps its MCP token in memory only (no keyring answers, and secrets\n"
+                        "are not to be stored in a file), so no other program can show it. Clients\n"
+                        "that start stdio servers can run “clarify mcp-stdio”, which needs no token.\n"));
+          return 1;
+        }
+    }
+  else
+    {
+      token = clarify_mcp_token_ensure (&error);
+    }
 
   if (token == NULL)
     {
