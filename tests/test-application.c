@@ -1458,6 +1458,8 @@ test_backend_state_words (void)
   g_autofree char *de = NULL;
   g_autofree char *listen = NULL;
   g_autofree char *plain = NULL;
+  g_autofree char *retrying = NULL;
+  g_autofree char *retrying_de = NULL;
 
   clarify_backend_set_state (backend, CLARIFY_CONNECTION_STATE_CONNECTED,
                              CLARIFY_BACKEND_NOTE_WORKSPACE_ERROR, "ws-1", "spawn opencode ENOENT");
@@ -1476,6 +1478,17 @@ test_backend_state_words (void)
   clarify_backend_set_state (backend, CLARIFY_CONNECTION_STATE_FAILED, CLARIFY_BACKEND_NOTE_NONE, NULL, "Connection refused");
   plain = clarify_backend_state_describe (backend);
   g_assert_cmpstr (plain, ==, "Failed: Connection refused");
+
+  /* Reconnecting says why too. */
+  clarify_backend_set_retry_at (backend, g_get_monotonic_time () + 3500 * 1000);
+  clarify_backend_set_state (backend, CLARIFY_CONNECTION_STATE_RECONNECTING, CLARIFY_BACKEND_NOTE_RETRYING,
+                             NULL, "HTTP 503 Service Unavailable");
+  retrying = clarify_backend_state_describe (backend);
+  g_assert_cmpstr (retrying, ==, "Reconnecting in 4 s… (HTTP 503 Service Unavailable)");
+  clarify_test_set_language ("de");
+  retrying_de = clarify_backend_state_describe (backend);
+  clarify_test_set_language ("en");
+  g_assert_cmpstr (retrying_de, ==, "Neue Verbindung in 4 s … (HTTP 503 Service Unavailable)");
 }
 
 int

@@ -63,6 +63,12 @@ clarify_backend_state_describe (ClarifyBackend *backend)
         gint64 wait_us = MAX (clarify_backend_get_retry_at (backend) - g_get_monotonic_time (), 0);
         int seconds = (int) ((wait_us + G_USEC_PER_SEC - 1) / G_USEC_PER_SEC);
 
+        /* Why, so that a connection that keeps failing says what to mend. */
+        if (error_text != NULL && *error_text != '\0')
+          /* Translators: 1: a number of seconds, 2: why the connection was
+           * lost, in the server's or the network library's words */
+          return g_strdup_printf (_("Reconnecting in %d s… (%s)"), seconds, error_text);
+
         /* Translators: %d is a number of seconds */
         return g_strdup_printf (_("Reconnecting in %d s…"), seconds);
       }
