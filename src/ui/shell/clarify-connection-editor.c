@@ -34,6 +34,9 @@ struct _ClarifyConnectionEditor
   gboolean             busy;
 };
 
+/* Room for every row and the buttons below them, in German too. */
+#define EDIT_DEFAULT_HEIGHT 580
+
 G_DEFINE_FINAL_TYPE (ClarifyConnectionEditor, clarify_connection_editor, ADW_TYPE_WINDOW)
 
 static char *
@@ -479,6 +482,7 @@ service_checked_cb (GObject      *object,
 static void
 fill_fields (ClarifyConnectionEditor *self)
 {
+  int width, height;
   guint n = 0;
   const ClarifyBackendInfo *infos = clarify_backend_registry_get_all (&n);
 
@@ -495,6 +499,10 @@ fill_fields (ClarifyConnectionEditor *self)
     }
 
   gtk_window_set_title (GTK_WINDOW (self), _("Edit Connection"));
+  /* GTK measures the window's height before its wrapped texts take their
+   * lines: the Reconnect and Remove buttons ended at its very edge. */
+  gtk_window_get_default_size (GTK_WINDOW (self), &width, &height);
+  gtk_window_set_default_size (GTK_WINDOW (self), width, EDIT_DEFAULT_HEIGHT);
   for (guint i = 0; i < n; i++)
     if (g_strcmp0 (infos[i].kind, clarify_connection_get_kind (self->connection)) == 0)
       adw_combo_row_set_selected (self->kind_row, i);
