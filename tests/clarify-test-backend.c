@@ -17,6 +17,7 @@ struct _ClarifyTestBackend
   guint            fail_times;
   guint            n_attempts;
   guint            n_finished;
+  guint            n_resyncs;
   gboolean         hold;
 };
 
@@ -108,6 +109,12 @@ clarify_test_backend_finalize (GObject *object)
 }
 
 static void
+clarify_test_backend_resync (ClarifyBackend *backend)
+{
+  CLARIFY_TEST_BACKEND (backend)->n_resyncs++;
+}
+
+static void
 clarify_test_backend_class_init (ClarifyTestBackendClass *klass)
 {
   ClarifyBackendClass *backend_class = CLARIFY_BACKEND_CLASS (klass);
@@ -116,6 +123,7 @@ clarify_test_backend_class_init (ClarifyTestBackendClass *klass)
   backend_class->start = clarify_test_backend_start;
   backend_class->stop = clarify_test_backend_stop;
   backend_class->deliver_async = clarify_test_backend_deliver_async;
+  backend_class->resync = clarify_test_backend_resync;
 }
 
 static void
@@ -204,4 +212,12 @@ clarify_test_backend_count_delivered (ClarifyTestBackend *self,
     }
 
   return n;
+}
+
+guint
+clarify_test_backend_get_n_resyncs (ClarifyTestBackend *self)
+{
+  g_return_val_if_fail (CLARIFY_IS_TEST_BACKEND (self), 0);
+
+  return self->n_resyncs;
 }

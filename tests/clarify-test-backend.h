@@ -27,6 +27,8 @@ void             clarify_test_backend_fail_next       (ClarifyTestBackend *self,
 ClarifyResponse *clarify_test_backend_get_response    (ClarifyTestBackend *self);
 /* How many deliveries were tried, successful or not. */
 guint            clarify_test_backend_get_n_attempts  (ClarifyTestBackend *self);
+/* How often the inbox asked it to fetch again what it had turned away. */
+guint            clarify_test_backend_get_n_resyncs   (ClarifyTestBackend *self);
 
 /* While @hold is TRUE, new deliveries stay in flight until released. */
 void             clarify_test_backend_set_hold        (ClarifyTestBackend *self,

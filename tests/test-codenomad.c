@@ -394,6 +394,16 @@ test_resync (Fixture       *fixture,
   g_assert_cmpuint (fixture->watch.added->len, ==, 1);
 }
 
+/* The inbox full: a listed question is turned away, and fetched again from
+ * the workspace's listing once there is room. */
+static void
+test_refused_listed_again (Fixture       *fixture,
+                           gconstpointer  data)
+{
+  fixture_start (fixture);
+  clarify_test_refused_listed_again (fixture->server, &fixture->watch, INSTANCE "/question");
+}
+
 /* instance.eventStatus shows in the connection's state message. */
 static void
 test_instance_status (Fixture       *fixture,
@@ -694,6 +704,7 @@ main (int   argc,
   ADD ("stop-while-logging-in", test_stop_while_logging_in);
   g_test_add ("/codenomad/relogin", Fixture, "own workspaces", fixture_set_up, test_relogin, fixture_tear_down);
   ADD ("resync", test_resync);
+  ADD ("refused-listed-again", test_refused_listed_again);
   g_test_add ("/codenomad/dot-workspace", Fixture, "own workspaces", fixture_set_up, test_dot_workspace, fixture_tear_down);
   ADD ("instance-status", test_instance_status);
   ADD ("wrong-types", test_wrong_types);

@@ -764,9 +764,13 @@ test_cap_per_connection (Fixture       *f,
   assert_refused (f, f->backend, "a7");
   g_assert_cmpuint (refusals.n, ==, 1);
 
-  /* Down to half its cap, the episode is over: the next overflow is told. */
+  /* Down to half its cap, the episode is over: the connection is asked to
+   * fetch again what was turned away (once), and the next overflow is told. */
   withdraw (f, f->backend, "a1");
+  g_assert_cmpuint (clarify_test_backend_get_n_resyncs (f->agent), ==, 0);
   withdraw (f, f->backend, "a2");
+  g_assert_cmpuint (clarify_test_backend_get_n_resyncs (f->agent), ==, 1);
+  g_assert_cmpuint (clarify_test_backend_get_n_resyncs (CLARIFY_TEST_BACKEND (other)), ==, 0);
   g_ptr_array_add (held, add_request (f, f->backend, "a8", 0));
   g_ptr_array_add (held, add_request (f, f->backend, "a9", 0));
   assert_refused (f, f->backend, "a10");
@@ -822,6 +826,15 @@ test_cap_in_all (Fixture       *f,
   clarify_test_inbox_wait_state (g_ptr_array_index (held, 0), CLARIFY_REQUEST_DONE, WAIT_MS);
   g_ptr_array_add (held, add_request (f, other, "b3", 0));
   g_assert_cmpuint (refusals.n, ==, 1);
+
+  /* Down to half the cap: each connection that was turned away is asked
+   * once to fetch again what its agent still asks. */
+  withdraw (f, f->backend, "a1");
+  withdraw (f, f->backend, "a2");
+  g_assert_cmpuint (clarify_test_backend_get_n_resyncs (f->agent), ==, 0);
+  withdraw (f, other, "b0");
+  g_assert_cmpuint (clarify_test_backend_get_n_resyncs (f->agent), ==, 1);
+  g_assert_cmpuint (clarify_test_backend_get_n_resyncs (CLARIFY_TEST_BACKEND (other)), ==, 1);
 
   clarify_inbox_remove_backend (f->inbox, other);
   clarify_inbox_remove_backend (f->inbox, f->backend);

@@ -482,6 +482,16 @@ test_reply_refused (Fixture       *fixture,
   g_assert_cmpuint (clarify_test_server_get_n_requests (fixture->server, "POST", reply), ==, 2);
 }
 
+/* The inbox full: a listed question is turned away (OpenCode has no way to
+ * hear it), and fetched again from the listing once there is room. */
+static void
+test_refused_listed_again (Fixture       *fixture,
+                           gconstpointer  data)
+{
+  fixture_start (fixture);
+  clarify_test_refused_listed_again (fixture->server, &fixture->watch, "/question");
+}
+
 /* Kill the stream while a question is pending: the reconnect lists it again,
  * it is shown once, and the answer reaches the server once. A request that
  * vanished from the listing meanwhile is withdrawn as gone with a restart:
@@ -1013,6 +1023,7 @@ main (int   argc,
   ADD ("reply/refused", test_reply_refused, NULL);
   ADD ("reply/slow", test_slow_reply, NULL);
   ADD ("resync", test_resync, NULL);
+  ADD ("refused-listed-again", test_refused_listed_again, NULL);
   ADD ("restart", test_restart, NULL);
   ADD ("restart/fast-retry", test_fast_restart, NULL);
   ADD ("restart/fast-resync", test_fast_restart, "resync");

@@ -10,5 +10,6 @@ G_BEGIN_DECLS
 
 void clarify_backend_emit_request_added (ClarifyBackend *self,
                                          ClarifyRequest *request);
+void clarify_backend_resync             (ClarifyBackend *self);
 
 G_END_DECLS

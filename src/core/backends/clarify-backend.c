@@ -354,6 +354,15 @@ clarify_backend_deliver_finish (ClarifyBackend  *self,
   return CLARIFY_BACKEND_GET_CLASS (self)->deliver_finish (self, result, error);
 }
 
+void
+clarify_backend_resync (ClarifyBackend *self)
+{
+  g_return_if_fail (CLARIFY_IS_BACKEND (self));
+
+  if (CLARIFY_BACKEND_GET_CLASS (self)->resync != NULL)
+    CLARIFY_BACKEND_GET_CLASS (self)->resync (self);
+}
+
 JsonNode *
 clarify_backend_save_delivery (ClarifyBackend *self,
                                ClarifyRequest *request)

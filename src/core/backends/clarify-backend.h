@@ -94,7 +94,12 @@ struct _ClarifyBackendClass
                                  JsonNode             *data,
                                  GError              **error);
 
-  gpointer padding[6];
+  /* Fetch again what the agent still asks: the inbox turned some of it
+   * away (CLARIFY_ERROR_BUSY) and has room again. NULL (the default): the
+   * agent sends it again by itself, or was told why it was turned away. */
+  void      (*resync)           (ClarifyBackend       *self);
+
+  gpointer padding[5];
 };
 
 ClarifyConnection      *clarify_backend_get_connection    (ClarifyBackend      *self);

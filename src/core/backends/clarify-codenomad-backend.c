@@ -533,6 +533,17 @@ clarify_codenomad_backend_event (ClarifyStreamBackend *backend,
     handle_payload (self, object);
 }
 
+/* The inbox has room again for questions it turned away: they are only
+ * in the listings (the stream said them once). */
+static void
+clarify_codenomad_backend_resync (ClarifyBackend *backend)
+{
+  ClarifyCodenomadBackend *self = CLARIFY_CODENOMAD_BACKEND (backend);
+
+  if (clarify_backend_get_state (backend) == CLARIFY_CONNECTION_STATE_CONNECTED)
+    begin_round (self);
+}
+
 static void
 clarify_codenomad_backend_connected (ClarifyStreamBackend *backend)
 {
@@ -810,6 +821,7 @@ clarify_codenomad_backend_class_init (ClarifyCodenomadBackendClass *klass)
   backend_class->deliver_async = clarify_codenomad_backend_deliver_async;
   backend_class->save_delivery = clarify_opencode_save_delivery;
   backend_class->restore_delivery = clarify_opencode_restore_delivery;
+  backend_class->resync = clarify_codenomad_backend_resync;
 
   stream_class->event = clarify_codenomad_backend_event;
   stream_class->connected = clarify_codenomad_backend_connected;

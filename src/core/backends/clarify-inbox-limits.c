@@ -10,7 +10,9 @@
  *
  * The user hears of it once per episode: the first refusal starts one, and
  * it ends when the count is down to half the cap, so that answering one
- * question of a flood does not start another notification.
+ * question of a flood does not start another notification. Then the
+ * backends whose requests were turned away are asked to fetch again what
+ * their agents still ask (a stream's agent does not send it again).
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -29,6 +31,7 @@ clarify_inbox_init_limits (ClarifyInbox *self)
   self->max_total = CLARIFY_INBOX_MAX_TOTAL;
   self->max_bytes = CLARIFY_INBOX_MAX_BYTES;
   self->refusing = g_hash_table_new (NULL, NULL);
+  self->refused_in_all = g_hash_table_new (NULL, NULL);
 }
 
 static guint
@@ -75,8 +78,10 @@ clarify_inbox_estimate_bytes (ClarifyRequest *request)
 }
 
 static void
-start_episode_of_all (ClarifyInbox *self)
+start_episode_of_all (ClarifyInbox   *self,
+                      ClarifyBackend *backend)
 {
+  g_hash_table_add (self->refused_in_all, backend);
   if (self->refusing_all)
     return;
 
@@ -92,7 +97,7 @@ clarify_inbox_check_room (ClarifyInbox    *self,
 {
   if (self->items->len >= self->max_total)
     {
-      start_episode_of_all (self);
+      start_episode_of_all (self, backend);
       g_set_error (error, CLARIFY_ERROR, CLARIFY_ERROR_BUSY,
                    "Too many questions wait for the user (%u at most in all); ask again later",
                    self->max_total);
@@ -101,7 +106,7 @@ clarify_inbox_check_room (ClarifyInbox    *self,
 
   if (self->bytes + clarify_inbox_estimate_bytes (request) > self->max_bytes)
     {
-      start_episode_of_all (self);
+      start_episode_of_all (self, backend);
       g_set_error (error, CLARIFY_ERROR, CLARIFY_ERROR_BUSY,
                    "The questions that wait for the user take as much memory as Clarify allows "
                    "(%" G_GSIZE_FORMAT " MiB); ask again later",
@@ -123,16 +128,33 @@ clarify_inbox_check_room (ClarifyInbox    *self,
 }
 
 void
+clarify_inbox_forget_refusals (ClarifyInbox   *self,
+                               ClarifyBackend *backend)
+{
+  g_hash_table_remove (self->refused_in_all, backend);
+  g_hash_table_remove (self->refusing, backend);
+}
+
+void
 clarify_inbox_update_room (ClarifyInbox   *self,
                            ClarifyBackend *backend)
 {
   if (self->refusing_all && self->items->len <= self->max_total / 2 && self->bytes <= self->max_bytes / 2)
-    self->refusing_all = FALSE;
+    {
+      g_autoptr(GList) refused = g_hash_table_get_keys (self->refused_in_all);
+
+      self->refusing_all = FALSE;
+      g_hash_table_steal_all (self->refused_in_all);
+      for (GList *l = refused; l != NULL; l = l->next)
+        clarify_backend_resync (l->data);
+    }
 
   if (g_hash_table_contains (self->refusing, backend) &&
-      (clarify_backend_get_inbox (backend) != self ||
-       count_of (self, backend) <= self->max_per_connection / 2))
-    g_hash_table_remove (self->refusing, backend);
+      count_of (self, backend) <= self->max_per_connection / 2)
+    {
+      g_hash_table_remove (self->refusing, backend);
+      clarify_backend_resync (backend);
+    }
 }
 
 void

@@ -55,6 +55,7 @@ struct _ClarifyInbox
   gsize          bytes;          /* of every entry held */
   gboolean       refusing_all;   /* an overflow episode of the whole inbox */
   GHashTable    *refusing;       /* ClarifyBackend (unowned) in an episode of its own */
+  GHashTable    *refused_in_all; /* ClarifyBackend (unowned) turned away in the episode of all */
 };
 
 /* clarify-inbox.c */
@@ -97,6 +98,9 @@ gsize       clarify_inbox_estimate_bytes (ClarifyRequest    *request);
  * have room again. */
 void        clarify_inbox_update_room  (ClarifyInbox        *self,
                                         ClarifyBackend      *backend);
+/* @backend goes: it is in no episode, and nobody asks it again. */
+void        clarify_inbox_forget_refusals (ClarifyInbox     *self,
+                                          ClarifyBackend   *backend);
 /* For tests: other caps than the defaults. */
 void        clarify_inbox_set_limits   (ClarifyInbox        *self,
                                         guint                max_per_connection,

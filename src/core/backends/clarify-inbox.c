@@ -332,6 +332,7 @@ clarify_inbox_finalize (GObject *object)
   g_clear_pointer (&self->deadlines, g_sequence_free);
   g_clear_pointer (&self->settled, g_hash_table_unref);
   g_clear_pointer (&self->refusing, g_hash_table_unref);
+  g_clear_pointer (&self->refused_in_all, g_hash_table_unref);
   g_clear_pointer (&self->by_request, g_hash_table_unref);
   g_clear_pointer (&self->by_key, g_hash_table_unref);
   g_clear_pointer (&self->views, g_hash_table_unref);
@@ -558,6 +559,8 @@ clarify_inbox_remove_backend (ClarifyInbox   *self,
   owned = g_object_ref (backend);
   g_signal_handlers_disconnect_by_data (backend, self);
   clarify_backend_stop (backend);
+  /* Going: not one to ask again when there is room. */
+  clarify_inbox_forget_refusals (self, backend);
 
   /* What it still holds ends here: nobody could deliver an answer to it. */
   view = G_LIST_MODEL (view_of (self, backend));

@@ -401,6 +401,17 @@ clarify_opencode_backend_event (ClarifyStreamBackend *backend,
   handle_frame (self, data);
 }
 
+/* The inbox has room again for questions it turned away: they are only
+ * in the listings (the stream said them once). */
+static void
+clarify_opencode_backend_resync (ClarifyBackend *backend)
+{
+  ClarifyOpencodeBackend *self = CLARIFY_OPENCODE_BACKEND (backend);
+
+  if (clarify_backend_get_state (backend) == CLARIFY_CONNECTION_STATE_CONNECTED)
+    begin_round (self);
+}
+
 static void
 clarify_opencode_backend_connected (ClarifyStreamBackend *backend)
 {
@@ -732,6 +743,7 @@ clarify_opencode_backend_class_init (ClarifyOpencodeBackendClass *klass)
   backend_class->deliver_async = clarify_opencode_backend_deliver_async;
   backend_class->save_delivery = clarify_opencode_save_delivery;
   backend_class->restore_delivery = clarify_opencode_restore_delivery;
+  backend_class->resync = clarify_opencode_backend_resync;
 
   stream_class->event = clarify_opencode_backend_event;
   stream_class->connected = clarify_opencode_backend_connected;
