@@ -459,6 +459,48 @@ test_sessions_come_and_go (Fixture       *fixture,
   g_assert_cmpuint (clarify_test_server_get_n_streams (fixture->server, EVENTS), ==, 0);
 }
 
+/* Every active session has its stream, however many there are: libsoup's
+ * default of two connections to one host let the user stream and the
+ * first session's take both, and the others waited for good. */
+static void
+test_many_sessions (Fixture       *fixture,
+                    gconstpointer  data)
+{
+  g_autofree char *session = fixture_text (NOTES "a4-session.json");
+  g_autoptr(GString) listing = g_string_new ("{\"sessions\": [");
+  const guint n_sessions = 5;
+
+  g_strchomp (session);
+  for (guint i = 0; i < n_sessions; i++)
+    {
+      g_autofree char *id = g_strdup_printf ("%s%u", SID, i);
+      g_autofree char *path = g_strdup_printf ("/api/v1/sessions/%s", id);
+      g_autofree char *events = g_strconcat (path, "/events", NULL);
+      g_autofree char *history = g_strconcat (path, "/events/history", NULL);
+      g_autofree char *pending = g_strconcat (path, "/pending-question", NULL);
+      g_auto(GStrv) parts = g_strsplit (session, SID, -1);
+      g_autofree char *renamed = g_strjoinv (id, parts);
+
+      g_string_append_printf (listing, "%s%s", i > 0 ? ", " : "", renamed);
+      clarify_test_server_add_sse (fixture->server, events);
+      clarify_test_server_add_json (fixture->server, "GET", history, 200, "application/json", "[]");
+      clarify_test_server_add_json (fixture->server, "GET", pending, 200, "application/json", NOT_PENDING);
+    }
+  g_string_append_printf (listing, "], \"total\": %u}", n_sessions);
+  clarify_test_server_set_json (fixture->server, "GET", "/api/v1/sessions", 200, "application/json", listing->str);
+
+  fixture_start (fixture);
+  for (guint i = 0; i < n_sessions; i++)
+    {
+      g_autofree char *events = g_strdup_printf ("/api/v1/sessions/%s%u/events", SID, i);
+
+      g_test_message ("waiting for %s", events);
+      g_assert_true (clarify_test_server_wait_for_n_streams (fixture->server, events, 1, WAIT_MS));
+    }
+  g_assert_cmpuint (clarify_ag3ntum_backend_get_n_sessions (CLARIFY_AG3NTUM_BACKEND (fixture->backend)), ==, n_sessions);
+  g_assert_true (clarify_test_server_wait_for_n_streams (fixture->server, USER_EVENTS, 1, WAIT_MS));
+}
+
 /* A session id becomes a path segment of every call about the session: one
  * that cannot stay one is not watched, and nothing is fetched for it. */
 static void
@@ -618,6 +660,7 @@ main (int   argc,
   ADD ("answered-elsewhere", test_answered_elsewhere, NULL);
   ADD ("relogin", test_relogin, "own listing");
   ADD ("sessions-come-and-go", test_sessions_come_and_go, NULL);
+  ADD ("many-sessions", test_many_sessions, NULL);
   ADD ("dot-session", test_dot_session, "own listing");
   ADD ("no-password", test_no_password, NULL);
   ADD ("restart/lost", test_restart_lost, NULL);

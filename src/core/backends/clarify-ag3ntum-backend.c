@@ -24,6 +24,8 @@
 #define API_TIMEOUT_S         90
 /* The web client counts a stream stale after 45 s; heartbeats come every 30 s. */
 #define DEFAULT_STALL_LIMIT_S 45
+/* Streams at once: the user's, and one per active session. */
+#define MAX_STREAMS           65
 
 /* Test: the login the backend sends first. */
 static char *
@@ -335,7 +337,13 @@ clarify_ag3ntum_backend_constructed (GObject *object)
     g_message ("Connection “%s”: cannot read its password: %s", clarify_ag3ntum_connection_name (self), error->message);
 
   self->api_session = clarify_opencode_session_new (API_TIMEOUT_S);
-  self->stream_session = clarify_opencode_session_new (0);
+  /* A connection per stream: libsoup's default of two per host let the
+   * user stream and one session's take both, and the others waited. */
+  self->stream_session = soup_session_new_with_options ("user-agent", "Clarify/" PACKAGE_VERSION,
+                                                        "timeout", 0,
+                                                        "max-conns", MAX_STREAMS,
+                                                        "max-conns-per-host", MAX_STREAMS,
+                                                        NULL);
 
   g_clear_pointer (&url, g_free);
   url = g_strconcat (self->base_url, "/api/v1/auth/me/events", NULL);
