@@ -263,7 +263,7 @@ const ClarifyTestSource clarify_test_sources[] = {
   { "codenomad", "", NULL, NOMAD_Q, NOMAD_INSTANCE "/question/" NOMAD_Q "/reply", NULL,
     "{\"answers\":[[\"Tailwind (Recommended)\"],[\"Loading state\",\"Accessibility\",\"Storybook story\"]]}",
     "true", "/api/events", serve_codenomad, serve_codenomad_taken, forget_codenomad, 404, QUESTION_GONE (NOMAD_Q), answer_codenomad },
-  { "phoenix", "/", NULL, "toolu_fake0001", "/api/conversations/" CONV "/respond", NULL, ANSWER_BODY, SUCCESS,
+  { "phoenix", "/", NULL, CONV ":toolu_fake0001", "/api/conversations/" CONV "/respond", NULL, ANSWER_BODY, SUCCESS,
     "/api/conversations/" CONV "/stream", serve_phoenix, serve_phoenix_taken, forget_phoenix, 409, WRONG_STATE, answer_phoenix },
   { "ag3ntum", "", "s3cret", AG3NTUM_Q, AG3NTUM "/answer", NULL,
     "{\"question_id\":\"latest\",\"answer\":\"Python, Go\\nBeginner\\n\\nAdditional Comments: I mostly build CLIs\"}",

@@ -93,11 +93,11 @@ watches_none (gpointer data)
 
 static void
 assert_question (ClarifyRequest *request,
-                 const char     *tool_use_id)
+                 const char     *id)
 {
   ClarifyQuestion *question;
 
-  g_assert_cmpstr (clarify_request_get_id (request), ==, tool_use_id);
+  g_assert_cmpstr (clarify_request_get_id (request), ==, id);
   g_assert_cmpstr (clarify_request_get_connection_name (request), ==, "ide");
   g_assert_cmpstr (clarify_request_get_title (request), ==, "Add Date Parsing");
   g_assert_cmpstr (clarify_request_get_project (request), ==, "/tmp");
@@ -175,7 +175,7 @@ test_respond_path (Fixture       *fixture,
   fixture_start (fixture);
 
   request = clarify_test_watch_wait_request (&fixture->watch, 1);
-  assert_question (request, "toolu_fake0001");
+  assert_question (request, CONV ":toolu_fake0001");
   g_assert_cmpint (clarify_backend_get_state (fixture->backend), ==, CLARIFY_CONNECTION_STATE_CONNECTED);
   /* The state_change came twice: one dialog. */
   clarify_test_loop_for (100);
@@ -235,9 +235,9 @@ test_cancel (Fixture       *fixture,
   fixture_start (fixture);
 
   request = clarify_test_watch_wait_request (&fixture->watch, 1);
-  assert_question (request, "toolu_fake0002");
+  assert_question (request, CONV ":toolu_fake0002");
 
-  cancel = clarify_response_new ("toolu_fake0002", CLARIFY_OUTCOME_CANCELLED);
+  cancel = clarify_response_new (CONV ":toolu_fake0002", CLARIFY_OUTCOME_CANCELLED);
   clarify_test_watch_answer (&fixture->watch, request, cancel);
   post = clarify_test_server_wait_for_request (fixture->server, "POST", "/api/conversations/" CONV "/cancel", WAIT_MS);
   g_assert_nonnull (post);
@@ -273,7 +273,7 @@ test_init_and_reconnect (Fixture       *fixture,
   fixture_start (fixture);
 
   request = clarify_test_watch_wait_request (&fixture->watch, 1);
-  assert_question (request, "toolu_fake0001");
+  assert_question (request, CONV ":toolu_fake0001");
 
   clarify_test_server_raw_close (fixture->server, fixture->stream_path);
   g_assert_true (clarify_test_server_wait_for_n_requests (fixture->server, "GET", fixture->stream_path, 2, WAIT_MS));
@@ -348,6 +348,48 @@ test_listing (Fixture       *fixture,
   n_listed = clarify_test_server_get_n_requests (fixture->server, "GET", "/api/conversations");
   clarify_test_loop_for (300);
   g_assert_cmpuint (clarify_test_server_get_n_requests (fixture->server, "GET", "/api/conversations"), ==, n_listed);
+}
+
+/* Two conversations whose models both named their tool use
+ * "toolu_fake0001" (a fake or local model numbers them per conversation):
+ * two questions, each answered to its own conversation. They were one
+ * request to the inbox, and the second was never shown. */
+static void
+test_same_tool_use_id (Fixture       *fixture,
+                       gconstpointer  data)
+{
+#define CONV_2 "0b9a7c1e-2f3d-4e5a-8b6c-7d8e9f0a1b2c"
+  const char *one_listing = LISTING (CONV, "{\"type\":\"awaiting_user_response\"}", "awaiting_approval");
+  g_autofree char *one = g_strndup (strchr (one_listing, '[') + 1, strrchr (one_listing, ']') - strchr (one_listing, '[') - 1);
+  g_auto(GStrv) parts = g_strsplit (one, CONV, -1);
+  g_autofree char *two = g_strjoinv (CONV_2, parts);
+  g_autofree char *listing = g_strdup_printf ("{\"conversations\":[%s,%s]}", one, two);
+  g_autoptr(GBytes) bytes = recording_cut (fixture->recording, TRUE, 0, 0);
+  g_autoptr(ClarifyResponse) first_answer = NULL;
+  g_autoptr(ClarifyResponse) second_answer = NULL;
+  ClarifyRequest *first, *second;
+
+  set_listing (fixture, listing);
+  serve_stream (fixture, TRUE, 0, 0);
+  clarify_test_server_add_raw (fixture->server, "/api/conversations/" CONV_2 "/stream",
+                               g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes));
+  clarify_test_server_add_json (fixture->server, "POST", "/api/conversations/" CONV "/respond", 200, "application/json", SUCCESS);
+  clarify_test_server_add_json (fixture->server, "POST", "/api/conversations/" CONV_2 "/respond", 200, "application/json", SUCCESS);
+  fixture_start (fixture);
+
+  first = clarify_test_watch_wait_request (&fixture->watch, 1);
+  second = clarify_test_watch_wait_request (&fixture->watch, 2);
+  g_assert_cmpstr (clarify_request_get_id (first), !=, clarify_request_get_id (second));
+  g_assert_true (g_str_has_suffix (clarify_request_get_id (first), ":toolu_fake0001"));
+  g_assert_true (g_str_has_suffix (clarify_request_get_id (second), ":toolu_fake0001"));
+
+  first_answer = the_answer (first);
+  clarify_test_watch_answer (&fixture->watch, first, first_answer);
+  second_answer = the_answer (second);
+  clarify_test_watch_answer (&fixture->watch, second, second_answer);
+  g_assert_cmpuint (clarify_test_server_get_n_requests (fixture->server, "POST", "/api/conversations/" CONV "/respond"), ==, 1);
+  g_assert_cmpuint (clarify_test_server_get_n_requests (fixture->server, "POST", "/api/conversations/" CONV_2 "/respond"), ==, 1);
+#undef CONV_2
 }
 
 /* A conversation id becomes a path segment of its stream: one that cannot
@@ -426,7 +468,7 @@ test_bearer (Fixture       *fixture,
   fixture_start (fixture);
 
   request = clarify_test_watch_wait_request (&fixture->watch, 1);
-  g_assert_cmpstr (clarify_request_get_id (request), ==, "toolu_fake0001");
+  g_assert_cmpstr (clarify_request_get_id (request), ==, CONV_PW ":toolu_fake0001");
   response = the_answer (request);
   clarify_test_watch_answer (&fixture->watch, request, response);
 
@@ -560,6 +602,7 @@ main (int   argc,
   ADD ("answered-elsewhere", test_answered_elsewhere, "sse_init_while_pending.raw");
   ADD ("listing", test_listing, "sse_init_while_pending.raw");
   ADD ("listing-dot-id", test_listing_dot_id, "sse_init_while_pending.raw");
+  ADD ("same-tool-use-id", test_same_tool_use_id, "sse_init_while_pending.raw");
   ADD ("restart/lost", test_restart_lost, "sse_init_while_pending.raw");
   ADD ("restart/forgotten", test_restart_forgotten, "sse_init_while_pending.raw");
   ADD ("restart/kept", test_restart_kept, "sse_init_while_pending.raw");

@@ -38,6 +38,7 @@ clarify_phoenix_decode_question (JsonObject  *state,
   const char *tool_use_id = clarify_json_get_string_member (state, "tool_use_id");
   JsonArray *questions = clarify_json_get_array_member (state, "questions");
   g_autoptr(ClarifyRequest) request = NULL;
+  g_autofree char *id = NULL;
   PhoenixAsk *ask;
 
   g_return_val_if_fail (conversation_id != NULL, NULL);
@@ -49,7 +50,11 @@ clarify_phoenix_decode_question (JsonObject  *state,
       return NULL;
     }
 
-  request = clarify_request_new (tool_use_id);
+  /* A tool_use_id is unique only as far as the model makes it: a fake or
+   * local model numbers them per conversation, and two conversations
+   * asking "toolu_1" were one request to the inbox, the second never shown. */
+  id = g_strconcat (conversation_id, ":", tool_use_id, NULL);
+  request = clarify_request_new (id);
   clarify_request_set_session (request, conversation_id);
   /* Cancel is Phoenix's decline: the agent goes on by its own judgment. */
   clarify_request_set_cancellable (request, TRUE);
