@@ -392,6 +392,54 @@ test_same_tool_use_id (Fixture       *fixture,
 #undef CONV_2
 }
 
+/* The listing's record of conversation @id: asking, or busy working. */
+static char *
+listed_record (const char *id,
+               gboolean    asks)
+{
+  const char *listing = asks ? LISTING (CONV, "{\"type\":\"awaiting_user_response\"}", "awaiting_approval")
+                             : LISTING (CONV, WORKING);
+  g_autofree char *record = g_strndup (strchr (listing, '[') + 1, strrchr (listing, ']') - strchr (listing, '[') - 1);
+  g_auto(GStrv) parts = g_strsplit (record, CONV, -1);
+
+  return g_strjoinv (id, parts);
+}
+
+/* Past the most streams at once, a conversation that asks still gets one:
+ * in place of one that is only busy. It waited behind 64 busy ones, its
+ * question never shown. */
+static void
+test_asking_first (Fixture       *fixture,
+                   gconstpointer  data)
+{
+#define BUSY_1 "0b9a7c1e-0000-4e5a-8b6c-000000000001"
+#define BUSY_2 "0b9a7c1e-0000-4e5a-8b6c-000000000002"
+  g_autofree char *busy_1 = listed_record (BUSY_1, FALSE);
+  g_autofree char *busy_2 = listed_record (BUSY_2, FALSE);
+  g_autofree char *asks = listed_record (CONV, TRUE);
+  g_autofree char *two_busy = g_strdup_printf ("{\"conversations\":[%s,%s]}", busy_1, busy_2);
+  g_autofree char *and_one_asks = g_strdup_printf ("{\"conversations\":[%s,%s,%s]}", busy_1, busy_2, asks);
+  ClarifyPhoenixBackend *phoenix;
+  ClarifyRequest *request;
+
+  clarify_test_server_add_sse (fixture->server, "/api/conversations/" BUSY_1 "/stream");
+  clarify_test_server_add_sse (fixture->server, "/api/conversations/" BUSY_2 "/stream");
+  serve_stream (fixture, TRUE, 0, 0);
+  set_listing (fixture, two_busy);
+  fixture_start (fixture);
+  phoenix = CLARIFY_PHOENIX_BACKEND (fixture->backend);
+  clarify_phoenix_backend_set_max_streams (phoenix, 2);
+  g_assert_true (clarify_test_server_wait_for_n_streams (fixture->server, "/api/conversations/" BUSY_2 "/stream", 1, WAIT_MS));
+  g_assert_cmpuint (clarify_phoenix_backend_get_n_watched (phoenix), ==, 2);
+
+  set_listing (fixture, and_one_asks);
+  request = clarify_test_watch_wait_request (&fixture->watch, 1);
+  g_assert_cmpstr (clarify_request_get_id (request), ==, CONV ":toolu_fake0001");
+  g_assert_cmpuint (clarify_phoenix_backend_get_n_watched (phoenix), ==, 2);
+#undef BUSY_1
+#undef BUSY_2
+}
+
 /* A conversation id becomes a path segment of its stream: one that cannot
  * stay one is not watched, and nothing is fetched for it. */
 static void
@@ -603,6 +651,7 @@ main (int   argc,
   ADD ("listing", test_listing, "sse_init_while_pending.raw");
   ADD ("listing-dot-id", test_listing_dot_id, "sse_init_while_pending.raw");
   ADD ("same-tool-use-id", test_same_tool_use_id, "sse_init_while_pending.raw");
+  ADD ("asking-first", test_asking_first, "sse_init_while_pending.raw");
   ADD ("restart/lost", test_restart_lost, "sse_init_while_pending.raw");
   ADD ("restart/forgotten", test_restart_forgotten, "sse_init_while_pending.raw");
   ADD ("restart/kept", test_restart_kept, "sse_init_while_pending.raw");

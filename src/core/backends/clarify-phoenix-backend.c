@@ -43,6 +43,8 @@ struct _ClarifyPhoenixBackend
   GCancellable   *cancellable;    /* the listing in flight */
   guint           timer;          /* the next listing: poll or retry */
   guint           n_failures;
+  guint           max_streams;    /* MAX_STREAMS; fewer in tests */
+  guint           n_left_out;     /* busy conversations past it, last said */
   ClarifyRecent  *vanished;       /* request ids gone with a restart */
 
   guint           poll_ms;
@@ -60,7 +62,7 @@ struct _Conversation
   char                  *title;
   char                  *cwd;
   ClarifySseClient      *client;
-  char                  *pending;  /* the tool_use_id shown, or NULL */
+  char                  *pending;  /* the request id shown, or NULL */
   char                  *answered; /* the last one we answered */
   gint64                 floor;    /* the last sequence_id applied */
   gboolean               busy;
@@ -344,13 +346,6 @@ watch (ClarifyPhoenixBackend *self,
     }
   url = g_strconcat (self->base_url, "/api/conversations/", escaped, "/stream", NULL);
 
-  if (g_hash_table_size (self->conversations) >= MAX_STREAMS)
-    {
-      g_message ("Connection “%s”: already watching %u conversations; not %s",
-                 connection_name (self), MAX_STREAMS, id);
-      return;
-    }
-
   conversation = g_new0 (Conversation, 1);
   conversation->self = self;
   conversation->id = g_strdup (id);
@@ -404,14 +399,56 @@ arm_timer (ClarifyPhoenixBackend *self,
   g_source_set_name_by_id (self->timer, "[clarify] phoenix listing");
 }
 
+static gboolean
+record_asks (JsonObject *record)
+{
+  JsonObject *state = clarify_json_get_object_member (record, "state");
+
+  return g_strcmp0 (clarify_json_get_string_member (state, "type"), "awaiting_user_response") == 0;
+}
+
+/* Room for one more stream: when full, a conversation that asks takes the
+ * place of one that is only busy (watched again once there is room). */
+static gboolean
+make_room (ClarifyPhoenixBackend *self,
+           gboolean               asks,
+           GHashTable            *asking)
+{
+  GHashTableIter iter;
+  gpointer key, value;
+
+  if (g_hash_table_size (self->conversations) < self->max_streams)
+    return TRUE;
+  if (!asks)
+    return FALSE;
+
+  g_hash_table_iter_init (&iter, self->conversations);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    {
+      Conversation *conversation = value;
+
+      if (conversation->pending == NULL && !g_hash_table_contains (asking, key))
+        {
+          release (conversation);
+          return TRUE;
+        }
+    }
+
+  return FALSE;
+}
+
 static void
 apply_listing (ClarifyPhoenixBackend *self,
                JsonArray             *records)
 {
   g_autoptr(GHashTable) listed = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr(GHashTable) asking = g_hash_table_new (g_str_hash, g_str_equal);
   g_autoptr(GPtrArray) gone = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GPtrArray) to_watch = g_ptr_array_new ();   /* JsonObject: those that ask first */
   GHashTableIter iter;
   gpointer key;
+  guint n_asking = 0;
+  guint n_left_out = 0;
 
   for (guint i = 0; i < json_array_get_length (records); i++)
     {
@@ -432,8 +469,12 @@ apply_listing (ClarifyPhoenixBackend *self,
       conversation = g_hash_table_lookup (self->conversations, id);
       busy = state_is_busy (clarify_json_get_string_member (record, "display_state"),
                             clarify_json_get_string_member (state, "type"));
-      if (conversation == NULL && busy)
-        watch (self, id, record);
+      if (record_asks (record))
+        g_hash_table_add (asking, (gpointer) id);
+      if (conversation == NULL && busy && record_asks (record))
+        g_ptr_array_insert (to_watch, n_asking++, record);
+      else if (conversation == NULL && busy)
+        g_ptr_array_add (to_watch, record);
       else if (conversation != NULL && !busy && !conversation->busy && conversation->pending == NULL)
         g_ptr_array_add (gone, g_strdup (id));
     }
@@ -453,6 +494,25 @@ apply_listing (ClarifyPhoenixBackend *self,
       conversation->restarted = conversation->restarted || self->came_back;
       release (conversation);
     }
+
+  /* A stream each, up to max_streams at once. */
+  for (guint i = 0; i < to_watch->len; i++)
+    {
+      JsonObject *record = to_watch->pdata[i];
+      const char *id = clarify_json_get_string_member (record, "id");
+
+      if (g_hash_table_contains (self->conversations, id))
+        continue;
+      if (make_room (self, i < n_asking, asking))
+        watch (self, id, record);
+      else
+        n_left_out++;
+    }
+  /* Said when it changes, not at every listing. */
+  if (n_left_out > 0 && n_left_out != self->n_left_out)
+    g_message ("Connection “%s”: watching %u busy conversations, the most at once; %u more wait",
+               connection_name (self), self->max_streams, n_left_out);
+  self->n_left_out = n_left_out;
 }
 
 static gboolean
@@ -873,6 +933,7 @@ clarify_phoenix_backend_init (ClarifyPhoenixBackend *self)
   self->poll_ms = DEFAULT_POLL_S * 1000;
   self->backoff_initial_ms = BACKOFF_INITIAL_MS;
   self->backoff_max_ms = BACKOFF_MAX_MS;
+  self->max_streams = MAX_STREAMS;
 }
 
 ClarifyBackend *
@@ -894,6 +955,16 @@ clarify_phoenix_backend_set_timing (ClarifyPhoenixBackend *self,
   self->poll_ms = MAX (poll_ms, 1);
   self->backoff_initial_ms = MAX (backoff_initial_ms, 1);
   self->backoff_max_ms = MAX (backoff_max_ms, self->backoff_initial_ms);
+}
+
+void
+clarify_phoenix_backend_set_max_streams (ClarifyPhoenixBackend *self,
+                                         guint                  max_streams)
+{
+  g_return_if_fail (CLARIFY_IS_PHOENIX_BACKEND (self));
+  g_return_if_fail (max_streams > 0 && max_streams <= MAX_STREAMS);
+
+  self->max_streams = max_streams;
 }
 
 guint

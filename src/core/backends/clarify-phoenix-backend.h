@@ -43,6 +43,9 @@ void            clarify_phoenix_backend_set_timing   (ClarifyPhoenixBackend *sel
                                                       guint                  poll_ms,
                                                       guint                  backoff_initial_ms,
                                                       guint                  backoff_max_ms);
+/* For tests: fewer streams at once than MAX_STREAMS (64). */
+void            clarify_phoenix_backend_set_max_streams (ClarifyPhoenixBackend *self,
+                                                         guint                  max_streams);
 /* Conversations whose stream is open or being opened. */
 guint           clarify_phoenix_backend_get_n_watched (ClarifyPhoenixBackend *self);
 
