@@ -17,6 +17,7 @@
 
 #include "clarify-claude-settings.h"
 #include "clarify-json.h"
+#include "clarify-json-config.h"
 #include "clarify-test-log.h"
 #include "clarify-test-server.h"
 
@@ -335,6 +336,7 @@ test_remove_restores (Fixture       *fixture,
   g_auto(ClarifyClaudeSetupResult) result = { 0 };
   g_autofree char *added = NULL;
   g_autofree char *backup = NULL;
+  g_autofree char *backup_path = NULL;
 
   added = set_up_user_settings (fixture, &result);
 
@@ -343,8 +345,13 @@ test_remove_restores (Fixture       *fixture,
   assert_changes (&result, CLARIFY_CLAUDE_CHANGE_REMOVED, CLARIFY_CLAUDE_CHANGE_REMOVED, CLARIFY_CLAUDE_CHANGE_REMOVED);
   g_assert_true (result.written);
   assert_json_file (fixture->path, user_settings);
-  backup = read_file (result.backup_path);
-  g_assert_cmpstr (backup, ==, added);
+  /* The file was as Clarify wrote it: the backup keeps the user's own
+   * bytes from before the setup rather than Clarify's. */
+  g_assert_null (result.backup_path);
+  backup_path = g_strconcat (fixture->path, ".clarify-backup", NULL);
+  backup = read_file (backup_path);
+  g_assert_cmpstr (backup, ==, user_settings);
+  g_assert_cmpstr (added, !=, user_settings);
 
   /* Removing again finds nothing and writes nothing. */
   update (fixture->path, NULL, &result);
@@ -424,6 +431,12 @@ test_refused_untouched (Fixture       *fixture,
     "{\"hooks\": {\"Elicitation\": [{\"matcher\": 1, \"hooks\": []}]}}",
     "{\"hooks\": {\"Elicitation\": [{\"hooks\": [\"clarify hook claude-code\"]}]}}",
     "{\"hooks\": {\"PermissionRequest\": [{\"hooks\": [{\"type\": \"command\", \"command\": [\"clarify\"]}]}]}}",
+    /* Numbers json-glib would write back changed: "inf.0", wrapped, 0. */
+    "{\"x\": 1e999}",
+    "{\"x\": -1e999}",
+    "{\"x\": 12345678901234567890}",
+    "{\"x\": 9223372036854775808}",
+    "{\"x\": 1e-400}",
   };
   g_autofree char *backup = g_strconcat (fixture->path, ".clarify-backup", NULL);
 
@@ -470,6 +483,110 @@ test_strict_json (Fixture       *fixture,
   write_file (fixture->path, "{\n  \"a\": 1, /* no */\n}");
   g_assert_false (clarify_claude_settings_update (fixture->path, COMMAND, &result, &error));
   g_assert_nonnull (strstr (error->message, "is not valid JSON (line 2, column 11)"));
+  g_clear_error (&error);
+
+  /* The limits of what is written back unchanged. */
+  write_file (fixture->path, "{\"n\": [-9223372036854775808, 9223372036854775807, 0e-400, 5e-324]}");
+  update (fixture->path, COMMAND, &result);
+  assert_json_file (fixture->path,
+                    "{\"n\":[-9223372036854775808,9223372036854775807,0.0,5e-324],\"hooks\":{" OURS_JSON "}}");
+
+  write_file (fixture->path, "{\"a\": [1,\n  1e999]}");
+  g_assert_false (clarify_claude_settings_update (fixture->path, COMMAND, &result, &error));
+  g_assert_nonnull (strstr (error->message, "is not valid JSON (line 2, column 3: a number too large or too small"));
+}
+
+/* A NUL byte is no blank: the file was taken for an empty one, and the
+ * settings after it were lost. */
+static void
+test_nul_refused (Fixture       *fixture,
+                  gconstpointer  data)
+{
+  static const char text[] = "\n\0{\"model\": \"opus\"}";
+  g_auto(ClarifyClaudeSetupResult) result = { 0 };
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_path_get_dirname (fixture->path);
+  g_autofree char *after = NULL;
+  gsize length = 0;
+
+  g_assert_cmpint (g_mkdir_with_parents (dir, 0700), ==, 0);
+  g_assert_true (g_file_set_contents (fixture->path, text, sizeof text - 1, NULL));
+  g_assert_false (clarify_claude_settings_update (fixture->path, COMMAND, &result, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA);
+  g_assert_nonnull (strstr (error->message, "a NUL byte"));
+  g_assert_true (g_file_get_contents (fixture->path, &after, &length, NULL));
+  g_assert_cmpmem (after, length, text, sizeof text - 1);
+}
+
+/* Only a regular file is changed: a FIFO blocked the read for good, and a
+ * link to a device or FIFO had it replaced by a file. */
+static void
+test_not_regular_refused (Fixture       *fixture,
+                          gconstpointer  data)
+{
+  g_autofree char *dir = g_path_get_dirname (fixture->path);
+  g_autofree char *fifo = g_build_filename (fixture->dir, "a-fifo", NULL);
+
+  g_assert_cmpint (g_mkdir_with_parents (dir, 0700), ==, 0);
+  g_assert_cmpint (mkfifo (fifo, 0600), ==, 0);
+
+  for (guint linked = 0; linked < 2; linked++)
+    {
+      g_auto(ClarifyClaudeSetupResult) result = { 0 };
+      g_autoptr(GError) error = NULL;
+      GStatBuf st;
+
+      if (linked)
+        g_assert_cmpint (symlink (fifo, fixture->path), ==, 0);
+      else
+        g_assert_cmpint (mkfifo (fixture->path, 0600), ==, 0);
+
+      g_assert_false (clarify_claude_settings_update (fixture->path, COMMAND, &result, &error));
+      g_assert_error (error, G_IO_ERROR, G_IO_ERROR_NOT_REGULAR_FILE);
+      g_assert_nonnull (strstr (error->message, "is not a regular file"));
+      g_assert_cmpint (g_stat (fifo, &st), ==, 0);
+      g_assert_true (S_ISFIFO (st.st_mode));
+      g_assert_cmpint (g_unlink (fixture->path), ==, 0);
+    }
+}
+
+static gboolean
+add_member (JsonNode  *root,
+            gboolean  *changed,
+            gpointer   user_data,
+            GError   **error)
+{
+  json_object_set_string_member (json_node_get_object (root), "token", user_data);
+  *changed = TRUE;
+
+  return TRUE;
+}
+
+/* A file that gets a secret (the MCP endpoint's token) and its backup are
+ * the user's alone, new or not; created 0644 before. */
+static void
+test_secret_file_mode (Fixture       *fixture,
+                       gconstpointer  data)
+{
+  g_autofree char *fresh = g_build_filename (fixture->dir, "new", "opencode.json", NULL);
+  g_autofree char *shared = g_build_filename (fixture->dir, "opencode.json", NULL);
+  g_autofree char *backup = g_strconcat (shared, ".clarify-backup", NULL);
+  g_autoptr(GError) error = NULL;
+  GStatBuf st;
+
+  g_assert_true (clarify_json_config_update (fresh, TRUE, TRUE, add_member, (gpointer) "t1", NULL, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (g_stat (fresh, &st), ==, 0);
+  g_assert_cmpint (st.st_mode & 0777, ==, 0600);
+
+  write_file (shared, "{\"model\": \"x\"}");
+  g_assert_cmpint (g_chmod (shared, 0644), ==, 0);
+  g_assert_true (clarify_json_config_update (shared, TRUE, TRUE, add_member, (gpointer) "t2", NULL, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (g_stat (shared, &st), ==, 0);
+  g_assert_cmpint (st.st_mode & 0777, ==, 0600);
+  g_assert_cmpint (g_stat (backup, &st), ==, 0);
+  g_assert_cmpint (st.st_mode & 0777, ==, 0600);
 }
 
 /* A settings.json that links to a dotfiles folder stays a link. */
@@ -624,6 +741,9 @@ main (int   argc,
   ADD ("/setup/remove-missing-file", test_remove_missing_file);
   ADD ("/setup/refused-untouched", test_refused_untouched);
   ADD ("/setup/strict-json", test_strict_json);
+  ADD ("/setup/nul-refused", test_nul_refused);
+  ADD ("/setup/not-regular-refused", test_not_regular_refused);
+  ADD ("/setup/secret-file-mode", test_secret_file_mode);
   ADD ("/setup/symlink-followed", test_symlink_followed);
   ADD ("/setup/binary", test_binary);
 #undef ADD

@@ -474,7 +474,7 @@ clarify_claude_settings_update (const char               *path,
   data.changes = result->changes;
 
   /* Nothing there: nothing to remove. */
-  return clarify_json_config_update (path, command != NULL, apply_edit, &data,
+  return clarify_json_config_update (path, command != NULL, FALSE, apply_edit, &data,
                                      &result->written, &result->backup_path, error);
 }
 

@@ -93,7 +93,8 @@ add_clarify (ClarifyFoundAgent  *self,
   data.client = self->kind;
   data.entry = entry;
 
-  return clarify_json_config_update (self->location, TRUE, add_entry, &data, NULL, NULL, error);
+  /* The entry holds the endpoint's token. */
+  return clarify_json_config_update (self->location, TRUE, TRUE, add_entry, &data, NULL, NULL, error);
 }
 
 static gboolean

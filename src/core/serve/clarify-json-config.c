@@ -40,11 +40,13 @@ resolve_link (const char *path)
 }
 
 static gboolean
-is_blank (const char *text)
+is_blank (const char *text,
+          gsize       length)
 {
-  for (const char *p = text; *p != '\0'; p++)
+  /* All of it: a NUL is no blank (and no JSON). */
+  for (gsize i = 0; i < length; i++)
     {
-      if (!g_ascii_isspace (*p))
+      if (!g_ascii_isspace (text[i]))
         return FALSE;
     }
 
@@ -91,7 +93,7 @@ parse_text (const char  *path,
   g_autoptr(GError) local_error = NULL;
   JsonNode *root = NULL;
 
-  if (is_blank (text))
+  if (is_blank (text, length))
     {
       root = json_node_new (JSON_NODE_OBJECT);
       json_node_take_object (root, json_object_new ());
@@ -223,6 +225,7 @@ clarify_json_config_read (const char  *path,
 gboolean
 clarify_json_config_update (const char             *path,
                             gboolean                create,
+                            gboolean                holds_secret,
                             ClarifyJsonConfigEdit   edit,
                             gpointer                user_data,
                             gboolean               *written,
@@ -233,11 +236,12 @@ clarify_json_config_update (const char             *path,
   g_autofree char *old = NULL;
   g_autofree char *text = NULL;
   g_autofree char *backup = NULL;
+  g_autofree char *as_we_write_it = NULL;
   g_autoptr(JsonNode) root = NULL;
   g_autoptr(GError) local_error = NULL;
   gsize old_length = 0;
   GStatBuf st;
-  int mode = 0666;
+  int mode = holds_secret ? 0600 : 0666;
   gboolean changed = FALSE;
 
   g_return_val_if_fail (path != NULL, FALSE);
@@ -248,6 +252,15 @@ clarify_json_config_update (const char             *path,
   if (backup_path != NULL)
     *backup_path = NULL;
   target = resolve_link (path);
+
+  /* A FIFO would block the read, and a device that a link names would be
+   * replaced by a file (/dev/null, for one run as root). */
+  if (g_stat (target, &st) == 0 && !S_ISREG (st.st_mode))
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_REGULAR_FILE,
+                   _("%s is not a regular file; Clarify changes only regular files"), target);
+      return FALSE;
+    }
 
   if (!g_file_get_contents (target, &old, &old_length, &local_error))
     {
@@ -263,6 +276,7 @@ clarify_json_config_update (const char             *path,
   root = parse_text (target, old != NULL ? old : "", old_length, TRUE, error);
   if (root == NULL)
     return FALSE;
+  as_we_write_it = to_pretty_json (root);
 
   if (!edit (root, &changed, user_data, &local_error))
     {
@@ -276,11 +290,20 @@ clarify_json_config_update (const char             *path,
     {
       if (g_stat (target, &st) != 0)
         return fail_errno (error, target);
-      mode = st.st_mode & 07777;
+      mode = st.st_mode & (holds_secret ? 07700 : 07777);
 
+      /* A file as Clarify writes it (set up before, and not touched
+       * since) would take the place of the user's own bytes. */
       backup = g_strconcat (target, ".clarify-backup", NULL);
-      if (!g_file_set_contents_full (backup, old, old_length, G_FILE_SET_CONTENTS_CONSISTENT, mode, error))
-        return FALSE;
+      if (g_file_test (backup, G_FILE_TEST_EXISTS) &&
+          strlen (as_we_write_it) == old_length && memcmp (as_we_write_it, old, old_length) == 0)
+        {
+          g_clear_pointer (&backup, g_free);
+        }
+      else if (!g_file_set_contents_full (backup, old, old_length, G_FILE_SET_CONTENTS_CONSISTENT, mode, error))
+        {
+          return FALSE;
+        }
     }
   else
     {

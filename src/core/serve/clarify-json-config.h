@@ -35,9 +35,15 @@ JsonNode *clarify_json_config_read_jsonc (const char         *path,
 
 /* Reads @path, lets @edit change it, writes it back. A missing file is
  * created with its folders when @create, else left missing (success,
- * nothing written). @written and @backup_path (nullable) say what happened. */
+ * nothing written). Only a regular file (or a link to one) is changed.
+ * The file as it was is kept as PATH.clarify-backup, unless it is as
+ * Clarify wrote it and a backup is there (the user's own bytes). With
+ * @holds_secret the file and the backup are readable by the user only.
+ * @written and @backup_path (nullable; NULL when no backup was written)
+ * say what happened. */
 gboolean  clarify_json_config_update (const char             *path,
                                       gboolean                create,
+                                      gboolean                holds_secret,
                                       ClarifyJsonConfigEdit   edit,
                                       gpointer                user_data,
                                       gboolean               *written,

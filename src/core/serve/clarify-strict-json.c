@@ -4,7 +4,9 @@
  */
 #include "config.h"
 
+#include <errno.h>
 #include <glib/gi18n.h>
+#include <math.h>
 #include <string.h>
 
 #include "clarify-json.h"
@@ -14,6 +16,7 @@ typedef struct
 {
   const char *p;
   const char *end;
+  const char *why;  /* more than where it stopped, or NULL */
 } Scan;
 
 static gboolean scan_value (Scan *scan,
@@ -49,9 +52,42 @@ scan_digits (Scan *scan)
   return scan->p > start;
 }
 
+/* Whether json-glib reads the number [@start, @end) as the same value and
+ * writes it back as JSON: it wraps integers past 64 bits, and writes a
+ * double that overflowed as "inf.0" and one that underflowed as 0. */
+static gboolean
+number_survives (const char *start,
+                 const char *end)
+{
+  g_autofree char *literal = g_strndup (start, end - start);
+  const char *exponent = strpbrk (literal, "eE");
+  double value;
+
+  if (strpbrk (literal, ".eE") == NULL)
+    {
+      errno = 0;
+      g_ascii_strtoll (literal, NULL, 10);
+      return errno != ERANGE;
+    }
+
+  value = g_ascii_strtod (literal, NULL);
+  if (!isfinite (value))
+    return FALSE;
+  if (value == 0.0)
+    {
+      for (const char *p = literal; *p != '\0' && (exponent == NULL || p < exponent); p++)
+        if (*p >= '1' && *p <= '9')
+          return FALSE;
+    }
+
+  return TRUE;
+}
+
 static gboolean
 scan_number (Scan *scan)
 {
+  const char *start = scan->p;
+
   if (*scan->p == '-')
     scan->p++;
   if (scan->p < scan->end && *scan->p == '0')
@@ -73,6 +109,13 @@ scan_number (Scan *scan)
         scan->p++;
       if (!scan_digits (scan))
         return FALSE;
+    }
+
+  if (!number_survives (start, scan->p))
+    {
+      scan->p = start;
+      scan->why = _("a number too large or too small to be written back unchanged");
+      return FALSE;
     }
 
   return TRUE;
@@ -185,10 +228,14 @@ char *
 clarify_strict_json_problem (const char *text,
                              gsize       length)
 {
-  Scan scan = { text, text + length };
+  Scan scan = { text, text + length, NULL };
   guint line = 1;
   const char *line_start = text;
+  g_autofree char *where = NULL;
 
+  /* A C string would end there, and the rest of the file with it. */
+  if (memchr (text, '\0', length) != NULL)
+    return g_strdup (_("a NUL byte"));
   if (!g_utf8_validate (text, length, NULL))
     return g_strdup (_("not UTF-8"));
 
@@ -208,5 +255,10 @@ clarify_strict_json_problem (const char *text,
         }
     }
 
-  return g_strdup_printf (_("line %u, column %u"), line, (guint) g_utf8_strlen (line_start, scan.p - line_start) + 1);
+  where = g_strdup_printf (_("line %u, column %u"), line, (guint) g_utf8_strlen (line_start, scan.p - line_start) + 1);
+  if (scan.why != NULL)
+    /* Translators: 1: "line 2, column 9", 2: what is wrong there */
+    return g_strdup_printf (_("%s: %s"), where, scan.why);
+
+  return g_steal_pointer (&where);
 }
