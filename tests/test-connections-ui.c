@@ -298,7 +298,16 @@ test_connections (gconstpointer data)
   g_assert_nonnull (adw_preferences_group_get_description (ADW_PREFERENCES_GROUP (field (editor, "fields_group"))));
   g_assert_false (backend_is (GINT_TO_POINTER (TRUE)));
 
+  /* The message shows what was typed, markup characters and all (it was
+   * taken for markup, and nothing showed). */
   clarify_test_set_field_text (field (editor, "name_row"), "work");
+  clarify_test_set_field_text (field (editor, "url_row"), "http://a<b&c.example/");
+  click (editor, "save_button");
+  g_assert_nonnull (clarify_test_find_label (field (editor, "fields_group"),
+                                             german ? "„a<b&c.example“ ist kein gültiger Rechnername."
+                                                    : "“a<b&c.example” is not a valid host name."));
+  clarify_test_set_field_text (field (editor, "url_row"), events_url);
+
   clarify_test_set_field_text (field (editor, "secret_row"), "wrong");
   assert_test_says (editor, german ? "Falsches Passwort oder Token: Der Server hat es abgelehnt."
                                    : "Wrong password or token: the server refused it.");

@@ -59,7 +59,7 @@ static void
 show_error (ClarifyConnectionEditor *self,
             const char              *text)
 {
-  adw_preferences_group_set_description (self->fields_group, text);
+  clarify_group_set_description (self->fields_group, text);
   if (text != NULL)
     gtk_widget_add_css_class (GTK_WIDGET (self->fields_group), "error");
   else
@@ -472,10 +472,10 @@ service_checked_cb (GObject      *object,
     return;
 
   if (clarify_secret_get_fallback () == CLARIFY_SECRET_FALLBACK_MEMORY)
-    adw_preferences_group_set_description (self->secret_group,
+    clarify_group_set_description (self->secret_group,
                                            _("No keyring answers: it is kept only until Clarify quits."));
   else
-    adw_preferences_group_set_description (self->secret_group,
+    clarify_group_set_description (self->secret_group,
                                            _("No keyring answers: it is kept in a file only you can read, never in Clarify’s settings."));
 }
 
@@ -491,7 +491,7 @@ fill_fields (ClarifyConnectionEditor *self)
   update_buttons (self);
   if (self->connection == NULL)
     {
-      adw_preferences_group_set_description (self->secret_group,
+      clarify_group_set_description (self->secret_group,
                                              _("Kept in your keyring, never in Clarify’s settings. Leave it empty if the agent needs none."));
       /* Typing goes where it is wanted first, not to Cancel. */
       gtk_window_set_focus (GTK_WINDOW (self), GTK_WIDGET (self->name_row));
@@ -508,7 +508,7 @@ fill_fields (ClarifyConnectionEditor *self)
       adw_combo_row_set_selected (self->kind_row, i);
   gtk_editable_set_text (GTK_EDITABLE (self->name_row), clarify_connection_get_name (self->connection));
   gtk_editable_set_text (GTK_EDITABLE (self->url_row), clarify_connection_get_url (self->connection));
-  adw_preferences_group_set_description (self->secret_group,
+  clarify_group_set_description (self->secret_group,
                                          _("Leave it empty to keep the one in your keyring."));
   gtk_widget_set_visible (self->existing_group, TRUE);
 }

@@ -23,6 +23,17 @@ clarify_row_set_subtitle (AdwActionRow *row,
 }
 
 void
+clarify_group_set_description (AdwPreferencesGroup *group,
+                               const char          *description)
+{
+  g_autofree char *escaped = description != NULL ? g_markup_escape_text (description, -1) : NULL;
+
+  g_return_if_fail (ADW_IS_PREFERENCES_GROUP (group));
+
+  adw_preferences_group_set_description (group, escaped);
+}
+
+void
 clarify_row_set_texts (AdwActionRow *row,
                        const char   *title,
                        const char   *subtitle)

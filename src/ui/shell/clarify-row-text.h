@@ -18,6 +18,10 @@ void clarify_row_set_texts (AdwActionRow *row,
 /* The subtitle alone, for a row whose title is the application's own. */
 void clarify_row_set_subtitle (AdwActionRow *row,
                                const char   *subtitle);
+/* A group's description (nullable), shown as written: libadwaita 1.2
+ * parses it as markup too. */
+void clarify_group_set_description (AdwPreferencesGroup *group,
+                                    const char          *description);
 /* For the content of a GtkListView's row (@row, a box-layout widget with
  * the CSS name "box"): its title and subtitle, where an action row has
  * them, at most @title_lines and @subtitle_lines (0: no limit). */
