@@ -41,6 +41,25 @@
 
 #define WAIT_MS 15000
 
+static guint
+find_free_port (void)
+{
+  g_autoptr(GSocket) socket = g_socket_new (G_SOCKET_FAMILY_IPV4, G_SOCKET_TYPE_STREAM,
+                                            G_SOCKET_PROTOCOL_TCP, NULL);
+  g_autoptr(GInetAddress) loopback = g_inet_address_new_loopback (G_SOCKET_FAMILY_IPV4);
+  g_autoptr(GSocketAddress) any = g_inet_socket_address_new (loopback, 0);
+  g_autoptr(GSocketAddress) bound = NULL;
+  g_autoptr(GError) error = NULL;
+
+  g_assert_nonnull (socket);
+  g_assert_true (g_socket_bind (socket, any, FALSE, &error));
+  g_assert_no_error (error);
+  bound = g_socket_get_local_address (socket, &error);
+  g_assert_no_error (error);
+
+  return g_inet_socket_address_get_port (G_INET_SOCKET_ADDRESS (bound));
+}
+
 /* The shared application */
 
 static ClarifyApplication *app;
@@ -621,8 +640,9 @@ test_mcp_listener_lost (void)
   g_autofree char *expected = NULL;
   g_autofree char *state = NULL;
   g_autofree char *shot = NULL;
+  g_autoptr(GError) error = NULL;
   int squatter;
-  guint port;
+  guint port, moved_to;
 
   backend = CLARIFY_BACKEND (ensure_mcp_listening ());
   port = clarify_mcp_server_get_port (CLARIFY_MCP_SERVER (backend));
@@ -656,6 +676,19 @@ test_mcp_listener_lost (void)
   g_assert_cmpuint (clarify_mcp_server_get_port (CLARIFY_MCP_SERVER (backend)), ==, port);
   run_clarify (&run, (const char *[]) { "--list", NULL });
   g_assert_nonnull (strstr (run.out, "/mcp\tconnected"));
+  run_result_clear (&run);
+
+  /* Moved (Preferences): --list gives the port it listens on now. */
+  moved_to = find_free_port ();
+  g_assert_true (clarify_mcp_server_set_port (CLARIFY_MCP_SERVER (backend), moved_to, &error));
+  g_assert_no_error (error);
+  run_clarify (&run, (const char *[]) { "--list", NULL });
+  g_clear_pointer (&expected, g_free);
+  expected = g_strdup_printf ("MCP=mcp:http://127.0.0.1:%u/mcp\tconnected", moved_to);
+  g_test_message ("--list: %s", run.out);
+  g_assert_nonnull (strstr (run.out, expected));
+  g_assert_true (clarify_mcp_server_set_port (CLARIFY_MCP_SERVER (backend), port, &error));
+  g_assert_no_error (error);
   gtk_widget_set_visible (GTK_WIDGET (window), FALSE);
 }
 
@@ -1396,24 +1429,6 @@ test_close_hides (void)
 
 /* A port nobody holds right now: the user's own Clarify may hold the
  * default one, and port 0 would show as ":0" in the window. */
-static guint
-find_free_port (void)
-{
-  g_autoptr(GSocket) socket = g_socket_new (G_SOCKET_FAMILY_IPV4, G_SOCKET_TYPE_STREAM,
-                                            G_SOCKET_PROTOCOL_TCP, NULL);
-  g_autoptr(GInetAddress) loopback = g_inet_address_new_loopback (G_SOCKET_FAMILY_IPV4);
-  g_autoptr(GSocketAddress) any = g_inet_socket_address_new (loopback, 0);
-  g_autoptr(GSocketAddress) bound = NULL;
-  g_autoptr(GError) error = NULL;
-
-  g_assert_nonnull (socket);
-  g_assert_true (g_socket_bind (socket, any, FALSE, &error));
-  g_assert_no_error (error);
-  bound = g_socket_get_local_address (socket, &error);
-  g_assert_no_error (error);
-
-  return g_inet_socket_address_get_port (G_INET_SOCKET_ADDRESS (bound));
-}
 
 /* Agent text in the window's rows is shown as written, never as markup
  * (libadwaita 1.2 rows would log "Failed to set text from markup", which

@@ -13,6 +13,7 @@
 #include "clarify-backend-state.h"
 #include "clarify-backend-registry.h"
 #include "clarify-command-line.h"
+#include "clarify-mcp-server.h"
 
 #define COMMAND_LINE_INTERFACE "io.github.clarify.Clarify.CommandLine"
 
@@ -75,6 +76,23 @@ clarify_application_add_options (ClarifyApplication *self)
 }
 
 
+/* NAME=KIND:URL; the MCP endpoint's URL is the one it listens on, as its
+ * row shows (a port moved in Preferences). */
+static char *
+running_spec (ClarifyBackend *backend)
+{
+  ClarifyConnection *connection = clarify_backend_get_connection (backend);
+  g_autofree char *listening = NULL;
+
+  if (CLARIFY_IS_MCP_SERVER (backend))
+    listening = clarify_mcp_server_get_url (CLARIFY_MCP_SERVER (backend));
+  if (listening == NULL)
+    return clarify_connection_to_spec (connection);
+
+  return g_strdup_printf ("%s=%s:%s", clarify_connection_get_name (connection),
+                          clarify_connection_get_kind (connection), listening);
+}
+
 static void
 print_connections (ClarifyApplication      *self,
                    GApplicationCommandLine *command_line)
@@ -87,7 +105,7 @@ print_connections (ClarifyApplication      *self,
   for (guint i = 0; i < n_running; i++)
     {
       g_autoptr(ClarifyBackend) backend = g_list_model_get_item (clarify_inbox_get_backends (self->inbox), i);
-      g_autofree char *spec = clarify_connection_to_spec (clarify_backend_get_connection (backend));
+      g_autofree char *spec = running_spec (backend);
       ClarifyConnectionState connection_state = clarify_backend_get_state (backend);
       g_autofree char *message = clarify_backend_state_describe (backend);
       const char *state;
