@@ -310,23 +310,6 @@ clarify_test_e2e_wait_for_hook_reply (ClarifyTestClaude *claude,
 
 /* The process ---------------------------------------------------------------------- */
 
-guint
-clarify_test_e2e_free_port (void)
-{
-  g_autoptr(GSocket) socket = g_socket_new (G_SOCKET_FAMILY_IPV4, G_SOCKET_TYPE_STREAM,
-                                            G_SOCKET_PROTOCOL_TCP, NULL);
-  g_autoptr(GInetAddress) loopback = g_inet_address_new_loopback (G_SOCKET_FAMILY_IPV4);
-  g_autoptr(GSocketAddress) any = g_inet_socket_address_new (loopback, 0);
-  g_autoptr(GSocketAddress) bound = NULL;
-  g_autoptr(GError) error = NULL;
-
-  g_assert_true (g_socket_bind (socket, any, FALSE, &error));
-  g_assert_no_error (error);
-  bound = g_socket_get_local_address (socket, &error);
-  g_assert_no_error (error);
-  return g_inet_socket_address_get_port (G_INET_SOCKET_ADDRESS (bound));
-}
-
 void
 clarify_test_e2e_init (int    *argc,
                        char ***argv)
@@ -337,7 +320,7 @@ clarify_test_e2e_init (int    *argc,
 
   clarify_test_log_init ();
   /* Before anything caches the user dirs or connects to a bus. */
-  mcp_ini = g_strdup_printf ("[mcp]\nport=%u\n", clarify_test_e2e_free_port ());
+  mcp_ini = g_strdup_printf ("[mcp]\nport=%u\n", clarify_test_free_port ());
   config_home = clarify_test_private_config_home (mcp_ini);
   bus = g_test_dbus_new (G_TEST_DBUS_NONE);
   g_test_dbus_up (bus);

@@ -97,8 +97,6 @@ GtkWidget            *clarify_test_e2e_chip             (ClarifyRequestDialog  *
 GtkWidget            *clarify_test_e2e_action          (ClarifyRequestDialog  *dialog,
                                                          const char            *id);
 
-/* A TCP port on 127.0.0.1 that nobody holds right now. */
-guint                 clarify_test_e2e_free_port        (void);
 /* Whether process @pid (GINT_TO_POINTER) has ended: gone, or a zombie
  * its parent has yet to reap. For clarify_test_wait_until(). */
 gboolean              clarify_test_e2e_process_gone     (gpointer               pid);

@@ -50,6 +50,8 @@ guint               clarify_test_server_get_port        (ClarifyTestServer  *sel
  * socket just shut down there does not stop it) and listening. Returns the
  * socket; close() lets the port go. */
 int                 clarify_test_hold_port              (guint               port);
+/* A TCP port on 127.0.0.1 that nobody holds right now. */
+guint               clarify_test_free_port              (void);
 
 /* Canned replies for METHOD + path (query ignored). Successive calls queue
  * replies for successive requests; the last one repeats. Unknown routes 404.

@@ -41,25 +41,6 @@
 
 #define WAIT_MS 15000
 
-static guint
-find_free_port (void)
-{
-  g_autoptr(GSocket) socket = g_socket_new (G_SOCKET_FAMILY_IPV4, G_SOCKET_TYPE_STREAM,
-                                            G_SOCKET_PROTOCOL_TCP, NULL);
-  g_autoptr(GInetAddress) loopback = g_inet_address_new_loopback (G_SOCKET_FAMILY_IPV4);
-  g_autoptr(GSocketAddress) any = g_inet_socket_address_new (loopback, 0);
-  g_autoptr(GSocketAddress) bound = NULL;
-  g_autoptr(GError) error = NULL;
-
-  g_assert_nonnull (socket);
-  g_assert_true (g_socket_bind (socket, any, FALSE, &error));
-  g_assert_no_error (error);
-  bound = g_socket_get_local_address (socket, &error);
-  g_assert_no_error (error);
-
-  return g_inet_socket_address_get_port (G_INET_SOCKET_ADDRESS (bound));
-}
-
 /* The shared application */
 
 static ClarifyApplication *app;
@@ -244,7 +225,6 @@ run_clarify (RunResult          *run,
 
 /* Tests */
 
-static guint find_free_port (void);
 static guint configured_mcp_port;   /* the port in the private mcp.ini */
 
 static gboolean
@@ -283,7 +263,7 @@ test_mcp_port_first (void)
   g_autofree char *port_arg = NULL;
   g_autofree char *held = NULL;
   g_auto(RunResult) run = { 0, };
-  guint port = find_free_port ();
+  guint port = clarify_test_free_port ();
 
   g_assert_true (g_socket_listener_add_inet_port (holder, configured_mcp_port, NULL, &error));
   g_assert_no_error (error);
@@ -590,7 +570,7 @@ static void
 test_mcp_info (void)
 {
   g_auto(RunResult) run = { 0, };
-  guint moved = find_free_port ();
+  guint moved = clarify_test_free_port ();
   g_autofree char *configured_line = g_strdup_printf ("MCP endpoint: http://127.0.0.1:%u/mcp\n", configured_mcp_port);
   g_autofree char *moved_line = g_strdup_printf ("MCP endpoint: http://127.0.0.1:%u/mcp\n", moved);
   g_autofree char *moved_arg = g_strdup_printf ("--mcp-port=%u", moved);
@@ -679,7 +659,7 @@ test_mcp_listener_lost (void)
   run_result_clear (&run);
 
   /* Moved (Preferences): --list gives the port it listens on now. */
-  moved_to = find_free_port ();
+  moved_to = clarify_test_free_port ();
   g_assert_true (clarify_mcp_server_set_port (CLARIFY_MCP_SERVER (backend), moved_to, &error));
   g_assert_no_error (error);
   run_clarify (&run, (const char *[]) { "--list", NULL });
@@ -1514,7 +1494,7 @@ main (int   argc,
   g_autofree char *home = NULL;
   int status;
 
-  configured_mcp_port = find_free_port ();
+  configured_mcp_port = clarify_test_free_port ();
   mcp_ini = g_strdup_printf ("[mcp]\nport=%u\n", configured_mcp_port);
   /* The stored connections must not touch the user's own (gtk_test_init()
    * does not isolate them). */

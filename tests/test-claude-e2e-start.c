@@ -389,7 +389,7 @@ test_started_by_hook (void)
   config = g_build_filename (root, "config", "clarify", NULL);
   g_assert_cmpint (g_mkdir_with_parents (services, 0700), ==, 0);
   g_assert_cmpint (g_mkdir_with_parents (config, 0700), ==, 0);
-  mcp_ini = g_strdup_printf ("[mcp]\nport=%u\n", clarify_test_e2e_free_port ());
+  mcp_ini = g_strdup_printf ("[mcp]\nport=%u\n", clarify_test_free_port ());
   mcp_ini_path = g_build_filename (config, "mcp.ini", NULL);
   g_assert_true (g_file_set_contents (mcp_ini_path, mcp_ini, -1, NULL));
   service = g_strdup_printf ("[D-BUS Service]\nName=%s\nExec=/usr/bin/env XDG_CONFIG_HOME=%s/config %s --gapplication-service\n",

@@ -33,24 +33,6 @@
 static ClarifyApplication *app;
 static guint configured_mcp_port;
 
-static guint
-find_free_port (void)
-{
-  g_autoptr(GSocket) socket = g_socket_new (G_SOCKET_FAMILY_IPV4, G_SOCKET_TYPE_STREAM,
-                                            G_SOCKET_PROTOCOL_TCP, NULL);
-  g_autoptr(GInetAddress) loopback = g_inet_address_new_loopback (G_SOCKET_FAMILY_IPV4);
-  g_autoptr(GSocketAddress) any = g_inet_socket_address_new (loopback, 0);
-  g_autoptr(GSocketAddress) bound = NULL;
-  g_autoptr(GError) error = NULL;
-
-  g_assert_true (g_socket_bind (socket, any, FALSE, &error));
-  g_assert_no_error (error);
-  bound = g_socket_get_local_address (socket, &error);
-  g_assert_no_error (error);
-
-  return g_inet_socket_address_get_port (G_INET_SOCKET_ADDRESS (bound));
-}
-
 static gboolean
 port_accepts (gpointer data)
 {
@@ -391,8 +373,8 @@ test_mcp_endpoint (void)
   ClarifyPreferencesWindow *window;
   GtkWidget *error_label;
   ClarifyConnectionRow *row;
-  guint new_port = find_free_port ();
-  guint busy_port = find_free_port ();
+  guint new_port = clarify_test_free_port ();
+  guint busy_port = clarify_test_free_port ();
   guint16 stored;
 
   ensure_app ();
@@ -608,7 +590,7 @@ test_window_de (void)
   g_autofree char *expected = NULL;
   ClarifyPreferencesWindow *window;
   GtkWidget *error_label;
-  guint busy_port = find_free_port ();
+  guint busy_port = clarify_test_free_port ();
   guint16 serving;
 
   ensure_app ();
@@ -650,7 +632,7 @@ main (int   argc,
   g_autofree char *clarify_ini = NULL;
   int status;
 
-  configured_mcp_port = find_free_port ();
+  configured_mcp_port = clarify_test_free_port ();
   mcp_ini = g_strdup_printf ("[mcp]\nport=%u\n", configured_mcp_port);
   home = clarify_test_private_config_home (mcp_ini);
   /* A choice made before there were preferences: kept, and not asked again. */
