@@ -698,6 +698,19 @@ test_binary (Fixture       *fixture,
   g_clear_pointer (&out, g_free);
   g_clear_pointer (&err, g_free);
 
+  /* The user's own file: set up (backed up), then removed (the backup
+   * keeps the user's bytes, and the output says so, not "Created"). */
+  write_file (fixture->path, "{\"model\":  \"opus\"}\n");
+  g_assert_cmpint (run_clarify ("en", config_dir, &out, &err, "setup", "claude-code", "--project", fixture->dir, NULL), ==, 0);
+  g_assert_nonnull (strstr (out, "The previous file is saved as "));
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+  g_assert_cmpint (run_clarify ("en", config_dir, &out, &err, "setup", "claude-code", "--project", fixture->dir, "--remove", NULL), ==, 0);
+  g_assert_null (strstr (out, "Created the file."));
+  g_assert_nonnull (strstr (out, "The backup of the file as it was before Clarify changed it is kept."));
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+
   /* Not JSON: status 1, the file untouched. */
   write_file (fixture->path, "{ not json");
   g_assert_cmpint (run_clarify ("en", config_dir, &out, &err, "setup", "claude-code", "--project", fixture->dir, NULL), ==, 1);

@@ -114,6 +114,7 @@ clarify_cli_run_setup (const char  *program,
   g_auto(ClarifyClaudeSetupResult) result = { 0 };
   gboolean user = FALSE;
   gboolean remove = FALSE;
+  gboolean existed;
   gboolean flatpak;
   const GOptionEntry entries[] = {
     { "user", 0, 0, G_OPTION_ARG_NONE, &user,
@@ -175,6 +176,7 @@ clarify_cli_run_setup (const char  *program,
       command = clarify_claude_hook_command (self, flatpak);
     }
 
+  existed = g_file_test (path, G_FILE_TEST_EXISTS);
   if (!clarify_claude_settings_update (path, command, &result, &error))
     {
       g_printerr (_("clarify setup: %s\n"), error->message);
@@ -187,8 +189,11 @@ clarify_cli_run_setup (const char  *program,
 
   if (result.backup_path != NULL)
     g_print (_("The previous file is saved as %s.\n"), result.backup_path);
-  else if (result.written)
+  else if (result.written && !existed)
     g_print ("%s\n", _("Created the file."));
+  else if (result.written)
+    /* The file was as Clarify wrote it: the backup holds the user's own. */
+    g_print ("%s\n", _("The backup of the file as it was before Clarify changed it is kept."));
   else
     g_print ("%s\n", _("Nothing to change."));
 
