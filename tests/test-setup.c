@@ -493,7 +493,7 @@ test_strict_json (Fixture       *fixture,
 
   write_file (fixture->path, "{\"a\": [1,\n  1e999]}");
   g_assert_false (clarify_claude_settings_update (fixture->path, COMMAND, &result, &error));
-  g_assert_nonnull (strstr (error->message, "is not valid JSON (line 2, column 3: a number too large or too small"));
+  g_assert_nonnull (strstr (error->message, "cannot be rewritten without changing a value in it (line 2, column 3: a number too large or too small"));
 }
 
 /* A NUL byte is no blank: the file was taken for an empty one, and the

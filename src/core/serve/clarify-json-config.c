@@ -91,6 +91,7 @@ parse_text (const char  *path,
 {
   g_autofree char *problem = NULL;
   g_autoptr(GError) local_error = NULL;
+  gboolean is_json = FALSE;
   JsonNode *root = NULL;
 
   if (is_blank (text, length))
@@ -101,10 +102,13 @@ parse_text (const char  *path,
     }
 
   if (strict)
-    problem = clarify_strict_json_problem (text, length);
+    problem = clarify_strict_json_problem (text, length, &is_json);
   if (problem == NULL)
     root = clarify_json_parse (text, length, &local_error);
-  if (root == NULL)
+  if (root == NULL && is_json)
+    g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                 _("%s cannot be rewritten without changing a value in it (%s)"), path, problem);
+  else if (root == NULL)
     g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
                  _("%s is not valid JSON (%s)"), path, problem != NULL ? problem : local_error->message);
 

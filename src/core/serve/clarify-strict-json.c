@@ -226,9 +226,13 @@ scan_value (Scan *scan,
 
 char *
 clarify_strict_json_problem (const char *text,
-                             gsize       length)
+                             gsize       length,
+                             gboolean   *is_json)
 {
   Scan scan = { text, text + length, NULL };
+
+  if (is_json != NULL)
+    *is_json = FALSE;
   guint line = 1;
   const char *line_start = text;
   g_autofree char *where = NULL;
@@ -256,6 +260,8 @@ clarify_strict_json_problem (const char *text,
     }
 
   where = g_strdup_printf (_("line %u, column %u"), line, (guint) g_utf8_strlen (line_start, scan.p - line_start) + 1);
+  if (scan.why != NULL && is_json != NULL)
+    *is_json = TRUE;
   if (scan.why != NULL)
     /* Translators: 1: "line 2, column 9", 2: what is wrong there */
     return g_strdup_printf (_("%s: %s"), where, scan.why);

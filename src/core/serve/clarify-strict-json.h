@@ -14,8 +14,11 @@
 G_BEGIN_DECLS
 
 /* NULL when @text is one strict JSON value (UTF-8, nested no deeper than
- * CLARIFY_JSON_MAX_DEPTH), else where it goes wrong: "line 3, column 7". */
+ * CLARIFY_JSON_MAX_DEPTH) that json-glib writes back with the same values,
+ * else where it goes wrong: "line 3, column 7". @is_json (nullable) says
+ * whether @text is JSON all the same, with a number json-glib would change. */
 char *clarify_strict_json_problem (const char *text,
-                                   gsize       length);
+                                   gsize       length,
+                                   gboolean   *is_json);
 
 G_END_DECLS
