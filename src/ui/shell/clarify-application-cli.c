@@ -13,7 +13,6 @@
 #include "clarify-backend-state.h"
 #include "clarify-backend-registry.h"
 #include "clarify-command-line.h"
-#include "clarify-mcp-server.h"
 
 #define COMMAND_LINE_INTERFACE "io.github.clarify.Clarify.CommandLine"
 
@@ -76,21 +75,15 @@ clarify_application_add_options (ClarifyApplication *self)
 }
 
 
-/* NAME=KIND:URL; the MCP endpoint's URL is the one it listens on, as its
- * row shows (a port moved in Preferences). */
+/* NAME=KIND:URL, the URL as its row shows it. */
 static char *
 running_spec (ClarifyBackend *backend)
 {
   ClarifyConnection *connection = clarify_backend_get_connection (backend);
-  g_autofree char *listening = NULL;
-
-  if (CLARIFY_IS_MCP_SERVER (backend))
-    listening = clarify_mcp_server_get_url (CLARIFY_MCP_SERVER (backend));
-  if (listening == NULL)
-    return clarify_connection_to_spec (connection);
+  g_autofree char *url = clarify_backend_state_dup_url (backend);
 
   return g_strdup_printf ("%s=%s:%s", clarify_connection_get_name (connection),
-                          clarify_connection_get_kind (connection), listening);
+                          clarify_connection_get_kind (connection), url);
 }
 
 static void

@@ -10,6 +10,7 @@
 #include <glib/gi18n.h>
 
 #include "clarify-backend-state.h"
+#include "clarify-mcp-server.h"
 
 static char *
 describe_workspace (const char *what,
@@ -117,4 +118,19 @@ clarify_backend_state_describe (ClarifyBackend *backend)
     default:
       return describe_state (backend);
     }
+}
+
+char *
+clarify_backend_state_dup_url (ClarifyBackend *backend)
+{
+  char *listening = NULL;
+
+  g_return_val_if_fail (CLARIFY_IS_BACKEND (backend), NULL);
+
+  if (CLARIFY_IS_MCP_SERVER (backend))
+    listening = clarify_mcp_server_get_url (CLARIFY_MCP_SERVER (backend));
+  if (listening != NULL)
+    return listening;
+
+  return g_strdup (clarify_connection_get_url (clarify_backend_get_connection (backend)));
 }

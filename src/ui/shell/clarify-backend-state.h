@@ -12,5 +12,8 @@ G_BEGIN_DECLS
  * "Workspace ws-1: error (spawn opencode ENOENT)", "Failed: …". NULL when
  * the state says nothing more than its name. */
 char *clarify_backend_state_describe (ClarifyBackend *backend);
+/* The address @backend is reached at now: the MCP endpoint's is the one it
+ * listens on (a port moved in Preferences), others their connection's. */
+char *clarify_backend_state_dup_url  (ClarifyBackend *backend);
 
 G_END_DECLS

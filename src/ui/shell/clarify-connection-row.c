@@ -130,21 +130,15 @@ add_chat_button (ClarifyConnectionRow *self)
   adw_action_row_add_suffix (ADW_ACTION_ROW (self), button);
 }
 
-/* Kind · URL. The MCP endpoint's URL is the one it listens on: a port
- * changed in Preferences shows at once. */
+/* Kind · URL, the URL as it is now (a port changed in Preferences shows
+ * at once). */
 static void
 update_subtitle (ClarifyConnectionRow *self)
 {
   ClarifyConnection *connection = clarify_backend_get_connection (self->backend);
   const char *kind = clarify_backend_registry_get_display_name (clarify_connection_get_kind (connection));
-  g_autofree char *listening = NULL;
-  const char *url = clarify_connection_get_url (connection);
+  g_autofree char *url = clarify_backend_state_dup_url (self->backend);
   g_autofree char *subtitle = NULL;
-
-  if (CLARIFY_IS_MCP_SERVER (self->backend))
-    listening = clarify_mcp_server_get_url (CLARIFY_MCP_SERVER (self->backend));
-  if (listening != NULL)
-    url = listening;
 
   if (url != NULL && *url != '\0')
     /* Translators: connection kind · URL, e.g. "OpenCode · http://127.0.0.1:4096" */
