@@ -67,6 +67,18 @@ to_pretty_json (JsonNode *root)
   return g_strconcat (text, "\n", NULL);
 }
 
+/* Whether @text (strict JSON, checked already) is byte for byte what
+ * Clarify writes for it. */
+static gboolean
+is_as_we_write_it (const char *text,
+                   gsize       length)
+{
+  g_autoptr(JsonNode) root = clarify_json_parse (text, length, NULL);
+  g_autofree char *ours = root != NULL ? to_pretty_json (root) : NULL;
+
+  return ours != NULL && strlen (ours) == length && memcmp (ours, text, length) == 0;
+}
+
 /* "PATH: No such file or directory", from errno. */
 static gboolean
 fail_errno (GError     **error,
@@ -240,7 +252,6 @@ clarify_json_config_update (const char             *path,
   g_autofree char *old = NULL;
   g_autofree char *text = NULL;
   g_autofree char *backup = NULL;
-  g_autofree char *as_we_write_it = NULL;
   g_autoptr(JsonNode) root = NULL;
   g_autoptr(GError) local_error = NULL;
   gsize old_length = 0;
@@ -280,7 +291,6 @@ clarify_json_config_update (const char             *path,
   root = parse_text (target, old != NULL ? old : "", old_length, TRUE, error);
   if (root == NULL)
     return FALSE;
-  as_we_write_it = to_pretty_json (root);
 
   if (!edit (root, &changed, user_data, &local_error))
     {
@@ -299,8 +309,7 @@ clarify_json_config_update (const char             *path,
       /* A file as Clarify writes it (set up before, and not touched
        * since) would take the place of the user's own bytes. */
       backup = g_strconcat (target, ".clarify-backup", NULL);
-      if (g_file_test (backup, G_FILE_TEST_EXISTS) &&
-          strlen (as_we_write_it) == old_length && memcmp (as_we_write_it, old, old_length) == 0)
+      if (g_file_test (backup, G_FILE_TEST_EXISTS) && is_as_we_write_it (old, old_length))
         {
           g_clear_pointer (&backup, g_free);
         }
