@@ -360,8 +360,11 @@ fill_other (Run *run)
   ClarifyInput *input = input_at (run, 0);
   GtkWidget *entry;
 
+  click_choice (input, "Tailwind");
   click_choice (input, OUR ("Other…"));
   g_assert_false (clarify_request_dialog_is_submit_sensitive (run->dialog));
+  /* Nothing typed yet is no mistake to point out. */
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (clarify_request_dialog_get_error_label (run->dialog, 0))));
   entry = clarify_test_find_descendant (GTK_WIDGET (input), GTK_TYPE_ENTRY);
   g_assert_nonnull (entry);
   g_assert_true (gtk_widget_get_visible (entry));

@@ -951,6 +951,12 @@ test_single_other_chips (void)
   g_assert_false (gtk_toggle_button_get_active (get_chip (shown.input, 0)));
   assert_answer (shown.input, "", NULL);
   assert_invalid (shown.input, "Please answer this question.");
+  /* Picked but not typed into yet: the dialog keeps the error to itself. */
+  g_assert_false (clarify_input_get_touched (shown.input));
+  gtk_editable_set_text (GTK_EDITABLE (entry), "x");
+  gtk_editable_set_text (GTK_EDITABLE (entry), "");
+  g_assert_true (clarify_input_get_touched (shown.input));
+  assert_invalid (shown.input, "Please answer this question.");
 
   gtk_editable_set_text (GTK_EDITABLE (entry), "  Latein ");
   assert_answer (shown.input, "", "Latein");

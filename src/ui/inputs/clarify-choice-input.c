@@ -11,6 +11,7 @@
 #include "clarify-input-private.h"
 #include "clarify-option-list.h"
 #include "clarify-text-frame.h"
+#include "clarify-validate.h"
 
 /* More options than this get the searchable list. */
 #define CHIPS_MAX_OPTIONS 4
@@ -35,16 +36,22 @@ view_changed_cb (ClarifyChoiceInput *self)
 {
   ClarifyChoiceInputPrivate *priv = clarify_choice_input_get_instance_private (self);
   gboolean other_active = clarify_choice_view_get_other_active (CLARIFY_CHOICE_VIEW (priv->view));
+  gboolean other_opened = other_active && !priv->other_was_active;
 
   if (priv->other_entry != NULL)
     {
       gtk_widget_set_visible (priv->other_entry, other_active);
-      if (other_active && !priv->other_was_active && gtk_widget_get_mapped (priv->view))
+      if (other_opened && gtk_widget_get_mapped (priv->view))
         gtk_widget_grab_focus (priv->other_entry);
     }
   priv->other_was_active = other_active;
 
-  clarify_input_changed (CLARIFY_INPUT (self));
+  /* "Other…" just picked with nothing typed yet: not a wrong answer. */
+  if (other_opened && priv->other_entry != NULL &&
+      clarify_text_is_blank (gtk_editable_get_text (GTK_EDITABLE (priv->other_entry))))
+    clarify_input_restarted (CLARIFY_INPUT (self));
+  else
+    clarify_input_changed (CLARIFY_INPUT (self));
 }
 
 static void

@@ -14,6 +14,11 @@ void       clarify_input_activate_default (ClarifyInput *self);
  * preview, a field opened), and the window may have to grow for it. */
 void       clarify_input_grown            (ClarifyInput *self);
 
+/* Like clarify_input_changed(), for a change that starts the answer afresh
+ * (an empty field the user just chose to type into): its error stays quiet
+ * until the user changes it. */
+void       clarify_input_restarted        (ClarifyInput *self);
+
 /* A dim, small, wrapping label for the input's own hints and counters.
  * Plain text only: it may show numbers that came from the agent. */
 GtkWidget *clarify_input_new_hint_label   (void);

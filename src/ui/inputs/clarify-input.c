@@ -441,6 +441,29 @@ clarify_input_changed (ClarifyInput *self)
 }
 
 void
+clarify_input_restarted (ClarifyInput *self)
+{
+  ClarifyInputPrivate *priv = clarify_input_get_instance_private (self);
+
+  g_return_if_fail (CLARIFY_IS_INPUT (self));
+
+  if (priv->setting_up)
+    return;
+
+  g_object_freeze_notify (G_OBJECT (self));
+
+  update_validity (self);
+
+  if (priv->touched)
+    {
+      priv->touched = FALSE;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TOUCHED]);
+    }
+
+  g_object_thaw_notify (G_OBJECT (self));
+}
+
+void
 clarify_input_label_accessible (ClarifyInput *self,
                                 GtkWidget    *target)
 {
