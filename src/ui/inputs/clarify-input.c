@@ -416,12 +416,11 @@ clarify_input_pick (ClarifyInput *self,
   return CLARIFY_INPUT_GET_CLASS (self)->pick (self, index);
 }
 
-void
-clarify_input_changed (ClarifyInput *self)
+static void
+revalidate (ClarifyInput *self,
+            gboolean      touched)
 {
   ClarifyInputPrivate *priv = clarify_input_get_instance_private (self);
-
-  g_return_if_fail (CLARIFY_IS_INPUT (self));
 
   /* constructed() validates once the controls are complete. */
   if (priv->setting_up)
@@ -431,9 +430,9 @@ clarify_input_changed (ClarifyInput *self)
 
   update_validity (self);
 
-  if (!priv->touched)
+  if (priv->touched != touched)
     {
-      priv->touched = TRUE;
+      priv->touched = touched;
       g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TOUCHED]);
     }
 
@@ -441,26 +440,19 @@ clarify_input_changed (ClarifyInput *self)
 }
 
 void
-clarify_input_restarted (ClarifyInput *self)
+clarify_input_changed (ClarifyInput *self)
 {
-  ClarifyInputPrivate *priv = clarify_input_get_instance_private (self);
-
   g_return_if_fail (CLARIFY_IS_INPUT (self));
 
-  if (priv->setting_up)
-    return;
+  revalidate (self, TRUE);
+}
 
-  g_object_freeze_notify (G_OBJECT (self));
+void
+clarify_input_restarted (ClarifyInput *self)
+{
+  g_return_if_fail (CLARIFY_IS_INPUT (self));
 
-  update_validity (self);
-
-  if (priv->touched)
-    {
-      priv->touched = FALSE;
-      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TOUCHED]);
-    }
-
-  g_object_thaw_notify (G_OBJECT (self));
+  revalidate (self, FALSE);
 }
 
 void
