@@ -636,6 +636,16 @@ test_answer_choices (void)
   assert_answer (multi, V ("o1"), NULL, "Please choose at least 2 options.");
   assert_answer (multi, V ("o1", "o2", "o3", "o4"), NULL, "Please choose at most 3 options.");
   assert_answer (multi, V ("o1", "o2"), "Externe Partner", NULL);
+
+  /* Counts no int holds (UBSan's float-cast-overflow before). */
+  v.min = 1e10;
+  v.max = 2e10;
+  clarify_question_set_validation (multi, &v);
+  assert_answer (multi, V ("o1"), NULL, "Please choose at least 2147483647 options.");
+  v.has_min = FALSE;
+  v.max = -1e10;
+  clarify_question_set_validation (multi, &v);
+  assert_answer (multi, V ("o1"), NULL, "Please choose at most 0 options.");
 }
 
 static void

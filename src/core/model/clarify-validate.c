@@ -651,7 +651,8 @@ check_choice (ClarifyQuestion    *question,
   /* For multi, min/max count the choices (MCP's minItems/maxItems). */
   if (validation->has_min && n_values + (has_custom ? 1 : 0) < validation->min)
     {
-      int min = (int) ceil (validation->min);
+      /* Clamped first: the agent's number may not fit an int. */
+      int min = (int) MIN (ceil (validation->min), G_MAXINT);
 
       return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
                                            "Please choose at least %d option.",
@@ -662,7 +663,7 @@ check_choice (ClarifyQuestion    *question,
 
   if (validation->has_max && n_values + (has_custom ? 1 : 0) > validation->max)
     {
-      int max = (int) floor (validation->max);
+      int max = (int) MAX (floor (validation->max), 0);
 
       return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
                                            "Please choose at most %d option.",

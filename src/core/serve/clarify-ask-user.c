@@ -344,9 +344,10 @@ parse_timeout (JsonObject  *object,
                     min_timeout, CLARIFY_ASK_USER_MAX_TIMEOUT_MS);
 
   value = json_node_get_double (node);
-  if (value != (double) (gint64) value ||
-      value < min_timeout ||
-      value > CLARIFY_ASK_USER_MAX_TIMEOUT_MS)
+  /* The range first: only then does the value fit the integer it is checked against. */
+  if (value < min_timeout ||
+      value > CLARIFY_ASK_USER_MAX_TIMEOUT_MS ||
+      value != (double) (gint64) value)
     return invalid (error, "timeout must be an integer between %u and %d",
                     min_timeout, CLARIFY_ASK_USER_MAX_TIMEOUT_MS);
 
