@@ -1384,6 +1384,67 @@ test_about_and_accels (void)
   gtk_window_destroy (about);
 }
 
+static GtkWindow *
+find_quit_dialog (void)
+{
+  GListModel *toplevels = gtk_window_get_toplevels ();
+  GtkWindow *found = NULL;
+
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr(GtkWindow) window = g_list_model_get_item (toplevels, i);
+
+      if (ADW_IS_MESSAGE_DIALOG (window) &&
+          g_strcmp0 (adw_message_dialog_get_heading (ADW_MESSAGE_DIALOG (window)), "Quit Clarify?") == 0)
+        {
+          g_assert_null (found);
+          found = window;
+        }
+    }
+  return found;
+}
+
+static gboolean
+quit_dialog_gone (gpointer data)
+{
+  return find_quit_dialog () == NULL;
+}
+
+static void
+test_quit_asks (void)
+{
+  ClarifyInbox *inbox;
+  GtkWindow *dialog;
+  guint n_pending;
+  g_autofree char *expected = NULL;
+
+  ensure_app ();
+  if (clarify_application_get_demo_agent (app) == NULL)
+    test_demo ();
+  inbox = clarify_application_get_inbox (app);
+  n_pending = clarify_inbox_get_n_pending (inbox);
+  g_assert_cmpuint (n_pending, >, 0);
+
+  /* Ctrl+Q with questions open asks first, once however often pressed. */
+  g_action_group_activate_action (G_ACTION_GROUP (app), "quit", NULL);
+  g_action_group_activate_action (G_ACTION_GROUP (app), "quit", NULL);
+  dialog = find_quit_dialog ();
+  g_assert_nonnull (dialog);
+  expected = g_strdup_printf (n_pending == 1
+                              ? "%u question is still waiting for your answer. The agent that asked it gets no answer from Clarify while it is closed."
+                              : "%u questions are still waiting for your answer. The agents that asked them get no answer from Clarify while it is closed.",
+                              n_pending);
+  g_assert_cmpstr (adw_message_dialog_get_body (ADW_MESSAGE_DIALOG (dialog)), ==, expected);
+  g_assert_cmpstr (adw_message_dialog_get_default_response (ADW_MESSAGE_DIALOG (dialog)), ==, "cancel");
+  clarify_test_present_and_wait (dialog);
+  g_free (clarify_test_save_screenshot (GTK_WIDGET (dialog), "quit-asks-en"));
+
+  /* Closing it (Escape, Cancel) keeps every question where it was. */
+  gtk_window_close (dialog);
+  g_assert_true (clarify_test_wait_until (quit_dialog_gone, NULL, WAIT_MS));
+  g_assert_cmpuint (clarify_inbox_get_n_pending (inbox), ==, n_pending);
+}
+
 static void
 test_close_hides (void)
 {
@@ -1527,6 +1588,7 @@ main (int   argc,
   g_test_add_func ("/application/set-password-running", test_set_password_running);
   g_test_add_func ("/application/start-at-login", test_start_at_login);
   g_test_add_func ("/application/about-and-accels", test_about_and_accels);
+  g_test_add_func ("/application/quit-asks", test_quit_asks);
   g_test_add_func ("/application/close-hides", test_close_hides);
   g_test_add_func ("/application/backend-state-words", test_backend_state_words);
   g_test_add_func ("/application/rows-literal", test_rows_literal);

@@ -13,11 +13,56 @@
 
 
 static void
+quit_response_cb (AdwMessageDialog   *dialog,
+                  const char         *response,
+                  ClarifyApplication *self)
+{
+  if (g_strcmp0 (response, "quit") == 0)
+    g_application_quit (G_APPLICATION (self));
+}
+
+/* Questions still open would go unanswered: Ctrl+Q is easily pressed in
+ * the wrong window, so it asks first. */
+static void
 quit_action (GSimpleAction *action,
              GVariant      *parameter,
              gpointer       user_data)
 {
-  g_application_quit (G_APPLICATION (user_data));
+  ClarifyApplication *self = user_data;
+  guint n_pending = clarify_inbox_get_n_pending (self->inbox);
+  g_autofree char *body = NULL;
+  AdwMessageDialog *dialog;
+
+  if (n_pending == 0)
+    {
+      g_application_quit (G_APPLICATION (self));
+      return;
+    }
+  if (self->quit_dialog != NULL)
+    {
+      gtk_window_present (self->quit_dialog);
+      return;
+    }
+
+  body = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                       "%u question is still waiting for your answer. "
+                                       "The agent that asked it gets no answer from Clarify while it is closed.",
+                                       "%u questions are still waiting for your answer. "
+                                       "The agents that asked them get no answer from Clarify while it is closed.",
+                                       n_pending),
+                          n_pending);
+  dialog = ADW_MESSAGE_DIALOG (adw_message_dialog_new (gtk_application_get_active_window (GTK_APPLICATION (self)),
+                                                       _("Quit Clarify?"), body));
+  adw_message_dialog_add_responses (dialog,
+                                    "cancel", _("_Cancel"),
+                                    "quit", _("_Quit"),
+                                    NULL);
+  adw_message_dialog_set_response_appearance (dialog, "quit", ADW_RESPONSE_DESTRUCTIVE);
+  adw_message_dialog_set_default_response (dialog, "cancel");
+  adw_message_dialog_set_close_response (dialog, "cancel");
+  g_signal_connect_object (dialog, "response", G_CALLBACK (quit_response_cb), self, 0);
+  g_set_weak_pointer (&self->quit_dialog, GTK_WINDOW (dialog));
+  gtk_window_present (GTK_WINDOW (dialog));
 }
 
 static void

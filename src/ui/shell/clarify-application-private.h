@@ -46,6 +46,7 @@ struct _ClarifyApplication
 
   ClarifyAgentDiscovery  *discovery;  /* agents on this machine, offered */
   ClarifyWindow          *window;     /* weak */
+  GtkWindow              *quit_dialog; /* weak: "Quit Clarify?" while it asks */
   ClarifyTray            *tray;       /* NULL without a session bus */
   guint                   mcp_port;   /* --mcp-port of the first command line, or 0 */
   guint                   command_line_export_id;

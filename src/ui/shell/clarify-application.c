@@ -564,6 +564,7 @@ clarify_application_dispose (GObject *object)
   ClarifyApplication *self = CLARIFY_APPLICATION (object);
 
   g_clear_weak_pointer (&self->window);
+  g_clear_weak_pointer (&self->quit_dialog);
   g_clear_object (&self->dialogs);
   g_clear_object (&self->tray);
   g_clear_object (&self->demo_agent);
