@@ -120,6 +120,37 @@ field (GtkWidget  *editor,
   return widget;
 }
 
+static GtkWindow *
+find_remove_question_or_null (void)
+{
+  GListModel *toplevels = gtk_window_get_toplevels ();
+
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr(GtkWindow) window = g_list_model_get_item (toplevels, i);
+
+      if (ADW_IS_MESSAGE_DIALOG (window))
+        return window;
+    }
+  return NULL;
+}
+
+static GtkWindow *
+find_remove_question (const char *heading)
+{
+  GtkWindow *window = find_remove_question_or_null ();
+
+  g_assert_nonnull (window);
+  g_assert_cmpstr (adw_message_dialog_get_heading (ADW_MESSAGE_DIALOG (window)), ==, heading);
+  return window;
+}
+
+static gboolean
+remove_question_gone (gpointer data)
+{
+  return find_remove_question_or_null () == NULL;
+}
+
 static void
 click (GtkWidget  *editor,
        const char *name)
@@ -247,6 +278,7 @@ test_connections (gconstpointer data)
   gboolean german = g_str_equal (language, "de");
   ClarifyWindow *window;
   GtkWidget *editor, *banner;
+  GtkWindow *confirm;
   ClarifyConnectionRow *row;
   g_autofree char *ini = NULL;
   g_autofree char *secrets = NULL;
@@ -365,10 +397,24 @@ test_connections (gconstpointer data)
     g_assert_true (clarify_test_wait_until (backend_replaced, before, WAIT_MS));
   }
 
-  /* Remove: the backend, the stored connection and its token go. */
+  /* Remove asks first; closing the question keeps everything. */
   gtk_widget_activate (GTK_WIDGET (find_connection_row ("work")));
   editor = find_editor ();
   click (editor, "remove_button");
+  confirm = find_remove_question (german ? "„work“ entfernen?" : "Remove “work”?");
+  g_assert_true (gtk_window_get_transient_for (confirm) == GTK_WINDOW (editor));
+  clarify_test_present_and_wait (confirm);
+  screenshot (GTK_WIDGET (confirm), "connection-remove-question", language);
+  gtk_window_close (confirm);
+  g_assert_true (clarify_test_wait_until (remove_question_gone, NULL, WAIT_MS));
+  g_assert_nonnull (clarify_application_lookup_backend (app, "work"));
+  g_assert_true (clarify_test_wait_until (editor_open, GUINT_TO_POINTER (1), WAIT_MS));
+
+  /* Remove: the backend, the stored connection and its token go. */
+  click (editor, "remove_button");
+  confirm = find_remove_question (german ? "„work“ entfernen?" : "Remove “work”?");
+  g_signal_emit_by_name (clarify_test_find_button (GTK_WIDGET (confirm), german ? "_Entfernen" : "_Remove"), "clicked");
+  g_assert_true (clarify_test_wait_until (remove_question_gone, NULL, WAIT_MS));
   g_assert_true (clarify_test_wait_until (editor_open, GUINT_TO_POINTER (0), WAIT_MS));
   g_assert_true (clarify_test_wait_until (backend_is, GINT_TO_POINTER (FALSE), WAIT_MS));
   g_assert_null (find_connection_row ("work"));

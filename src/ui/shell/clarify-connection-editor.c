@@ -389,11 +389,25 @@ reconnect_clicked_cb (ClarifyConnectionEditor *self)
   gtk_window_close (GTK_WINDOW (self));
 }
 
+static gboolean
+close_idle_cb (gpointer data)
+{
+  gtk_window_close (GTK_WINDOW (data));
+  return G_SOURCE_REMOVE;
+}
+
 static void
-remove_clicked_cb (ClarifyConnectionEditor *self)
+remove_response_cb (AdwMessageDialog        *dialog,
+                    const char              *response,
+                    ClarifyConnectionEditor *self)
 {
   g_autoptr(GError) error = NULL;
-  g_autofree char *key = secret_key (clarify_connection_get_name (self->connection));
+  g_autofree char *key = NULL;
+
+  if (g_strcmp0 (response, "remove") != 0)
+    return;
+
+  key = secret_key (clarify_connection_get_name (self->connection));
 
   if (!clarify_application_disconnect (self->application, clarify_connection_get_name (self->connection), &error))
     {
@@ -402,7 +416,33 @@ remove_clicked_cb (ClarifyConnectionEditor *self)
     }
   clarify_secret_clear_async (key, NULL, NULL, NULL);
 
-  gtk_window_close (GTK_WINDOW (self));
+  /* Not while the question is still emitting its response: it is transient
+   * for this window, which must outlive it. */
+  gtk_widget_set_visible (GTK_WIDGET (self), FALSE);
+  g_idle_add_full (G_PRIORITY_DEFAULT_IDLE, close_idle_cb, g_object_ref (self), g_object_unref);
+}
+
+/* Its password and the answers not yet delivered go too, and cannot be
+ * brought back: asked first. */
+static void
+remove_clicked_cb (ClarifyConnectionEditor *self)
+{
+  g_autofree char *heading = g_strdup_printf (_("Remove “%s”?"), clarify_connection_get_name (self->connection));
+  AdwMessageDialog *dialog;
+
+  dialog = ADW_MESSAGE_DIALOG (adw_message_dialog_new (GTK_WINDOW (self), heading,
+                                                       _("Clarify stops listening to this agent and forgets its address, "
+                                                         "its password or token, and any answers it has not delivered yet.")));
+  adw_message_dialog_add_responses (dialog,
+                                    "cancel", _("_Cancel"),
+                                    "remove", _("_Remove"),
+                                    NULL);
+  adw_message_dialog_set_response_appearance (dialog, "remove", ADW_RESPONSE_DESTRUCTIVE);
+  adw_message_dialog_set_default_response (dialog, "cancel");
+  adw_message_dialog_set_close_response (dialog, "cancel");
+  gtk_window_set_destroy_with_parent (GTK_WINDOW (dialog), TRUE);
+  g_signal_connect_object (dialog, "response", G_CALLBACK (remove_response_cb), self, 0);
+  gtk_window_present (GTK_WINDOW (dialog));
 }
 
 /* The kinds, each with its line saying what it is */
