@@ -910,6 +910,12 @@ test_single_search_enter (void)
   g_signal_emit_by_name (entry, "activate");
   g_assert_cmpuint (activated, ==, 1);
 
+  /* A search that matches nothing: Enter does not send Munich, hidden. */
+  search (shown.input, "xyz");
+  g_signal_emit_by_name (entry, "activate");
+  g_assert_cmpuint (activated, ==, 1);
+  assert_answer (shown.input, "munich", NULL);
+
   /* Activating a row (double-click, Enter) selects it and submits. */
   search (shown.input, "");
   g_signal_emit_by_name (clarify_option_list_get_list_view (list), "activate", 0);

@@ -309,7 +309,15 @@ search_activate_cb (ClarifyOptionList *self)
   g_autoptr(ClarifyOption) first = NULL;
 
   if (clarify_option_filter_get_searching (self->filter))
-    first = g_list_model_get_item (G_LIST_MODEL (self->filtered), 0);
+    {
+      first = g_list_model_get_item (G_LIST_MODEL (self->filtered), 0);
+      /* Nothing matches: Enter would send a pick the search hides. */
+      if (first == NULL)
+        {
+          gtk_widget_error_bell (self->search_entry);
+          return;
+        }
+    }
 
   if (first == NULL || item_get_active (self, first))
     {
