@@ -1323,7 +1323,17 @@ test_number_range (void)
   g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (spin)), ==, "12");
   assert_invalid (shown.input, "The number must be at most 10.");
 
-  /* Committing (the focus leaving) clamps into the range. */
+  /* So does committing it (Tab, a click elsewhere): it was clamped to 10. */
+  gtk_spin_button_update (spin);
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (spin)), ==, "12");
+  assert_invalid (shown.input, "The number must be at most 10.");
+  gtk_editable_set_text (GTK_EDITABLE (spin), "abc");
+  gtk_spin_button_update (spin);
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (spin)), ==, "abc");
+  assert_invalid (shown.input, "Please enter a number.");
+
+  /* A right one is committed and sent. */
+  gtk_editable_set_text (GTK_EDITABLE (spin), "10");
   gtk_spin_button_update (spin);
   assert_answer (shown.input, "10", NULL);
   assert_valid (shown.input);
@@ -1368,9 +1378,10 @@ test_number_step (void)
   assert_answer (shown.input, "2", NULL);
   gtk_editable_set_text (GTK_EDITABLE (spin), "2.3");
   assert_invalid (shown.input, "The number must be a multiple of 0.5.");
+  /* Committed, it stays off the grid with its error: it was snapped to 2.5. */
   gtk_spin_button_update (spin);
-  assert_answer (shown.input, "2.5", NULL);
-  assert_valid (shown.input);
+  assert_answer (shown.input, "2.3", NULL);
+  assert_invalid (shown.input, "The number must be a multiple of 0.5.");
   hide (&shown);
 
   shown = show (at_least);
@@ -1398,6 +1409,15 @@ test_number_step (void)
   assert_valid (shown.input);
   gtk_editable_set_text (GTK_EDITABLE (spin), "-");
   assert_invalid (shown.input, "Please enter a number.");
+  /* Without limits, a big number is kept as typed (it was cut to 10^9) … */
+  gtk_editable_set_text (GTK_EDITABLE (spin), "5000000000");
+  gtk_spin_button_update (spin);
+  assert_answer (shown.input, "5000000000", NULL);
+  assert_valid (shown.input);
+  screenshot (&shown, "input-number-free");
+  /* … up to the limit every number has. */
+  gtk_editable_set_text (GTK_EDITABLE (spin), "2e15");
+  assert_invalid (shown.input, "The number must be at most 1000000000000000.");
   hide (&shown);
 }
 

@@ -352,6 +352,49 @@ break_date_range_one_date (ClarifyRequest *request)
   clarify_question_set_default_values (question, defaults);
 }
 
+/* A number default the field would have turned into 0 ("2,5") or into
+ * its limit (99 of at most 3), shown as answered. */
+static void
+break_number_default (ClarifyRequest *request,
+                      const char     *value)
+{
+  ClarifyQuestion *question = add_question (request, "q1", CLARIFY_QUESTION_KIND_NUMBER, "How many?");
+  const char *defaults[] = { value, NULL };
+  ClarifyValidation validation;
+
+  clarify_validation_init (&validation);
+  validation.has_min = validation.has_max = TRUE;
+  validation.min = 1;
+  validation.max = 3;
+  validation.step = 1;
+  clarify_question_set_validation (question, &validation);
+  clarify_question_set_default_values (question, defaults);
+}
+
+static void
+break_number_default_text (ClarifyRequest *request)
+{
+  break_number_default (request, "2,5");
+}
+
+static void
+break_number_default_range (ClarifyRequest *request)
+{
+  break_number_default (request, "99");
+}
+
+static void
+break_number_default_step (ClarifyRequest *request)
+{
+  break_number_default (request, "2.5");
+}
+
+static void
+number_default_fits (ClarifyRequest *request)
+{
+  break_number_default (request, "3");
+}
+
 static void
 test_request_rejects (void)
 {
@@ -376,6 +419,10 @@ test_request_rejects (void)
     { break_date_default, CLARIFY_ERROR_INVALID, "question q1: the default “2026-02-30” is not a YYYY-MM-DD date" },
     { break_date_range_order, CLARIFY_ERROR_INVALID, "question q1: the default range starts after it ends" },
     { break_date_range_one_date, CLARIFY_ERROR_INVALID, "question q1: the default must be two YYYY-MM-DD dates" },
+    { break_number_default_text, CLARIFY_ERROR_INVALID, "question q1: the default “2,5” is not a number its limits and step allow" },
+    { break_number_default_range, CLARIFY_ERROR_INVALID, "question q1: the default “99” is not a number its limits and step allow" },
+    { break_number_default_step, CLARIFY_ERROR_INVALID, "question q1: the default “2.5” is not a number its limits and step allow" },
+    { number_default_fits, -1, NULL },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)

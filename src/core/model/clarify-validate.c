@@ -254,6 +254,9 @@ cap_numbers (ClarifyQuestion *question,
     clarify_question_set_validation (question, &capped);
 }
 
+static char *check_number (ClarifyQuestion *question,
+                           const char      *text);
+
 static gboolean
 validate_question (ClarifyQuestion  *question,
                    const char       *request_id,
@@ -374,6 +377,20 @@ validate_question (ClarifyQuestion  *question,
         }
     }
 
+  /* Shown as it is, or the field would turn it into a number nobody chose. */
+  if (kind == CLARIFY_QUESTION_KIND_NUMBER && defaults[0] != NULL)
+    {
+      g_autofree char *problem = check_number (question, defaults[0]);
+
+      if (problem != NULL)
+        {
+          g_set_error (error, CLARIFY_ERROR, CLARIFY_ERROR_INVALID,
+                       "question %s: the default “%s” is not a number its limits and step allow",
+                       id, defaults[0]);
+          return FALSE;
+        }
+    }
+
   if (kind == CLARIFY_QUESTION_KIND_DATE && defaults[0] != NULL)
     {
       GDate date;
@@ -479,7 +496,8 @@ clarify_request_validate (ClarifyRequest  *request,
 static char *
 format_number_for_user (double value)
 {
-  return g_strdup_printf ("%.15g", value);
+  /* 16 digits: 10^15, the widest limit, without an exponent. */
+  return g_strdup_printf ("%.16g", value);
 }
 
 static gboolean
@@ -572,17 +590,18 @@ check_number (ClarifyQuestion *question,
   if (!parse_number (text, &value))
     return g_strdup (_("Please enter a number."));
 
-  if (validation->has_min && value < validation->min)
+  /* Without bounds from the agent, the ones every number Clarify keeps has. */
+  if (value < (validation->has_min ? validation->min : -CLARIFY_MAX_NUMBER))
     {
-      g_autofree char *min = format_number_for_user (validation->min);
+      g_autofree char *min = format_number_for_user (validation->has_min ? validation->min : -CLARIFY_MAX_NUMBER);
 
       /* Translators: %s is a number */
       return g_strdup_printf (_("The number must be at least %s."), min);
     }
 
-  if (validation->has_max && value > validation->max)
+  if (value > (validation->has_max ? validation->max : CLARIFY_MAX_NUMBER))
     {
-      g_autofree char *max = format_number_for_user (validation->max);
+      g_autofree char *max = format_number_for_user (validation->has_max ? validation->max : CLARIFY_MAX_NUMBER);
 
       /* Translators: %s is a number */
       return g_strdup_printf (_("The number must be at most %s."), max);

@@ -9,10 +9,12 @@
 
 #include "clarify-input-private.h"
 #include "clarify-number-input.h"
+#include "clarify-validate.h"
 
-/* Limits when the agent gives none: wide, and exact in a double. */
-#define DEFAULT_MIN  -1e9
-#define DEFAULT_MAX  1e9
+/* Limits when the agent gives none: the ones every answer is checked
+ * against (clarify-validate.h), so the field never clamps a valid answer. */
+#define DEFAULT_MIN  (-CLARIFY_MAX_NUMBER)
+#define DEFAULT_MAX  CLARIFY_MAX_NUMBER
 #define DEFAULT_STEP 1.0
 #define MAX_DIGITS   6
 
@@ -22,6 +24,8 @@ struct _ClarifyNumberInput
 
   GtkWidget    *spin;
   GtkWidget    *hint;
+  /* Set by ::input for the ::output that follows: leave the text alone. */
+  gboolean      keep_text;
 };
 
 G_DEFINE_FINAL_TYPE (ClarifyNumberInput, clarify_number_input, CLARIFY_TYPE_INPUT)
@@ -101,16 +105,35 @@ parse_number (const char *text,
   return end != NULL && *end == '\0' && isfinite (*value);
 }
 
-/* GtkSpinButton reads only the locale's separator: "2.5" in a German
+/* The spin button commits what was typed (Tab, a click elsewhere) through
+ * ::input, then clamps, snaps and writes it back through ::output. Text that
+ * is no valid answer ("abc", 50 of at most 10, 5 in steps of 3) stays as
+ * typed, with its error: committed, it would be a number nobody typed.
+ * GtkSpinButton reads only the locale's separator: "2.5" in a German
  * session would snap back. Take either, as parse_number does. */
 static int
-spin_input_cb (GtkSpinButton *spin,
-               double        *new_value)
+spin_input_cb (GtkSpinButton      *spin,
+               double             *new_value,
+               ClarifyNumberInput *self)
 {
-  if (!parse_number (gtk_editable_get_text (GTK_EDITABLE (spin)), new_value))
-    return GTK_INPUT_ERROR;
+  if (!clarify_input_get_valid (CLARIFY_INPUT (self)) ||
+      !parse_number (gtk_editable_get_text (GTK_EDITABLE (spin)), new_value))
+    {
+      *new_value = gtk_spin_button_get_value (spin);
+      self->keep_text = TRUE;
+    }
 
   return TRUE;
+}
+
+static gboolean
+spin_output_cb (GtkSpinButton      *spin,
+                ClarifyNumberInput *self)
+{
+  gboolean keep = self->keep_text;
+
+  self->keep_text = FALSE;
+  return keep;
 }
 
 /* Out of range, the dialog's error names the limit ("The number must be at
@@ -198,9 +221,16 @@ clarify_number_input_setup (ClarifyInput    *input,
   gtk_spin_button_set_snap_to_ticks (GTK_SPIN_BUTTON (self->spin), TRUE);
   gtk_spin_button_set_update_policy (GTK_SPIN_BUTTON (self->spin), GTK_UPDATE_ALWAYS);
   gtk_widget_set_halign (self->spin, GTK_ALIGN_START);
-  /* Small ranges would give a cramped field; leave room to type. */
-  if (gtk_editable_get_width_chars (GTK_EDITABLE (self->spin)) < 8)
-    gtk_editable_set_width_chars (GTK_EDITABLE (self->spin), 8);
+  /* Small ranges would give a cramped field; leave room to type, and
+   * for the widest numbers the range allows, up to a point. */
+  {
+    g_autofree char *widest = format_for_display (MAX (fabs (lower), fabs (upper)));
+    int chars = (int) strlen (widest) + (lower < 0 ? 1 : 0) + (digits > 0 ? (int) digits + 1 : 0);
+
+    chars = CLAMP (chars, 8, 12);
+    if (gtk_editable_get_width_chars (GTK_EDITABLE (self->spin)) < chars)
+      gtk_editable_set_width_chars (GTK_EDITABLE (self->spin), chars);
+  }
   clarify_input_label_accessible (input, self->spin);
 
   keys = gtk_event_controller_key_new ();
@@ -222,7 +252,8 @@ clarify_number_input_setup (ClarifyInput    *input,
     }
 
   /* Typing counts at once (Ctrl+Enter may come before the spin commits). */
-  g_signal_connect (self->spin, "input", G_CALLBACK (spin_input_cb), NULL);
+  g_signal_connect (self->spin, "input", G_CALLBACK (spin_input_cb), self);
+  g_signal_connect (self->spin, "output", G_CALLBACK (spin_output_cb), self);
   g_signal_connect_swapped (self->spin, "changed", G_CALLBACK (text_changed_cb), self);
   g_signal_connect_swapped (self->spin, "value-changed", G_CALLBACK (clarify_input_changed), self);
 }
