@@ -443,17 +443,19 @@ typedef struct
   const char *impossible;
   /* 01.12.2026, German style: read the locale's way, and said so. */
   const char *dotted_words;
+  /* 2 January of the year 1 as the field shows it. */
+  const char *year_one;
 } DateCase;
 
 static const DateCase date_cases[] = {
   { "de", "de", NULL, "01.12.2026", "01.12.2026", "Di., 1. Dezember 2026", "1.12.26", "31.02.2026",
-    "Di., 1. Dezember 2026" },
+    "Di., 1. Dezember 2026", "02.01.0001" },
   { "en", "en", NULL, "12/01/2026", "2026-12-01", "Tue, 1 December 2026", "12/1/26", "02/31/2026",
-    "Mon, 12 January 2026" },
+    "Mon, 12 January 2026", "0001-01-02" },
   { "en_US", "en", "en_US.UTF-8", "12/01/2026", "12/01/2026", "Tue, 1 December 2026", "12/1/26", "02/31/2026",
-    "Mon, 12 January 2026" },
+    "Mon, 12 January 2026", "01/02/0001" },
   { "en_GB", "en", "en_GB.UTF-8", "01/12/2026", "01/12/2026", "Tue, 1 December 2026", "1/12/26", "31/02/2026",
-    "Tue, 1 December 2026" },
+    "Tue, 1 December 2026", "02/01/0001" },
 };
 
 static void
@@ -576,6 +578,32 @@ test_date_impossible (gconstpointer data)
   run_clear (&run);
 }
 
+/* A default in the year 1 is shown with all four digits and sent back as
+ * it came: "01/02/1" was read back as 2001. */
+static void
+test_date_year_one (gconstpointer data)
+{
+  const DateCase *c = data;
+  g_autoptr(ClarifyRequest) request = NULL;
+  ClarifyQuestion *question;
+  const char *defaults[] = { "0001-01-02", NULL };
+  Run run = { 0 };
+
+  set_date_case (c);
+  request = new_date_request ();
+  question = clarify_request_get_question (request, 0);
+  clarify_question_set_default_values (question, defaults);
+  run_start (&run, request);
+
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (date_field (&run))), ==, c->year_one);
+  focus_question (&run, 0);
+  g_assert_true (send_key (&run, GDK_KEY_Return, 0));
+  assert_response (&run,
+                   "{\"id\":\"r1\",\"outcome\":\"answered\",\"answers\":[{\"question_id\":\"freeze\","
+                   "\"values\":[\"0001-01-02\"]}]}");
+  run_clear (&run);
+}
+
 static void
 test_date_range_locale (gconstpointer data)
 {
@@ -631,10 +659,12 @@ main (int   argc,
       g_autofree char *locale = g_strdup_printf ("/text-inputs/date/locale/%s", date_cases[i].name);
       g_autofree char *impossible = g_strdup_printf ("/text-inputs/date/impossible/%s", date_cases[i].name);
       g_autofree char *range = g_strdup_printf ("/text-inputs/date-range/locale/%s", date_cases[i].name);
+      g_autofree char *year_one = g_strdup_printf ("/text-inputs/date/year-one/%s", date_cases[i].name);
 
       g_test_add_data_func (locale, &date_cases[i], test_date_locale);
       g_test_add_data_func (impossible, &date_cases[i], test_date_impossible);
       g_test_add_data_func (range, &date_cases[i], test_date_range_locale);
+      g_test_add_data_func (year_one, &date_cases[i], test_date_year_one);
     }
 
   return g_test_run ();

@@ -245,9 +245,11 @@ clarify_date_text_format (const GDate *date)
       g_str_equal (locale, "POSIX"))
     return clarify_date_text_format_iso (date);
 
-  /* The whole year: "01/12/26" could be read as another century. */
+  /* The whole year, four digits: "01/12/26" could be read as another
+   * century, and "01/01/1" (year 1) as 2001 when read back. */
   format = g_string_new (nl_langinfo (D_FMT));
   g_string_replace (format, "%y", "%Y", 0);
+  g_string_replace (format, "%Y", "%4Y", 0);
   if (g_date_strftime (buf, sizeof buf, format->str, date) == 0)
     return clarify_date_text_format_iso (date);
 
