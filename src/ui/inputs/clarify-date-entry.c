@@ -27,6 +27,8 @@ struct _ClarifyDateEntry
   gboolean   keyboard_nav;
   /* Enter was pressed in the calendar (not the release of the key that opened it). */
   gboolean   pick_pending;
+  /* The last press was on the calendar's month or year arrows. */
+  gboolean   browsing;
 };
 
 G_DEFINE_FINAL_TYPE (ClarifyDateEntry, clarify_date_entry, GTK_TYPE_WIDGET)
@@ -75,10 +77,26 @@ pick_calendar_date (ClarifyDateEntry *self)
   gtk_widget_grab_focus (self->entry);
 }
 
+/* GTK 4.8's arrows select the month's last day when the day shown does
+ * not exist there (31 January, next month: 28 February): browsing, not a
+ * pick, so the calendar stays open and the field as it was. */
+static void
+calendar_pressed_cb (GtkGestureClick  *gesture,
+                     int               n_press,
+                     double            x,
+                     double            y,
+                     ClarifyDateEntry *self)
+{
+  GtkWidget *target = gtk_widget_pick (self->calendar, x, y, GTK_PICK_DEFAULT);
+
+  self->browsing = target != NULL &&
+                   (GTK_IS_BUTTON (target) || gtk_widget_get_ancestor (target, GTK_TYPE_BUTTON) != NULL);
+}
+
 static void
 day_selected_cb (ClarifyDateEntry *self)
 {
-  if (self->syncing || self->keyboard_nav)
+  if (self->syncing || self->keyboard_nav || self->browsing)
     return;
 
   pick_calendar_date (self);
@@ -133,6 +151,7 @@ popover_show_cb (ClarifyDateEntry *self)
 
   self->keyboard_nav = FALSE;
   self->pick_pending = FALSE;
+  self->browsing = FALSE;
   self->syncing = TRUE;
   gtk_calendar_select_day (GTK_CALENDAR (self->calendar), shown);
   self->syncing = FALSE;
@@ -144,6 +163,7 @@ static void
 ensure_calendar (ClarifyDateEntry *self)
 {
   GtkEventController *keys;
+  GtkGesture *click;
   GtkWidget *popover;
 
   if (self->calendar != NULL)
@@ -156,6 +176,10 @@ ensure_calendar (ClarifyDateEntry *self)
   g_signal_connect (keys, "key-pressed", G_CALLBACK (calendar_key_pressed_cb), self);
   g_signal_connect (keys, "key-released", G_CALLBACK (calendar_key_released_cb), self);
   gtk_widget_add_controller (self->calendar, keys);
+  click = gtk_gesture_click_new ();
+  gtk_event_controller_set_propagation_phase (GTK_EVENT_CONTROLLER (click), GTK_PHASE_CAPTURE);
+  g_signal_connect (click, "pressed", G_CALLBACK (calendar_pressed_cb), self);
+  gtk_widget_add_controller (self->calendar, GTK_EVENT_CONTROLLER (click));
 
   popover = gtk_popover_new ();
   gtk_popover_set_child (GTK_POPOVER (popover), self->calendar);
