@@ -517,8 +517,10 @@ activate_default_cb (ClarifyInput *input,
 
 /* The input's own key handler on @widget (it runs in the capture phase,
  * before the widget's). */
+/* The capture-phase controller of @type @widget was given (not GTK's own). */
 static GtkEventController *
-get_key_controller (GtkWidget *widget)
+get_capture_controller (GtkWidget *widget,
+                        GType      type)
 {
   g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (widget);
 
@@ -526,12 +528,18 @@ get_key_controller (GtkWidget *widget)
     {
       g_autoptr(GObject) controller = g_list_model_get_item (controllers, i);
 
-      if (GTK_IS_EVENT_CONTROLLER_KEY (controller) &&
+      if (G_TYPE_CHECK_INSTANCE_TYPE (controller, type) &&
           gtk_event_controller_get_propagation_phase (GTK_EVENT_CONTROLLER (controller)) == GTK_PHASE_CAPTURE)
         return GTK_EVENT_CONTROLLER (controller);
     }
 
   g_assert_not_reached ();
+}
+
+static GtkEventController *
+get_key_controller (GtkWidget *widget)
+{
+  return get_capture_controller (widget, GTK_TYPE_EVENT_CONTROLLER_KEY);
 }
 
 static void
@@ -1590,24 +1598,6 @@ test_date_range_calendar (void)
   hide (&shown);
 }
 
-/* The capture-phase click gesture @widget was given (not GTK's own). */
-static GtkGesture *
-get_capture_click (GtkWidget *widget)
-{
-  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (widget);
-
-  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
-    {
-      g_autoptr(GObject) controller = g_list_model_get_item (controllers, i);
-
-      if (GTK_IS_GESTURE_CLICK (controller) &&
-          gtk_event_controller_get_propagation_phase (GTK_EVENT_CONTROLLER (controller)) == GTK_PHASE_CAPTURE)
-        return GTK_GESTURE (controller);
-    }
-
-  g_assert_not_reached ();
-}
-
 /* A press on @target as the calendar's own gestures see it first. */
 static void
 press_in_calendar (GtkWidget *calendar,
@@ -1619,7 +1609,7 @@ press_in_calendar (GtkWidget *calendar,
                                            &GRAPHENE_POINT_INIT (gtk_widget_get_width (target) / 2.f,
                                                                  gtk_widget_get_height (target) / 2.f),
                                            &point));
-  g_signal_emit_by_name (get_capture_click (calendar), "pressed", 1, (double) point.x, (double) point.y);
+  g_signal_emit_by_name (get_capture_controller (calendar, GTK_TYPE_GESTURE_CLICK), "pressed", 1, (double) point.x, (double) point.y);
 }
 
 /* The month's arrows only browse: from 31 January, next month is
