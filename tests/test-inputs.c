@@ -1855,7 +1855,16 @@ test_screenshots (gconstpointer data)
     gtk_spin_button_update (spin);
     assert_answer (shown.input, "3.75", NULL);
     if (german)
-      g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (spin)), ==, "3,75");
+      {
+        g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (spin)), ==, "3,75");
+        /* German thousands are a thousand, not 1 ("1.000" was read so). */
+        gtk_editable_set_text (GTK_EDITABLE (spin), "1.000");
+        assert_answer (shown.input, "1000", NULL);
+        gtk_editable_set_text (GTK_EDITABLE (spin), "1.234,5");
+        gtk_spin_button_update (spin);
+        assert_answer (shown.input, "1234.5", NULL);
+        assert_valid (shown.input);
+      }
   }
   hide (&shown);
 

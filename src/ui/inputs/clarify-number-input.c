@@ -5,6 +5,7 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
+#include <langinfo.h>
 #include <math.h>
 
 #include "clarify-input-private.h"
@@ -105,6 +106,56 @@ parse_number (const char *text,
   return end != NULL && *end == '\0' && isfinite (*value);
 }
 
+/* @text without the locale's thousands separators, when it is grouped
+ * exactly so ("1.000" or "1.234,5" in German, "1,000.5" in English), or
+ * NULL: read as it was, "1.000" was 1 to a German user meaning a thousand. */
+static char *
+drop_grouping (const char *text)
+{
+  const char *separator = nl_langinfo (THOUSEP);
+  const char *radix = nl_langinfo (RADIXCHAR);
+  gsize separator_len = strlen (separator);
+  const char *p = text;
+  g_autoptr(GString) out = NULL;
+  guint lead = 0;
+  guint groups = 0;
+
+  if (separator_len == 0 || g_str_equal (separator, radix))
+    return NULL;
+
+  if (*p == '-' || *p == '+')
+    p++;
+  while (g_ascii_isdigit (p[lead]))
+    lead++;
+  if (lead == 0 || lead > 3)
+    return NULL;
+
+  out = g_string_new_len (text, (p - text) + lead);
+  for (p += lead;
+       strncmp (p, separator, separator_len) == 0 &&
+       g_ascii_isdigit (p[separator_len]) && g_ascii_isdigit (p[separator_len + 1]) &&
+       g_ascii_isdigit (p[separator_len + 2]) && !g_ascii_isdigit (p[separator_len + 3]);
+       p += separator_len + 3, groups++)
+    g_string_append_len (out, p + separator_len, 3);
+
+  if (groups == 0 || (*p != '\0' && !g_str_has_prefix (p, radix)))
+    return NULL;
+
+  g_string_append (out, p);
+  return g_string_free (g_steal_pointer (&out), FALSE);
+}
+
+/* What the user typed, in the locale's way; defaults come in C's. */
+static gboolean
+parse_typed (const char *text,
+             double     *value)
+{
+  g_autofree char *stripped = g_strstrip (g_strdup (text));
+  g_autofree char *ungrouped = drop_grouping (stripped);
+
+  return parse_number (ungrouped != NULL ? ungrouped : stripped, value);
+}
+
 /* The spin button commits what was typed (Tab, a click elsewhere) through
  * ::input, then clamps, snaps and writes it back through ::output. Text that
  * is no valid answer ("abc", 50 of at most 10, 5 in steps of 3) stays as
@@ -117,7 +168,7 @@ spin_input_cb (GtkSpinButton      *spin,
                ClarifyNumberInput *self)
 {
   if (!clarify_input_get_valid (CLARIFY_INPUT (self)) ||
-      !parse_number (gtk_editable_get_text (GTK_EDITABLE (spin)), new_value))
+      !parse_typed (gtk_editable_get_text (GTK_EDITABLE (spin)), new_value))
     {
       *new_value = gtk_spin_button_get_value (spin);
       self->keep_text = TRUE;
@@ -146,7 +197,7 @@ text_changed_cb (ClarifyNumberInput *self)
 
   if (self->hint != NULL)
     gtk_widget_set_visible (self->hint,
-                            !parse_number (gtk_editable_get_text (GTK_EDITABLE (self->spin)), &value) ||
+                            !parse_typed (gtk_editable_get_text (GTK_EDITABLE (self->spin)), &value) ||
                             ((!validation->has_min || value >= validation->min) &&
                              (!validation->has_max || value <= validation->max)));
 
@@ -269,7 +320,7 @@ clarify_number_input_collect (ClarifyInput  *input,
 
   /* What is typed, not yet committed, is the answer too. Text that is no
    * number goes as it is, so that the check can say so. */
-  if (parse_number (text, &value))
+  if (parse_typed (text, &value))
     g_ptr_array_add (values, format_for_wire (value));
   else if (text[0] != '\0')
     g_ptr_array_add (values, g_strdup (text));
