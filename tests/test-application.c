@@ -368,6 +368,20 @@ test_parse_connect_spec (void)
   bad_syntax = clarify_application_parse_connect_spec ("work", &error);
   g_assert_null (bad_syntax);
   g_assert_nonnull (error);
+  g_clear_error (&error);
+
+  /* The names of Clarify's own questions: such a connection replaced them
+   * ("Claude Code", with its space, is no connection name anyway). */
+  for (guint i = 0; i < 2; i++)
+    {
+      const char *specs[] = { "MCP=opencode:http://127.0.0.1:1", "D-Bus=clarify:http://127.0.0.1:1/" };
+      g_autoptr(ClarifyConnection) builtin = clarify_application_parse_connect_spec (specs[i], &error);
+
+      g_assert_null (builtin);
+      g_assert_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE);
+      g_assert_true (g_str_has_suffix (error->message, "is the name of Clarify’s own questions; please choose another name."));
+      g_clear_error (&error);
+    }
 }
 
 static gboolean
@@ -553,6 +567,20 @@ test_mcp_endpoint (void)
   g_assert_no_error (error);
   g_assert_cmpuint (soup_message_get_status (message), ==, 200);
   g_assert_nonnull (strstr (g_bytes_get_data (reply, NULL), "\"name\":\"ask_user\""));
+
+  /* A connection named MCP, or removing "MCP", no longer ends it. */
+  {
+    g_auto(RunResult) run = { 0, };
+
+    run_clarify (&run, (const char *[]) { "--connect", "MCP=opencode:http://127.0.0.1:1", NULL });
+    g_assert_cmpint (run.status, ==, CLARIFY_EXIT_USAGE);
+    g_assert_nonnull (strstr (run.err, "“MCP” is the name of Clarify’s own questions"));
+    run_result_clear (&run);
+    run_clarify (&run, (const char *[]) { "--disconnect", "MCP", NULL });
+    g_assert_cmpint (run.status, ==, CLARIFY_EXIT_USAGE);
+    g_assert_true (clarify_application_lookup_backend (app, "MCP") == backend);
+    g_assert_true (mcp_listening (NULL));
+  }
 }
 
 static gboolean

@@ -496,7 +496,7 @@ clarify_dbus_backend_new (GDBusConnection *bus,
   g_return_val_if_fail (G_IS_DBUS_CONNECTION (bus), NULL);
 
   /* Shown in the dialog as who asks: a script on this machine. */
-  connection = clarify_connection_new ("D-Bus", "dbus", "dbus:" CLARIFY_DBUS_NAME);
+  connection = clarify_connection_new (CLARIFY_DBUS_BACKEND_NAME, "dbus", "dbus:" CLARIFY_DBUS_NAME);
 
   return g_object_new (CLARIFY_TYPE_DBUS_BACKEND,
                        "connection", connection,

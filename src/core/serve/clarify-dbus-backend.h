@@ -42,6 +42,8 @@
 G_BEGIN_DECLS
 
 #define CLARIFY_DBUS_NAME      "io.github.clarify.Clarify"
+/* The connection name its questions are shown under. */
+#define CLARIFY_DBUS_BACKEND_NAME "D-Bus"
 #define CLARIFY_DBUS_PATH      "/io/github/clarify/Clarify"
 
 #define CLARIFY_TYPE_DBUS_BACKEND (clarify_dbus_backend_get_type ())

@@ -109,6 +109,10 @@ clarify_application_start_connection (ClarifyApplication  *self,
   const char *name = clarify_connection_get_name (connection);
   Starting *starting;
 
+  /* connections.ini edited by hand, or written before names were checked. */
+  if (clarify_application_refuse_builtin_name (name, error))
+    return FALSE;
+
   if (clarify_backend_registry_lookup (clarify_connection_get_kind (connection)) == NULL)
     {
       /* The registry words it. */

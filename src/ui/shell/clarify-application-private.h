@@ -67,6 +67,10 @@ void              clarify_application_tell_user               (ClarifyApplicatio
 void              clarify_application_attach_backend          (ClarifyApplication  *self,
                                                                ClarifyBackend      *backend,
                                                                gboolean             temporary);
+/* TRUE, with @error set, when @name is one of Clarify's own backends'
+ * (MCP, D-Bus, Claude Code): no connection may take it. */
+gboolean          clarify_application_refuse_builtin_name     (const char          *name,
+                                                               GError             **error);
 gboolean          clarify_application_disconnect              (ClarifyApplication  *self,
                                                                const char          *name,
                                                                GError             **error);

@@ -14,6 +14,7 @@
 #include "clarify-application-private.h"
 #include "clarify-backend-registry.h"
 #include "clarify-claude-code-backend.h"
+#include "clarify-claude-code-codec.h"
 #include "clarify-dbus-backend.h"
 #include "clarify-end-reason.h"
 #include "clarify-error.h"
@@ -316,6 +317,9 @@ clarify_application_disconnect (ClarifyApplication  *self,
 {
   gboolean known = FALSE;
   ClarifyBackend *backend;
+
+  if (clarify_application_refuse_builtin_name (name, error))
+    return FALSE;
 
   if (clarify_connection_store_remove (self->store, name))
     {
@@ -707,6 +711,23 @@ clarify_application_present_request (ClarifyApplication *self,
   return clarify_dialog_queue_present (self->dialogs, request);
 }
 
+gboolean
+clarify_application_refuse_builtin_name (const char  *name,
+                                         GError     **error)
+{
+  /* Each is a backend of its own in the inbox, which names are the keys of:
+   * a connection so named would replace it (--connect MCP=… ended the
+   * MCP endpoint). */
+  if (g_strcmp0 (name, CLARIFY_MCP_CONNECTION_NAME) != 0 &&
+      g_strcmp0 (name, CLARIFY_DBUS_BACKEND_NAME) != 0 &&
+      g_strcmp0 (name, CLARIFY_CLAUDE_CODE_NAME) != 0)
+    return FALSE;
+
+  g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+               _("“%s” is the name of Clarify’s own questions; please choose another name."), name);
+  return TRUE;
+}
+
 ClarifyConnection *
 clarify_application_parse_connect_spec (const char  *spec,
                                         GError     **error)
@@ -717,6 +738,9 @@ clarify_application_parse_connect_spec (const char  *spec,
 
   connection = clarify_connection_new_from_spec (spec, error);
   if (connection == NULL)
+    return NULL;
+
+  if (clarify_application_refuse_builtin_name (clarify_connection_get_name (connection), error))
     return NULL;
 
   if (clarify_backend_registry_lookup (clarify_connection_get_kind (connection)) == NULL)
