@@ -1100,6 +1100,52 @@ test_cancelled_notification (Fixture       *fixture,
   g_assert_cmpstr (text, ==, "The request was cancelled before the user answered");
 }
 
+/* Without sessions, callers that number from 1 share their ids: a
+ * cancellation for id 7 used to end the latest caller's question, not
+ * necessarily the sender's. With two calls of that id none is ended; with
+ * one left, that one is. */
+static void
+test_cancelled_without_session (Fixture       *fixture,
+                                gconstpointer  data)
+{
+  g_autofree char *first_body = call_body (7, "{\"questions\":[{\"question\":\"First\"}]}");
+  g_autofree char *second_body = call_body (7, "{\"questions\":[{\"question\":\"Second\"}]}");
+  const char *cancel = "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\",\"params\":{\"requestId\":7}}";
+  g_autoptr(Reply) first_call = NULL;
+  g_autoptr(Reply) second_call = NULL;
+  ClarifyRequest *first, *second;
+
+  first_call = start_request (fixture, "POST", fixture->token, first_body, NULL);
+  first = clarify_test_watch_wait_request_for (&fixture->watch, 1, WAIT_MS);
+  second_call = start_request (fixture, "POST", fixture->token, second_body, NULL);
+  second = clarify_test_watch_wait_request_for (&fixture->watch, 2, WAIT_MS);
+
+  {
+    g_autoptr(Reply) reply = post (fixture, cancel);
+
+    g_assert_cmpuint (reply->status, ==, 202);
+    clarify_test_loop_for (50);
+    g_assert_false (clarify_request_is_withdrawn (first));
+    g_assert_false (clarify_request_is_withdrawn (second));
+  }
+
+  /* The first is answered; the cancellation now names one call. */
+  {
+    g_autoptr(ClarifyResponse) response = clarify_response_new (clarify_request_get_id (first),
+                                                                CLARIFY_OUTCOME_CANCELLED);
+
+    clarify_test_watch_answer (&fixture->watch, first, response);
+    wait_reply (first_call);
+  }
+  {
+    g_autoptr(Reply) reply = post (fixture, cancel);
+
+    g_assert_cmpuint (reply->status, ==, 202);
+  }
+  wait_reply (second_call);
+  g_assert_true (clarify_request_is_withdrawn (second));
+}
+
 static void
 test_port_in_use (Fixture       *fixture,
                   gconstpointer  data)
@@ -1345,6 +1391,7 @@ main (int   argc,
   ADD ("ask-user/refused-when-full", test_refused_when_full);
   ADD ("ask-user/client-disconnect", test_client_disconnect);
   ADD ("ask-user/cancelled-notification", test_cancelled_notification);
+  ADD ("ask-user/cancelled-without-session", test_cancelled_without_session);
   ADD ("ask-user/caller", test_caller);
   ADD ("ask-user/answer-for-unknown", test_answer_for_unknown_request);
   ADD ("ask-user/stop-replies", test_stop_replies);

@@ -24,7 +24,9 @@ struct _ClarifyMcpProtocol
   ClarifyMcpAskFinishFunc  ask_finish;
   gpointer                 user_data;
 
-  /* "scope\nid" → GCancellable of a tools/call in flight */
+  /* "scope\nid" → GPtrArray of the GCancellables of the tools/calls in
+   * flight with that id: more than one only without a session, where
+   * clients that number from 1 share the scope "". */
   GHashTable              *calls;
   /* scope ("" for none) → the client's clientInfo.name */
   GHashTable              *clients;
@@ -111,7 +113,7 @@ clarify_mcp_protocol_class_init (ClarifyMcpProtocolClass *klass)
 static void
 clarify_mcp_protocol_init (ClarifyMcpProtocol *self)
 {
-  self->calls = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_object_unref);
+  self->calls = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) g_ptr_array_unref);
   self->clients = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
 }
 
@@ -398,10 +400,14 @@ ask_cb (GObject      *object,
   /* Nothing more about a call once its reply is on its way. */
   handling_stop_progress (handling);
 
-  /* Only our own entry: a later call may have reused the id. */
-  if (handling->call_key != NULL &&
-      g_hash_table_lookup (self->calls, handling->call_key) == handling->call_cancellable)
-    g_hash_table_remove (self->calls, handling->call_key);
+  /* Only our own entry: another call may have the same id. */
+  if (handling->call_key != NULL)
+    {
+      GPtrArray *same_id = g_hash_table_lookup (self->calls, handling->call_key);
+
+      if (same_id != NULL && g_ptr_array_remove (same_id, handling->call_cancellable) && same_id->len == 0)
+        g_hash_table_remove (self->calls, handling->call_key);
+    }
 
   if (response == NULL)
     {
@@ -432,6 +438,7 @@ handle_tools_call (GTask        *task,
   g_autoptr(GError) error = NULL;
   g_autofree char *request_id = NULL;
   g_autofree char *id_text = NULL;
+  GPtrArray *same_id;
   const char *name = NULL;
   JsonNode *arguments;
 
@@ -486,8 +493,13 @@ handle_tools_call (GTask        *task,
 
   id_text = json_to_string (handling->id, FALSE);
   handling->call_key = g_strdup_printf ("%s\n%s", scope != NULL ? scope : "", id_text);
-  g_hash_table_replace (self->calls, g_strdup (handling->call_key),
-                        g_object_ref (handling->call_cancellable));
+  same_id = g_hash_table_lookup (self->calls, handling->call_key);
+  if (same_id == NULL)
+    {
+      same_id = g_ptr_array_new_with_free_func (g_object_unref);
+      g_hash_table_insert (self->calls, g_strdup (handling->call_key), same_id);
+    }
+  g_ptr_array_add (same_id, g_object_ref (handling->call_cancellable));
 
   handling_start_waiting (handling, params);
   self->ask (handling->request, handling->call_cancellable, ask_cb, g_object_ref (task), self->user_data);
@@ -502,7 +514,7 @@ handle_notification (ClarifyMcpProtocol *self,
   JsonNode *request_id;
   g_autofree char *id_text = NULL;
   g_autofree char *key = NULL;
-  GCancellable *cancellable;
+  GPtrArray *same_id;
 
   /* notifications/initialized and unknown notifications need nothing. */
   if (g_strcmp0 (method, "notifications/cancelled") != 0 || params == NULL)
@@ -514,9 +526,21 @@ handle_notification (ClarifyMcpProtocol *self,
 
   id_text = json_to_string (request_id, FALSE);
   key = g_strdup_printf ("%s\n%s", scope != NULL ? scope : "", id_text);
-  cancellable = g_hash_table_lookup (self->calls, key);
-  if (cancellable != NULL)
-    g_cancellable_cancel (cancellable);
+  same_id = g_hash_table_lookup (self->calls, key);
+  if (same_id == NULL)
+    return;
+
+  /* Two callers without a session used that id: which one meant it is
+   * unknown, and cancelling the other would end a question it still waits
+   * for. Each call still ends when its own connection closes. */
+  if (same_id->len > 1)
+    {
+      g_message ("MCP: notifications/cancelled for request %s is ambiguous: %u calls without a session have that id; none is cancelled",
+                 id_text, same_id->len);
+      return;
+    }
+
+  g_cancellable_cancel (g_ptr_array_index (same_id, 0));
 }
 
 static gboolean
