@@ -1140,15 +1140,25 @@ test_countdown_format (void)
   set_language ("en");
   a = clarify_countdown_format (299);
   b = clarify_countdown_format (5);
-  c = clarify_countdown_format (3600);
+  c = clarify_countdown_format (3599);
   g_assert_cmpstr (a, ==, "4:59 left");
   g_assert_cmpstr (b, ==, "0:05 left");
-  g_assert_cmpstr (c, ==, "60:00 left");
+  g_assert_cmpstr (c, ==, "59:59 left");
+  /* An hour and more in hours (it was "71582:47 left" for the longest). */
+  g_clear_pointer (&c, g_free);
+  c = clarify_countdown_format (3600);
+  g_assert_cmpstr (c, ==, "1:00:00 left");
+  g_clear_pointer (&c, g_free);
+  c = clarify_countdown_format (G_MAXUINT / 1000);
+  g_assert_cmpstr (c, ==, "1193:02:47 left");
 
   set_language ("de");
   g_clear_pointer (&b, g_free);
   b = clarify_countdown_format (5);
   g_assert_cmpstr (b, ==, "noch 0:05");
+  g_clear_pointer (&c, g_free);
+  c = clarify_countdown_format (7258);
+  g_assert_cmpstr (c, ==, "noch 2:00:58");
   set_language ("en");
 }
 

@@ -317,6 +317,11 @@ clarify_countdown_get_warning (ClarifyCountdown *self)
 char *
 clarify_countdown_format (guint seconds)
 {
+  /* An hour or more in hours: "120:58" read as two hours only after a sum. */
+  if (seconds >= 3600)
+    /* Translators: hours, minutes and seconds left to answer, e.g. "2:00:58 left" */
+    return g_strdup_printf (_("%u:%02u:%02u left"), seconds / 3600, seconds / 60 % 60, seconds % 60);
+
   /* Translators: minutes and seconds left to answer, e.g. "4:59 left" */
   return g_strdup_printf (_("%d:%02d left"), (int) (seconds / 60), (int) (seconds % 60));
 }
