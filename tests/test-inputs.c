@@ -1429,6 +1429,49 @@ test_number_step (void)
   hide (&shown);
 }
 
+/* Valid numbers reach the agent as typed, and defaults as sent: GTK's
+ * snapping and its rounding to the spin's digits changed them (1.15 in
+ * steps of 0.01 without a minimum became 1.12; 0.7 without a step, 1). */
+static void
+test_number_exact (void)
+{
+  g_autoptr(ClarifyQuestion) cents = new_number_question (FALSE, 0, FALSE, 0, 0.01);
+  g_autoptr(ClarifyQuestion) any = new_number_question (FALSE, 0, FALSE, 0, 0);
+  GtkSpinButton *spin;
+  Shown shown;
+
+  shown = show (cents);
+  spin = clarify_number_input_get_spin_button (CLARIFY_NUMBER_INPUT (shown.input));
+  assert_answer (shown.input, "0", NULL);
+  gtk_editable_set_text (GTK_EDITABLE (spin), "1.15");
+  gtk_spin_button_update (spin);
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (spin)), ==, "1.15");
+  assert_answer (shown.input, "1.15", NULL);
+  assert_valid (shown.input);
+  /* The buttons step from there. */
+  gtk_spin_button_spin (spin, GTK_SPIN_STEP_FORWARD, 0);
+  assert_answer (shown.input, "1.16", NULL);
+  hide (&shown);
+
+  set_defaults (cents, "12.7", NULL);
+  shown = show (cents);
+  spin = clarify_number_input_get_spin_button (CLARIFY_NUMBER_INPUT (shown.input));
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (spin)), ==, "12.7");
+  assert_answer (shown.input, "12.7", NULL);
+  hide (&shown);
+
+  set_defaults (any, "0.7", NULL);
+  shown = show (any);
+  spin = clarify_number_input_get_spin_button (CLARIFY_NUMBER_INPUT (shown.input));
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (spin)), ==, "0.7");
+  assert_answer (shown.input, "0.7", NULL);
+  gtk_editable_set_text (GTK_EDITABLE (spin), "0.1234567");
+  gtk_spin_button_update (spin);
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (spin)), ==, "0.1234567");
+  assert_answer (shown.input, "0.1234567", NULL);
+  hide (&shown);
+}
+
 /* Date */
 
 static void
@@ -2001,6 +2044,7 @@ main (int   argc,
   g_test_add_func ("/inputs/date/default", test_date_default);
   g_test_add_func ("/inputs/date-range", test_date_range);
   g_test_add_func ("/inputs/date-range/default", test_date_range_default);
+  g_test_add_func ("/inputs/number/exact", test_number_exact);
   g_test_add_func ("/inputs/date-range/calendar", test_date_range_calendar);
   g_test_add_func ("/inputs/date/calendar-browse", test_date_calendar_browse);
   g_test_add_func ("/inputs/focus", test_grab_focus);

@@ -17,7 +17,7 @@
 #define DEFAULT_MIN  (-CLARIFY_MAX_NUMBER)
 #define DEFAULT_MAX  CLARIFY_MAX_NUMBER
 #define DEFAULT_STEP 1.0
-#define MAX_DIGITS   6
+#define MAX_DIGITS   17
 
 struct _ClarifyNumberInput
 {
@@ -31,24 +31,23 @@ struct _ClarifyNumberInput
 
 G_DEFINE_FINAL_TYPE (ClarifyNumberInput, clarify_number_input, CLARIFY_TYPE_INPUT)
 
-/* How many decimals @value needs, up to MAX_DIGITS ("0.25" → 2, "3" → 0). */
+/* The fewest decimals that give @value back exactly ("0.25" → 2, "3" → 0,
+ * "0.1234567" → 7), up to MAX_DIGITS: six at most cut that one to 0.123457. */
 static guint
 decimals_of (double value)
 {
-  char buf[G_ASCII_DTOSTR_BUF_SIZE];
-  const char *dot;
-  guint n;
+  for (guint n = 0; n < MAX_DIGITS; n++)
+    {
+      char format[8];
+      char buf[G_ASCII_DTOSTR_BUF_SIZE];
 
-  g_ascii_formatd (buf, sizeof buf, "%.6f", fabs (value));
-  dot = strchr (buf, '.');
-  if (dot == NULL)
-    return 0;
+      g_snprintf (format, sizeof format, "%%.%uf", n);
+      g_ascii_formatd (buf, sizeof buf, format, value);
+      if (g_ascii_strtod (buf, NULL) == value)
+        return n;
+    }
 
-  n = strlen (dot + 1);
-  while (n > 0 && dot[n] == '0')
-    n--;
-
-  return MIN (n, MAX_DIGITS);
+  return MAX_DIGITS;
 }
 
 /* C-locale text for the wire: "42", not "42.0"; "2.5"; never "-0". */
@@ -157,7 +156,7 @@ parse_typed (const char *text,
 }
 
 /* The spin button commits what was typed (Tab, a click elsewhere) through
- * ::input, then clamps, snaps and writes it back through ::output. Text that
+ * ::input, then clamps it and writes it back through ::output. Text that
  * is no valid answer ("abc", 50 of at most 10, 5 in steps of 3) stays as
  * typed, with its error: committed, it would be a number nobody typed.
  * GtkSpinButton reads only the locale's separator: "2.5" in a German
@@ -177,14 +176,29 @@ spin_input_cb (GtkSpinButton      *spin,
   return TRUE;
 }
 
+/* The value in the locale's notation ("3.75" shows as "3,75" in German),
+ * unless that would lose digits the user typed: GTK's own output rounds
+ * to the spin's digits, and 0.7 with no step became 1. */
 static gboolean
 spin_output_cb (GtkSpinButton      *spin,
                 ClarifyNumberInput *self)
 {
-  gboolean keep = self->keep_text;
+  double value = gtk_adjustment_get_value (gtk_spin_button_get_adjustment (spin));
+  g_autofree char *shown = format_for_display (value);
+  double number;
 
-  self->keep_text = FALSE;
-  return keep;
+  if (self->keep_text)
+    {
+      self->keep_text = FALSE;
+      return TRUE;
+    }
+  if ((!parse_typed (shown, &number) || number != value) &&
+      parse_typed (gtk_editable_get_text (GTK_EDITABLE (spin)), &number) && number == value)
+    return TRUE;
+
+  if (g_strcmp0 (shown, gtk_editable_get_text (GTK_EDITABLE (spin))) != 0)
+    gtk_editable_set_text (GTK_EDITABLE (spin), shown);
+  return TRUE;
 }
 
 /* Out of range, the dialog's error names the limit ("The number must be at
@@ -256,9 +270,12 @@ clarify_number_input_setup (ClarifyInput    *input,
 
   if (defaults[0] == NULL || !parse_number (defaults[0], &value))
     {
-      /* No default: 0 on the step grid, moved into the range. */
+      /* No default: 0 on the step grid (from the minimum, or from 0),
+       * moved into the range. */
+      double base = validation->has_min ? validation->min : 0.0;
+
       value = CLAMP (0.0, lower, upper);
-      value = lower + round ((value - lower) / step) * step;
+      value = base + round ((value - base) / step) * step;
       if (value > upper)
         value -= step;
     }
@@ -269,7 +286,10 @@ clarify_number_input_setup (ClarifyInput    *input,
   /* Not numeric: that filter drops '.' where ',' is the separator, and
    * anything else typed is answered inline as "not a number". */
   gtk_spin_button_set_numeric (GTK_SPIN_BUTTON (self->spin), FALSE);
-  gtk_spin_button_set_snap_to_ticks (GTK_SPIN_BUTTON (self->spin), TRUE);
+  /* No snapping: an answer off the step is shown as typed, with its error
+   * (and snapping far from 0, as on ±10^15 without a minimum, turned 1.15
+   * in steps of 0.01 into 1.12). */
+  gtk_spin_button_set_snap_to_ticks (GTK_SPIN_BUTTON (self->spin), FALSE);
   gtk_spin_button_set_update_policy (GTK_SPIN_BUTTON (self->spin), GTK_UPDATE_ALWAYS);
   gtk_widget_set_halign (self->spin, GTK_ALIGN_START);
   /* Small ranges would give a cramped field; leave room to type, and
@@ -305,6 +325,12 @@ clarify_number_input_setup (ClarifyInput    *input,
   /* Typing counts at once (Ctrl+Enter may come before the spin commits). */
   g_signal_connect (self->spin, "input", G_CALLBACK (spin_input_cb), self);
   g_signal_connect (self->spin, "output", G_CALLBACK (spin_output_cb), self);
+  /* The default as it is, not rounded to the spin's digits (0.7 showed 1). */
+  {
+    g_autofree char *shown = format_for_display (value);
+
+    gtk_editable_set_text (GTK_EDITABLE (self->spin), shown);
+  }
   g_signal_connect_swapped (self->spin, "changed", G_CALLBACK (text_changed_cb), self);
   g_signal_connect_swapped (self->spin, "value-changed", G_CALLBACK (clarify_input_changed), self);
 }
