@@ -580,6 +580,21 @@ test_mcp_endpoint (void)
     g_assert_cmpint (run.status, ==, CLARIFY_EXIT_USAGE);
     g_assert_true (clarify_application_lookup_backend (app, "MCP") == backend);
     g_assert_true (mcp_listening (NULL));
+    run_result_clear (&run);
+
+    /* One stored under such a name before names were checked can go;
+     * Clarify's own stays. */
+    {
+      g_autoptr(ClarifyConnection) stored = clarify_connection_new ("D-Bus", "opencode", "http://127.0.0.1:1");
+      ClarifyBackend *own = clarify_application_lookup_backend (app, "D-Bus");
+
+      g_assert_true (clarify_application_keep_connection (app, stored, NULL));
+      g_assert_nonnull (clarify_connection_store_lookup (app->store, "D-Bus"));
+      run_clarify (&run, (const char *[]) { "--disconnect", "D-Bus", NULL });
+      g_assert_cmpint (run.status, ==, 0);
+      g_assert_null (clarify_connection_store_lookup (app->store, "D-Bus"));
+      g_assert_true (clarify_application_lookup_backend (app, "D-Bus") == own);
+    }
   }
 }
 

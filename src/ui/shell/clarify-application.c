@@ -318,8 +318,15 @@ clarify_application_disconnect (ClarifyApplication  *self,
   gboolean known = FALSE;
   ClarifyBackend *backend;
 
+  /* Clarify's own backend stays; a connection stored under its name (by
+   * hand, or before names were checked) can still go. */
   if (clarify_application_refuse_builtin_name (name, error))
-    return FALSE;
+    {
+      if (!clarify_connection_store_remove (self->store, name))
+        return FALSE;
+      g_clear_error (error);
+      return clarify_connection_store_save (self->store, error);
+    }
 
   if (clarify_connection_store_remove (self->store, name))
     {

@@ -409,7 +409,9 @@ remove_response_cb (AdwMessageDialog        *dialog,
 
   key = secret_key (clarify_connection_get_name (self->connection));
 
-  if (!clarify_application_disconnect (self->application, clarify_connection_get_name (self->connection), &error))
+  /* Already removed elsewhere (`clarify --disconnect`) is removed. */
+  if (!clarify_application_disconnect (self->application, clarify_connection_get_name (self->connection), &error) &&
+      !g_error_matches (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE))
     {
       show_error (self, error->message);
       return;
