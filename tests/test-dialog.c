@@ -360,10 +360,14 @@ fill_other (Run *run)
   ClarifyInput *input = input_at (run, 0);
   GtkWidget *entry;
 
+  /* Nothing typed yet is no mistake to point out, whether a chip was
+   * picked before or not; the window grows for the entry either way. */
+  click_choice (input, OUR ("Other…"));
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (clarify_request_dialog_get_error_label (run->dialog, 0))));
+  assert_fits (run);
   click_choice (input, "Tailwind");
   click_choice (input, OUR ("Other…"));
   g_assert_false (clarify_request_dialog_is_submit_sensitive (run->dialog));
-  /* Nothing typed yet is no mistake to point out. */
   g_assert_false (gtk_widget_get_visible (GTK_WIDGET (clarify_request_dialog_get_error_label (run->dialog, 0))));
   entry = clarify_test_find_descendant (GTK_WIDGET (input), GTK_TYPE_ENTRY);
   g_assert_nonnull (entry);
@@ -1058,6 +1062,33 @@ test_invalid_keeps_submit_insensitive (gconstpointer data)
   submit (&run);
   assert_response (&run,
                    "{\"id\":\"r1\",\"outcome\":\"answered\",\"answers\":[{\"question_id\":\"ticket\",\"values\":[\"APP-123\"]}]}");
+  run_clear (&run);
+}
+
+/* A small dialog grows for the "Other…" entry: opening it changed nothing
+ * the dialog watched (still unanswered, still untouched), and the entry
+ * showed only its top edge. */
+static void
+test_other_grows (void)
+{
+  g_autoptr(ClarifyRequest) request = NULL;
+  ClarifyQuestion *question;
+  Run run = { 0 };
+
+  set_language ("en");
+  request = new_request ("r1", NULL, NULL);
+  question = add_question (request, "db", CLARIFY_QUESTION_KIND_SINGLE, NULL, "Which database?");
+  add_option (question, "PostgreSQL", "pg", NULL);
+  add_option (question, "SQLite", "sqlite", NULL);
+  clarify_question_set_allow_other (question, TRUE);
+  run_start (&run, request);
+  settle (&run);
+  assert_fits (&run);
+
+  click_choice (input_at (&run, 0), "Other…");
+  settle (&run);
+  assert_fits (&run);
+  shot (&run, "other-opened");
   run_clear (&run);
 }
 
@@ -1951,6 +1982,7 @@ main (int   argc,
   add_language_test ("/dialog/timeout", test_timeout);
   add_language_test ("/dialog/countdown", test_countdown_display);
   g_test_add_func ("/dialog/countdown/format", test_countdown_format);
+  g_test_add_func ("/dialog/other-grows", test_other_grows);
   g_test_add_func ("/dialog/timeout/already-passed", test_timeout_already_passed);
   add_language_test ("/dialog/withdrawn", test_withdrawn);
   add_language_test ("/dialog/withdrawn/reason", test_withdrawn_reason);

@@ -43,6 +43,10 @@ view_changed_cb (ClarifyChoiceInput *self)
       gtk_widget_set_visible (priv->other_entry, other_active);
       if (other_opened && gtk_widget_get_mapped (priv->view))
         gtk_widget_grab_focus (priv->other_entry);
+      /* The window must grow for it even when the answer's state did not
+       * change (nothing picked before: still unanswered, still untouched). */
+      if (other_opened)
+        clarify_input_grown (CLARIFY_INPUT (self));
     }
   priv->other_was_active = other_active;
 
