@@ -7,6 +7,7 @@
 #include <glib/gi18n.h>
 
 #include "clarify-application-private.h"
+#include "clarify-confirm-dialog.h"
 #include "clarify-connection-editor.h"
 #include "clarify-preferences-window.h"
 #include "clarify-request-notification.h"
@@ -51,15 +52,8 @@ quit_action (GSimpleAction *action,
                                        "The agents that asked them get no answer from Clarify while it is closed.",
                                        n_pending),
                           n_pending);
-  dialog = ADW_MESSAGE_DIALOG (adw_message_dialog_new (gtk_application_get_active_window (GTK_APPLICATION (self)),
-                                                       _("Quit Clarify?"), body));
-  adw_message_dialog_add_responses (dialog,
-                                    "cancel", _("_Cancel"),
-                                    "quit", _("_Quit"),
-                                    NULL);
-  adw_message_dialog_set_response_appearance (dialog, "quit", ADW_RESPONSE_DESTRUCTIVE);
-  adw_message_dialog_set_default_response (dialog, "cancel");
-  adw_message_dialog_set_close_response (dialog, "cancel");
+  dialog = clarify_confirm_dialog_new (gtk_application_get_active_window (GTK_APPLICATION (self)),
+                                       _("Quit Clarify?"), body, "quit", _("_Quit"));
   g_signal_connect_object (dialog, "response", G_CALLBACK (quit_response_cb), self, 0);
   g_set_weak_pointer (&self->quit_dialog, GTK_WINDOW (dialog));
   gtk_window_present (GTK_WINDOW (dialog));

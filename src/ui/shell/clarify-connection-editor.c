@@ -8,6 +8,7 @@
 
 #include "clarify-application-private.h"
 #include "clarify-backend-registry.h"
+#include "clarify-confirm-dialog.h"
 #include "clarify-connection-editor.h"
 #include "clarify-row-text.h"
 #include "clarify-secret.h"
@@ -432,16 +433,10 @@ remove_clicked_cb (ClarifyConnectionEditor *self)
   g_autofree char *heading = g_strdup_printf (_("Remove “%s”?"), clarify_connection_get_name (self->connection));
   AdwMessageDialog *dialog;
 
-  dialog = ADW_MESSAGE_DIALOG (adw_message_dialog_new (GTK_WINDOW (self), heading,
-                                                       _("Clarify stops listening to this agent and forgets its address, "
-                                                         "its password or token, and any answers it has not delivered yet.")));
-  adw_message_dialog_add_responses (dialog,
-                                    "cancel", _("_Cancel"),
-                                    "remove", _("_Remove"),
-                                    NULL);
-  adw_message_dialog_set_response_appearance (dialog, "remove", ADW_RESPONSE_DESTRUCTIVE);
-  adw_message_dialog_set_default_response (dialog, "cancel");
-  adw_message_dialog_set_close_response (dialog, "cancel");
+  dialog = clarify_confirm_dialog_new (GTK_WINDOW (self), heading,
+                                       _("Clarify stops listening to this agent and forgets its address, "
+                                         "its password or token, and any answers it has not delivered yet."),
+                                       "remove", _("_Remove"));
   gtk_window_set_destroy_with_parent (GTK_WINDOW (dialog), TRUE);
   g_signal_connect_object (dialog, "response", G_CALLBACK (remove_response_cb), self, 0);
   gtk_window_present (GTK_WINDOW (dialog));

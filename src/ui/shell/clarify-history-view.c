@@ -6,6 +6,7 @@
 
 #include <glib/gi18n.h>
 
+#include "clarify-confirm-dialog.h"
 #include "clarify-history-row.h"
 #include "clarify-history-view.h"
 #include "clarify-list-head.h"
@@ -168,16 +169,10 @@ clear_clicked_cb (ClarifyHistoryView *self)
   GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
   AdwMessageDialog *dialog;
 
-  dialog = ADW_MESSAGE_DIALOG (adw_message_dialog_new (GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
-                                                       _("Clear the History?"),
-                                                       _("Clarify forgets the questions that ended and what you answered. The agents keep what they received.")));
-  adw_message_dialog_add_responses (dialog,
-                                    "cancel", _("_Cancel"),
-                                    "clear", _("C_lear"),
-                                    NULL);
-  adw_message_dialog_set_response_appearance (dialog, "clear", ADW_RESPONSE_DESTRUCTIVE);
-  adw_message_dialog_set_default_response (dialog, "cancel");
-  adw_message_dialog_set_close_response (dialog, "cancel");
+  dialog = clarify_confirm_dialog_new (GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
+                                       _("Clear the History?"),
+                                       _("Clarify forgets the questions that ended and what you answered. The agents keep what they received."),
+                                       "clear", _("C_lear"));
   g_signal_connect_object (dialog, "response", G_CALLBACK (clear_response_cb), self, 0);
   gtk_window_present (GTK_WINDOW (dialog));
 }
