@@ -230,8 +230,7 @@ key_pressed_cb (GtkEventControllerKey *controller,
   if (!enter || (state & GDK_CONTROL_MASK) != 0)
     return FALSE;
 
-  /* A wrong number stays as typed, with its error: committing it would
-   * clamp or snap it, and the answer would be a number nobody typed. */
+  /* A wrong number answers nothing: it stays as typed, with its error. */
   if (!clarify_input_get_valid (CLARIFY_INPUT (self)))
     return TRUE;
 
@@ -256,8 +255,7 @@ clarify_number_input_setup (ClarifyInput    *input,
   GtkAdjustment *adjustment;
   GtkEventController *keys;
 
-  /* Without a minimum, keep the step grid on 0 rather than on -1e9. */
-  lower = validation->has_min ? validation->min : -floor (-DEFAULT_MIN / step) * step;
+  lower = validation->has_min ? validation->min : DEFAULT_MIN;
   upper = validation->has_max ? validation->max : DEFAULT_MAX;
   if (upper < lower)
     upper = lower;
