@@ -585,26 +585,29 @@ check_number (ClarifyQuestion *question,
               const char      *text)
 {
   const ClarifyValidation *validation = clarify_question_get_validation (question);
-  double value;
+  double value, min, max;
 
   if (!parse_number (text, &value))
     return g_strdup (_("Please enter a number."));
 
   /* Without bounds from the agent, the ones every number Clarify keeps has. */
-  if (value < (validation->has_min ? validation->min : -CLARIFY_MAX_NUMBER))
+  min = validation->has_min ? validation->min : -CLARIFY_MAX_NUMBER;
+  max = validation->has_max ? validation->max : CLARIFY_MAX_NUMBER;
+
+  if (value < min)
     {
-      g_autofree char *min = format_number_for_user (validation->has_min ? validation->min : -CLARIFY_MAX_NUMBER);
+      g_autofree char *min_text = format_number_for_user (min);
 
       /* Translators: %s is a number */
-      return g_strdup_printf (_("The number must be at least %s."), min);
+      return g_strdup_printf (_("The number must be at least %s."), min_text);
     }
 
-  if (value > (validation->has_max ? validation->max : CLARIFY_MAX_NUMBER))
+  if (value > max)
     {
-      g_autofree char *max = format_number_for_user (validation->has_max ? validation->max : CLARIFY_MAX_NUMBER);
+      g_autofree char *max_text = format_number_for_user (max);
 
       /* Translators: %s is a number */
-      return g_strdup_printf (_("The number must be at most %s."), max);
+      return g_strdup_printf (_("The number must be at most %s."), max_text);
     }
 
   if (validation->step > 0)
