@@ -456,6 +456,73 @@ test_mcp_endpoint (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+static gboolean
+mcp_cannot_listen (gpointer data)
+{
+  ClarifyBackend *backend = clarify_application_lookup_backend (app, "MCP");
+
+  return backend != NULL && clarify_backend_get_note (backend) == CLARIFY_BACKEND_NOTE_CANNOT_LISTEN;
+}
+
+/* Another program held the port when the endpoint started: a new port in
+ * the preferences starts it there (it once said "now uses port" and went
+ * on not listening). Switched off, a port is kept for the next start. */
+static void
+test_mcp_port_after_failure (void)
+{
+  g_autoptr(GSocketListener) holder = g_socket_listener_new ();
+  g_autoptr(GError) error = NULL;
+  g_autofree char *text = NULL;
+  ClarifyPreferencesWindow *window;
+  GtkWidget *error_label;
+  guint free_port = clarify_test_free_port ();
+  guint kept_port = clarify_test_free_port ();
+  guint16 stored;
+
+  ensure_app ();
+  window = open_preferences ();
+  error_label = find (window, "port_error_label");
+
+  click_row (window, "mcp_row");
+  g_assert_true (clarify_test_wait_until (port_refuses, GUINT_TO_POINTER (configured_mcp_port), WAIT_MS));
+  g_assert_true (g_socket_listener_add_inet_port (holder, configured_mcp_port, NULL, &error));
+  g_assert_no_error (error);
+  click_row (window, "mcp_row");
+  g_assert_true (clarify_test_wait_until (mcp_cannot_listen, NULL, WAIT_MS));
+
+  text = g_strdup_printf ("%u", free_port);
+  apply_port (window, text);
+  g_assert_false (gtk_widget_get_visible (error_label));
+  g_assert_true (port_accepts (GUINT_TO_POINTER (free_port)));
+  assert_mcp_listening ();
+  g_assert_cmpuint (clarify_mcp_server_get_port (CLARIFY_MCP_SERVER (clarify_application_lookup_backend (app, "MCP"))),
+                    ==, free_port);
+  g_settings_get (clarify_application_get_settings (app), "mcp-port", "q", &stored);
+  g_assert_cmpuint (stored, ==, free_port);
+
+  /* Off: kept, and nothing listens until it is switched on. */
+  click_row (window, "mcp_row");
+  g_assert_true (clarify_test_wait_until (port_refuses, GUINT_TO_POINTER (free_port), WAIT_MS));
+  g_clear_pointer (&text, g_free);
+  text = g_strdup_printf ("%u", kept_port);
+  apply_port (window, text);
+  g_assert_false (gtk_widget_get_visible (error_label));
+  g_settings_get (clarify_application_get_settings (app), "mcp-port", "q", &stored);
+  g_assert_cmpuint (stored, ==, kept_port);
+  g_assert_true (port_refuses (GUINT_TO_POINTER (kept_port)));
+
+  /* As it was: the configured port, serving. */
+  g_clear_pointer (&text, g_free);
+  text = g_strdup_printf ("%u", configured_mcp_port);
+  apply_port (window, text);
+  g_socket_listener_close (holder);
+  click_row (window, "mcp_row");
+  g_assert_true (clarify_test_wait_until (mcp_listening, NULL, WAIT_MS));
+  g_assert_true (port_accepts (GUINT_TO_POINTER (configured_mcp_port)));
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 static void
 test_start_at_login_file (void)
 {
@@ -648,6 +715,7 @@ main (int   argc,
   g_test_add_func ("/preferences/countdown-and-notifications", test_countdown_and_notifications);
   g_test_add_func ("/preferences/sound", test_sound);
   g_test_add_func ("/preferences/mcp-endpoint", test_mcp_endpoint);
+  g_test_add_func ("/preferences/mcp-port-after-failure", test_mcp_port_after_failure);
   g_test_add_func ("/preferences/start-at-login-file", test_start_at_login_file);
   g_test_add_func ("/preferences/start-at-login-portal", test_start_at_login_portal);
   g_test_add_func ("/preferences/window-de", test_window_de);

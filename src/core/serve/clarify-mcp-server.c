@@ -821,6 +821,16 @@ clarify_mcp_server_get_url (ClarifyMcpServer *self)
   return g_strdup_printf ("http://127.0.0.1:%u" CLARIFY_MCP_PATH, self->port);
 }
 
+/* Started with its token, but its port was taken. */
+static gboolean
+cannot_listen (ClarifyMcpServer *self)
+{
+  ClarifyBackend *backend = CLARIFY_BACKEND (self);
+
+  return clarify_backend_get_state (backend) == CLARIFY_CONNECTION_STATE_FAILED &&
+         clarify_backend_get_note (backend) == CLARIFY_BACKEND_NOTE_CANNOT_LISTEN;
+}
+
 gboolean
 clarify_mcp_server_set_port (ClarifyMcpServer  *self,
                              guint              port,
@@ -831,13 +841,14 @@ clarify_mcp_server_set_port (ClarifyMcpServer  *self,
   g_return_val_if_fail (CLARIFY_IS_MCP_SERVER (self), FALSE);
   g_return_val_if_fail (port > 0 && port <= 65535, FALSE);
 
-  /* Not serving: the port applies at the next start. */
-  if (self->listener == NULL || self->gate == NULL)
+  /* Not serving: the port applies at the next start. One whose port was
+   * taken is started, though: the new port is what it waits for. */
+  if (self->gate == NULL || (self->listener == NULL && !cannot_listen (self)))
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_CONNECTED, "The MCP endpoint is not running");
       return FALSE;
     }
-  if (port == self->port)
+  if (self->listener != NULL && port == self->port)
     return TRUE;
 
   listener = clarify_mcp_server_listen (self, port, error);

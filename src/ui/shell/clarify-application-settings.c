@@ -110,12 +110,23 @@ lookup_mcp_server (ClarifyApplication *self)
   return CLARIFY_IS_MCP_SERVER (backend) ? CLARIFY_MCP_SERVER (backend) : NULL;
 }
 
+guint
+clarify_application_get_mcp_listening_port (ClarifyApplication *self)
+{
+  ClarifyMcpServer *server = lookup_mcp_server (self);
+
+  g_return_val_if_fail (CLARIFY_IS_APPLICATION (self), 0);
+
+  return server != NULL ? clarify_mcp_server_get_port (server) : 0;
+}
+
 gboolean
 clarify_application_set_mcp_port (ClarifyApplication  *self,
                                   guint                port,
                                   GError             **error)
 {
   ClarifyMcpServer *server = lookup_mcp_server (self);
+  g_autoptr(GError) local_error = NULL;
 
   g_return_val_if_fail (CLARIFY_IS_APPLICATION (self), FALSE);
 
@@ -126,10 +137,14 @@ clarify_application_set_mcp_port (ClarifyApplication  *self,
       return FALSE;
     }
 
-  /* Serving: the new port must work before it is kept. */
-  if (server != NULL && clarify_mcp_server_get_port (server) != 0 &&
-      !clarify_mcp_server_set_port (server, port, error))
-    return FALSE;
+  /* Serving, or waiting for a free port: the new port must work before it
+   * is kept. Switched off, it is kept for the next start. */
+  if (server != NULL && !clarify_mcp_server_set_port (server, port, &local_error) &&
+      !g_error_matches (local_error, G_IO_ERROR, G_IO_ERROR_NOT_CONNECTED))
+    {
+      g_propagate_error (error, g_steal_pointer (&local_error));
+      return FALSE;
+    }
 
   self->applying_mcp_port = TRUE;
   g_settings_set (self->settings, "mcp-port", "q", (guint16) port);
@@ -166,10 +181,11 @@ apply_mcp_port (ClarifyApplication *self)
   guint port = clarify_application_get_mcp_port_setting (self);
   g_autoptr(GError) error = NULL;
 
-  if (self->applying_mcp_port || server == NULL || clarify_mcp_server_get_port (server) == 0)
+  if (self->applying_mcp_port || server == NULL)
     return;
 
-  if (!clarify_mcp_server_set_port (server, port, &error))
+  if (!clarify_mcp_server_set_port (server, port, &error) &&
+      !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_NOT_CONNECTED))
     {
       g_autofree char *text = NULL;
 
@@ -177,7 +193,9 @@ apply_mcp_port (ClarifyApplication *self)
       /* Translators: %u is a port number, %s an error message */
       text = g_strdup_printf (_("The MCP endpoint cannot listen on port %u: %s"), port, error->message);
       clarify_application_tell_user (self, "mcp-port", text);
-      g_settings_set (self->settings, "mcp-port", "q", (guint16) clarify_mcp_server_get_port (server));
+      /* Serving: the setting stays with the port that serves. */
+      if (clarify_mcp_server_get_port (server) != 0)
+        g_settings_set (self->settings, "mcp-port", "q", (guint16) clarify_mcp_server_get_port (server));
     }
 }
 

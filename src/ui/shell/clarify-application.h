@@ -74,5 +74,7 @@ GSettings            *clarify_application_get_settings    (ClarifyApplication *s
 gboolean              clarify_application_set_mcp_port    (ClarifyApplication *self,
                                                            guint               port,
                                                            GError            **error);
+/* The port the MCP endpoint listens on now; 0 while it does not. */
+guint                 clarify_application_get_mcp_listening_port (ClarifyApplication *self);
 
 G_END_DECLS

@@ -89,8 +89,12 @@ port_apply_cb (ClarifyPreferencesWindow *self)
     }
 
   show_port_error (self, NULL);
-  /* Translators: %u is a port number */
-  message = g_strdup_printf (_("The MCP endpoint now uses port %u"), (guint) port);
+  if (clarify_application_get_mcp_listening_port (CLARIFY_APPLICATION (application)) == port)
+    /* Translators: %u is a port number */
+    message = g_strdup_printf (_("The MCP endpoint now uses port %u"), (guint) port);
+  else
+    /* Translators: %u is a port number; the endpoint is switched off */
+    message = g_strdup_printf (_("Saved: the MCP endpoint will use port %u when it runs"), (guint) port);
   adw_preferences_window_add_toast (ADW_PREFERENCES_WINDOW (self), adw_toast_new (message));
 }
 
