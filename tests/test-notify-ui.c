@@ -117,10 +117,14 @@ describe_buttons (GVariant *notification)
       g_autoptr(GVariant) button = g_variant_get_child_value (buttons, i);
       g_autoptr(GVariant) target = g_variant_lookup_value (button, "target", NULL);
       g_autofree char *printed = target != NULL ? g_variant_print (target, FALSE) : g_strdup ("");
+      g_auto(GStrv) around_token = g_strsplit (printed, clarify_request_notification_get_run_token (), -1);
       const char *label = NULL, *action = NULL;
 
       g_assert_true (g_variant_lookup (button, "label", "&s", &label));
       g_assert_true (g_variant_lookup (button, "action", "&s", &action));
+      /* This run's token reads RUN: it is random. */
+      g_clear_pointer (&printed, g_free);
+      printed = g_strjoinv ("RUN", around_token);
       g_string_append_printf (text, "%s=%s%s\n", label, action, printed);
     }
 
@@ -202,11 +206,11 @@ test_buttons_answer_as_dialog (void)
   g_autoptr(ClarifyBackend) backend = clarify_test_backend_new ("Tests");
   const struct { const char *id; ClarifyQuestionKind kind; guint button; const char *buttons; } cases[] = {
     { "confirm", CLARIFY_QUESTION_KIND_CONFIRM, 1,
-      "Yes=app.answer-request('Tests\\u001fconfirm', 'yes')\n"
-      "No=app.answer-request('Tests\\u001fconfirm', 'no')\n" },
+      "Yes=app.answer-request('RUN', 'Tests\\u001fconfirm', 'yes')\n"
+      "No=app.answer-request('RUN', 'Tests\\u001fconfirm', 'no')\n" },
     { "single", CLARIFY_QUESTION_KIND_SINGLE, 1,
-      "Staging=app.answer-request('Tests\\u001fsingle', 'staging')\n"
-      "Production=app.answer-request('Tests\\u001fsingle', 'prod')\n" },
+      "Staging=app.answer-request('RUN', 'Tests\\u001fsingle', 'staging')\n"
+      "Production=app.answer-request('RUN', 'Tests\\u001fsingle', 'prod')\n" },
   };
   guint n_delivered = 0;
 
@@ -321,9 +325,9 @@ test_opencode_permission (void)
   notification = wait_notification (key);
   buttons = describe_buttons (notification);
   g_assert_cmpstr (buttons, ==,
-                   "Allow once=app.answer-request('work\\u001fper_2002877d9001iW7A5dIz75kfpK', 'once')\n"
-                   "Always allow=app.answer-request('work\\u001fper_2002877d9001iW7A5dIz75kfpK', 'always')\n"
-                   "Reject=app.answer-request('work\\u001fper_2002877d9001iW7A5dIz75kfpK', 'reject')\n");
+                   "Allow once=app.answer-request('RUN', 'work\\u001fper_2002877d9001iW7A5dIz75kfpK', 'once')\n"
+                   "Always allow=app.answer-request('RUN', 'work\\u001fper_2002877d9001iW7A5dIz75kfpK', 'always')\n"
+                   "Reject=app.answer-request('RUN', 'work\\u001fper_2002877d9001iW7A5dIz75kfpK', 'reject')\n");
 
   press_button (notification, 0);
   by_button = clarify_test_server_wait_for_request (server, "POST", "/permission/" PERMISSION_ID "/reply", WAIT_MS);
@@ -370,13 +374,41 @@ test_forged_target (void)
   clarify_test_focus_elsewhere ();
   g_assert_true (clarify_backend_add_request (backend, request));
   g_variant_unref (wait_notification (key));
-  shell_activate ("app.answer-request", g_variant_new ("(ss)", key, "rm -rf"));
+  shell_activate ("app.answer-request",
+                  g_variant_new ("(sss)", clarify_request_notification_get_run_token (), key, "rm -rf"));
   g_assert_true (clarify_test_wait_until (dialog_is_mapped, "forged", WAIT_MS));
   g_assert_cmpint (clarify_request_get_state (request), ==, CLARIFY_REQUEST_PENDING);
   g_assert_cmpuint (clarify_test_backend_get_delivered (CLARIFY_TEST_BACKEND (backend))->len, ==, 0);
 
   clarify_application_remove_backend (app, backend);
   g_assert_true (clarify_test_wait_until (clarify_test_notification_removed, (gpointer) key, WAIT_MS));
+}
+
+/* A notification left by a Clarify that has ended: its key may name a new
+ * question now (a local agent's "dbus-1" comes again after a restart), but
+ * its button carries the earlier run's token and answers nothing. */
+static void
+test_button_of_an_earlier_run (void)
+{
+  g_autoptr(ClarifyBackend) backend = clarify_test_backend_new ("Tests");
+  g_autoptr(ClarifyRequest) request = single_question_request ("again", CLARIFY_QUESTION_KIND_CONFIRM);
+  const char *key = "Tests\x1f" "again";
+  g_autoptr(GVariant) notification = NULL;
+
+  clarify_application_add_backend (app, backend);
+  clarify_test_focus_elsewhere ();
+  g_assert_true (clarify_backend_add_request (backend, request));
+  notification = wait_notification (key);
+  shell_activate ("app.answer-request", g_variant_new ("(sss)", "an earlier run", key, "yes"));
+  clarify_test_spin (200);
+  g_assert_cmpint (clarify_request_get_state (request), ==, CLARIFY_REQUEST_PENDING);
+  g_assert_cmpuint (clarify_test_backend_get_delivered (CLARIFY_TEST_BACKEND (backend))->len, ==, 0);
+
+  /* This run's button answers. */
+  press_button (notification, 0);
+  g_assert_cmpint (clarify_response_get_outcome (wait_delivered (backend, 1)), ==, CLARIFY_OUTCOME_ANSWERED);
+
+  clarify_application_remove_backend (app, backend);
 }
 
 /* Withdrawn by the agent, timed out, or answered in the dialog: the
@@ -732,6 +764,7 @@ main (int   argc,
   g_test_add_func ("/notify/buttons-answer-as-dialog", test_buttons_answer_as_dialog);
   g_test_add_func ("/notify/opencode-permission", test_opencode_permission);
   g_test_add_func ("/notify/forged-target", test_forged_target);
+  g_test_add_func ("/notify/button-of-an-earlier-run", test_button_of_an_earlier_run);
   g_test_add_func ("/notify/withdrawn-on-each-end", test_withdrawn_on_each_end);
   g_test_add_func ("/notify/mcp-caller-named", test_mcp_caller_named);
   g_test_add_func ("/notify/quiet-while-focused", test_quiet_while_focused);

@@ -166,14 +166,16 @@ answer_request_action (GSimpleAction *action,
 {
   ClarifyApplication *self = user_data;
   g_autoptr(ClarifyResponse) response = NULL;
-  const char *key, *value;
+  const char *run_token, *key, *value;
   ClarifyRequest *request;
 
-  g_variant_get (parameter, "(&s&s)", &key, &value);
+  g_variant_get (parameter, "(&s&s&s)", &run_token, &key, &value);
   request = clarify_inbox_lookup_key (self->inbox, key);
 
-  /* A notification may outlive its question: nothing is sent then. */
-  if (request == NULL || clarify_request_get_state (request) != CLARIFY_REQUEST_PENDING)
+  /* A notification may outlive its question, or the Clarify that sent it
+   * (whose keys come again): nothing is sent then. */
+  if (g_strcmp0 (run_token, clarify_request_notification_get_run_token ()) != 0 ||
+      request == NULL || clarify_request_get_state (request) != CLARIFY_REQUEST_PENDING)
     {
       clarify_application_tell_user (self, "answer-too-late",
                                      _("That question no longer waits for an answer; nothing was sent."));
@@ -247,7 +249,7 @@ static const GActionEntry app_actions[] = {
   { "add-connection", add_connection_action },
   { "edit-connection", edit_connection_action, "s" },
   { "open-request", open_request_action, "s" },
-  { CLARIFY_ANSWER_REQUEST_ACTION, answer_request_action, "(ss)" },
+  { CLARIFY_ANSWER_REQUEST_ACTION, answer_request_action, "(sss)" },
   { "start-at-login", start_at_login_activate, "b", "false", start_at_login_change_state },
   { "preferences", preferences_action },
 };

@@ -101,6 +101,17 @@ escape_body_markup (const char *text)
   return g_string_free (escaped, FALSE);
 }
 
+const char *
+clarify_request_notification_get_run_token (void)
+{
+  static gsize token;
+
+  if (g_once_init_enter (&token))
+    g_once_init_leave (&token, (gsize) g_uuid_string_random ());
+
+  return (const char *) token;
+}
+
 GNotification *
 clarify_request_notification_new (ClarifyRequest *request,
                                   gboolean        body_is_markup)
@@ -142,7 +153,8 @@ clarify_request_notification_new (ClarifyRequest *request,
       for (guint i = 0; i < n; i++)
         g_notification_add_button_with_target (notification, buttons[i].label,
                                                "app." CLARIFY_ANSWER_REQUEST_ACTION,
-                                               "(ss)", key, buttons[i].value);
+                                               "(sss)", clarify_request_notification_get_run_token (),
+                                               key, buttons[i].value);
     }
 
   return g_steal_pointer (&notification);

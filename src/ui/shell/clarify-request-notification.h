@@ -4,11 +4,14 @@
  * fits in buttons (one question: a confirm, a single choice of at most three
  * options, a permission), each button activates
  *
- *   app.answer-request  with the target (ss): (inbox key, answer value)
+ *   app.answer-request  with the target (sss): (run token, inbox key, answer value)
  *
  * and the application answers through the inbox exactly as the dialog would
- * (clarify_request_notification_answer() builds that response). The default
- * action is app.open-request with the key (s): it opens the dialog.
+ * (clarify_request_notification_answer() builds that response). The run
+ * token is this process's: a notification outlives Clarify, and a local
+ * agent's first request key ("D-Bus" "dbus-1") comes again after a restart,
+ * so an old notification's button must not answer the new question. The
+ * default action is app.open-request with the key (s): it opens the dialog.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -36,6 +39,9 @@ void             clarify_request_notification_ask_body_markup        (GDBusConne
                                                                       GAsyncReadyCallback  callback,
                                                                       gpointer             user_data);
 gboolean         clarify_request_notification_ask_body_markup_finish (GAsyncResult        *result);
+/* This process's token in the buttons' targets; the same for every
+ * notification until Clarify ends. */
+const char      *clarify_request_notification_get_run_token (void);
 /* The response the dialog would send had the user chosen @value, or NULL
  * when the notification offers no button for @value. */
 ClarifyResponse *clarify_request_notification_answer (ClarifyRequest *request,
