@@ -239,6 +239,52 @@ test_mcp_stdio_starts_clarify (void)
   end_started_clarify ();
 }
 
+/* The application's actions are exported just after it owns the name, and
+ * answered from its main loop, which runs once its start-up is done. */
+static gboolean
+lists_actions (gpointer data)
+{
+  g_autoptr(GDBusConnection) bus = g_bus_get_sync (G_BUS_TYPE_SESSION, NULL, NULL);
+  g_autoptr(GVariant) reply = NULL;
+
+  reply = g_dbus_connection_call_sync (bus, CLARIFY_DBUS_NAME, CLARIFY_DBUS_PATH, "org.gtk.Actions", "List",
+                                       NULL, G_VARIANT_TYPE ("(as)"), G_DBUS_CALL_FLAGS_NONE, WAIT_MS, NULL, NULL);
+
+  return reply != NULL;
+}
+
+/* Logging out sends SIGTERM, a terminal SIGINT or SIGHUP: Clarify quits as
+ * Quit does (its history and undelivered answers written, its
+ * notifications taken back) and exits 0; before, each signal killed it. */
+static void
+test_signal_quits (gconstpointer data)
+{
+  int signal_number = GPOINTER_TO_INT (data);
+  /* The endpoint keeps it running (with nothing to serve it would end). */
+  g_autofree char *port = g_strdup_printf ("--mcp-port=%u", clarify_test_free_port ());
+  const char *argv[] = { g_getenv ("CLARIFY_BINARY"), "--background", port, NULL };
+  g_autoptr(GSubprocess) process = NULL;
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (name_owned (GINT_TO_POINTER (FALSE)));
+  process = g_subprocess_newv (argv, G_SUBPROCESS_FLAGS_NONE, &error);
+  g_assert_no_error (error);
+  g_assert_true (clarify_test_loop_until (name_owned, GINT_TO_POINTER (TRUE), WAIT_MS));
+  /* `clarify` became the application: the same process. */
+  g_assert_cmpuint (started_clarify_pid (), ==, (guint32) atoi (g_subprocess_get_identifier (process)));
+  /* Up: it answers on the bus once its start-up is done (a signal during
+   * start-up ends it the default way). */
+  g_assert_true (clarify_test_loop_until (lists_actions, NULL, WAIT_MS));
+
+  g_subprocess_send_signal (process, signal_number);
+  g_assert_true (g_subprocess_wait (process, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_false (g_subprocess_get_if_signaled (process));
+  g_assert_true (g_subprocess_get_if_exited (process));
+  g_assert_cmpint (g_subprocess_get_exit_status (process), ==, 0);
+  g_assert_true (clarify_test_loop_until (name_owned, GINT_TO_POINTER (FALSE), WAIT_MS));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -279,6 +325,9 @@ main (int   argc,
 
   g_test_add_func ("/cli-start/ask", test_ask_starts_clarify);
   g_test_add_func ("/cli-start/mcp-stdio", test_mcp_stdio_starts_clarify);
+  g_test_add_data_func ("/cli-start/sigterm-quits", GINT_TO_POINTER (SIGTERM), test_signal_quits);
+  g_test_add_data_func ("/cli-start/sigint-quits", GINT_TO_POINTER (SIGINT), test_signal_quits);
+  g_test_add_data_func ("/cli-start/sighup-quits", GINT_TO_POINTER (SIGHUP), test_signal_quits);
   result = g_test_run ();
   g_bus_unwatch_name (watch_id);
 
