@@ -384,6 +384,31 @@ test_forged_target (void)
   g_assert_true (clarify_test_wait_until (clarify_test_notification_removed, (gpointer) key, WAIT_MS));
 }
 
+/* A request with a title: the body has the title and, under it, the
+ * question the buttons answer (it had the title alone). */
+static void
+test_titled_body (void)
+{
+  g_autoptr(ClarifyBackend) backend = clarify_test_backend_new ("Tests");
+  g_autoptr(ClarifyRequest) request = single_question_request ("titled", CLARIFY_QUESTION_KIND_SINGLE);
+  g_autoptr(GVariant) notification = NULL;
+  g_autofree char *buttons = NULL;
+
+  clarify_request_set_title (request, "Release & build");
+  clarify_application_add_backend (app, backend);
+  clarify_test_focus_elsewhere ();
+  g_assert_true (clarify_backend_add_request (backend, request));
+  notification = wait_notification ("Tests\x1f" "titled");
+  g_assert_cmpstr (notification_title (notification), ==, "Tests asks");
+  g_assert_cmpstr (notification_body (notification), ==, "Release & build\n<b>Ship</b> it & go?");
+  buttons = describe_buttons (notification);
+  g_assert_cmpstr (buttons, ==,
+                   "Staging=app.answer-request('RUN', 'Tests\\u001ftitled', 'staging')\n"
+                   "Production=app.answer-request('RUN', 'Tests\\u001ftitled', 'prod')\n");
+
+  clarify_application_remove_backend (app, backend);
+}
+
 /* A notification left by a Clarify that has ended: its key may name a new
  * question now (a local agent's "dbus-1" comes again after a restart), but
  * its button carries the earlier run's token and answers nothing. */
@@ -771,6 +796,7 @@ main (int   argc,
   g_test_add_func ("/notify/present-again-while-focused", test_present_again_while_focused);
   g_test_add_func ("/notify/waiting-line-german", test_waiting_line_german);
   g_test_add_func ("/notify/long-body", test_long_body);
+  g_test_add_func ("/notify/titled-body", test_titled_body);
   g_test_add_func ("/notify/private-home", test_private_home);
 
   status = g_test_run ();

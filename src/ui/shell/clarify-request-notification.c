@@ -14,6 +14,8 @@
 
 /* GNOME Shell shows about four lines of a body; the dialog has the rest. */
 #define BODY_CHARS    200
+/* A request's title above its question: one line. */
+#define TITLE_CHARS   60
 /* GNOME Shell shows three buttons; more would hide some answers. */
 #define MAX_BUTTONS   3
 /* The bus itself answers at once. */
@@ -101,6 +103,27 @@ escape_body_markup (const char *text)
   return g_string_free (escaped, FALSE);
 }
 
+/* The question, under the request's title when it has one: the buttons
+ * answer the question, which the title alone would hide. */
+static char *
+dup_body_text (ClarifyRequest *request)
+{
+  const char *title = clarify_request_get_title (request);
+  const char *question = NULL;
+  g_autofree char *short_title = NULL;
+
+  if (clarify_request_get_n_questions (request) > 0)
+    question = clarify_question_get_text (clarify_request_get_question (request, 0));
+
+  if (title == NULL || *title == '\0' || question == NULL || *question == '\0' || g_str_equal (title, question))
+    return g_strdup (clarify_request_get_summary (request));
+
+  short_title = g_strdup (title);
+  clarify_truncate_text (short_title, TITLE_CHARS);
+
+  return g_strconcat (short_title, "\n", question, NULL);
+}
+
 const char *
 clarify_request_notification_get_run_token (void)
 {
@@ -126,7 +149,7 @@ clarify_request_notification_new (ClarifyRequest *request,
 
   key = clarify_inbox_dup_key (request);
   /* Cut before escaping: an entity is never cut in half. */
-  body = g_strdup (clarify_request_get_summary (request));
+  body = dup_body_text (request);
   clarify_truncate_text (body, BODY_CHARS);
   if (body_is_markup)
     {
