@@ -295,6 +295,40 @@ test_init_and_reconnect (Fixture       *fixture,
   g_assert_cmpuint (clarify_test_server_get_n_requests (fixture->server, "POST", "/api/conversations/" CONV "/respond"), ==, 1);
 }
 
+/* A long conversation: its init holds every message, here 3 MB of them.
+ * The question in it is shown (the 1 MiB cap of one event once dropped the
+ * init, and the dialog never came). */
+static void
+test_long_init (Fixture       *fixture,
+                gconstpointer  data)
+{
+  g_autoptr(GString) frame = g_string_new (NULL);
+  g_autofree char *text = g_strnfill (5000, 'x');
+  ClarifyRequest *request;
+
+  g_string_append (frame, "event: init\ndata: {\"type\":\"init\",\"sequence_id\":600,\"conversation\":{\"id\":\"" CONV "\","
+                   "\"slug\":\"add-date-parsing\",\"title\":\"Add Date Parsing\",\"cwd\":\"/tmp\","
+                   "\"state\":{\"type\":\"awaiting_user_response\",\"questions\":[{\"question\":\"Which date library should I use?\","
+                   "\"header\":\"Date lib\",\"options\":[{\"label\":\"date-fns\"},{\"label\":\"luxon\"}],\"multiSelect\":false}],"
+                   "\"tool_use_id\":\"toolu_long\"}},\"messages\":[");
+  for (guint i = 1; i <= 600; i++)
+    g_string_append_printf (frame, "%s{\"sequence_id\":%u,\"message_type\":\"user\",\"content\":{\"text\":\"%s\"}}",
+                            i > 1 ? "," : "", i, text);
+  g_string_append (frame, "],\"agent_working\":false,\"display_state\":\"awaiting_approval\",\"last_sequence_id\":600}\n\n");
+  g_assert_cmpuint (frame->len, >, 3000000);
+
+  set_listing (fixture, LISTING (CONV, "{\"type\":\"awaiting_user_response\"}", "awaiting_approval"));
+  clarify_test_server_add_sse (fixture->server, fixture->stream_path);
+  fixture_start (fixture);
+  g_assert_true (clarify_test_server_wait_for_n_streams (fixture->server, fixture->stream_path, 1, WAIT_MS));
+  clarify_test_server_sse_send (fixture->server, fixture->stream_path, frame->str, frame->len);
+
+  request = clarify_test_watch_wait_request (&fixture->watch, 1);
+  g_assert_cmpstr (clarify_request_get_id (request), ==, CONV ":toolu_long");
+  g_assert_cmpstr (clarify_question_get_text (clarify_request_get_question (request, 0)), ==,
+                   "Which date library should I use?");
+}
+
 /* Answered in the web UI: the conversation moves on by itself and the
  * dialog is withdrawn. */
 static void
@@ -647,6 +681,7 @@ main (int   argc,
   ADD ("respond-path", test_respond_path, NULL);
   ADD ("cancel", test_cancel, NULL);
   ADD ("init-and-reconnect", test_init_and_reconnect, "sse_init_while_pending.raw");
+  ADD ("long-init", test_long_init, NULL);
   ADD ("answered-elsewhere", test_answered_elsewhere, "sse_init_while_pending.raw");
   ADD ("listing", test_listing, "sse_init_while_pending.raw");
   ADD ("listing-dot-id", test_listing_dot_id, "sse_init_while_pending.raw");

@@ -27,6 +27,10 @@
 #define MAX_LOGGED_BODY_CHARS 300
 /* Each watched conversation holds a connection open. */
 #define MAX_STREAMS           64
+/* Every stream starts with an init holding the conversation's every
+ * message: a long session's passes a megabyte, and a dropped init is a
+ * question never shown. Still a bound on what one event may take. */
+#define MAX_INIT_BYTES        (64 * 1024 * 1024)
 
 typedef struct _Conversation Conversation;
 
@@ -355,6 +359,7 @@ watch (ClarifyPhoenixBackend *self,
 
   conversation->client = clarify_sse_client_new (self->stream_session, url);
   clarify_sse_client_set_stall_timeout (conversation->client, STALL_LIMIT_MS);
+  clarify_sse_client_set_max_event_size (conversation->client, MAX_INIT_BYTES);
   clarify_sse_client_set_backoff (conversation->client, self->backoff_initial_ms, self->backoff_max_ms);
   if (self->authorization != NULL)
     clarify_sse_client_set_header (conversation->client, "Authorization", self->authorization);
