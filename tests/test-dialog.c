@@ -1092,6 +1092,31 @@ test_other_grows (void)
   run_clear (&run);
 }
 
+/* The notice above the question (agent away, password or answer refused)
+ * appears on an open dialog: the window grows for it. It stayed as tall,
+ * and the text field went out of view below the question. */
+static void
+test_notice_grows (void)
+{
+  g_autoptr(ClarifyRequest) request = NULL;
+  Run run = { 0 };
+
+  set_language ("en");
+  request = new_request ("r1", NULL, NULL);
+  add_question (request, "branch", CLARIFY_QUESTION_KIND_TEXT, NULL, "Which branch should I merge into?");
+  run_start (&run, request);
+  settle (&run);
+  assert_fits (&run);
+
+  clarify_request_dialog_set_agent_away (run.dialog,
+                                         "“Tests” cannot be reached right now. Clarify keeps your answer and "
+                                         "sends it when the agent is back.");
+  settle (&run);
+  assert_fits (&run);
+  shot (&run, "notice-grows");
+  run_clear (&run);
+}
+
 /* Timeout ------------------------------------------------------------------------ */
 
 static void
@@ -1983,6 +2008,7 @@ main (int   argc,
   add_language_test ("/dialog/countdown", test_countdown_display);
   g_test_add_func ("/dialog/countdown/format", test_countdown_format);
   g_test_add_func ("/dialog/other-grows", test_other_grows);
+  g_test_add_func ("/dialog/notice-grows", test_notice_grows);
   g_test_add_func ("/dialog/timeout/already-passed", test_timeout_already_passed);
   add_language_test ("/dialog/withdrawn", test_withdrawn);
   add_language_test ("/dialog/withdrawn/reason", test_withdrawn_reason);

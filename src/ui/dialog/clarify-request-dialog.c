@@ -925,6 +925,9 @@ clarify_request_dialog_set_agent_away (ClarifyRequestDialog *self,
   /* Plain text: it names the agent, which the agent may have chosen. */
   gtk_label_set_text (self->agent_away_label, text != NULL ? text : "");
   gtk_widget_set_visible (GTK_WIDGET (self->agent_away_label), text != NULL);
+  /* Shown on an open dialog, it would push the answer's field out of view. */
+  if (text != NULL)
+    queue_grow (self);
 }
 
 const char *
