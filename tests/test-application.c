@@ -852,6 +852,13 @@ test_second_request_waits (void)
                    "“Tests” cannot be reached right now. Clarify keeps your answer and sends it when the agent is back.");
   gtk_test_widget_wait_for_draw (GTK_WIDGET (queued));
   g_free (clarify_test_save_screenshot (GTK_WIDGET (queued), "dialog-agent-away-en"));
+  /* Its password refused: an answer would be too, so nothing is promised. */
+  clarify_backend_set_state (backend, CLARIFY_CONNECTION_STATE_FAILED, CLARIFY_BACKEND_NOTE_LOGIN_FAILED, NULL,
+                             "HTTP 401 Unauthorized");
+  g_assert_cmpstr (clarify_request_dialog_get_agent_away (queued), ==,
+                   "“Tests” does not accept Clarify's password. Set it with “clarify set-password Tests”, then answer.");
+  gtk_test_widget_wait_for_draw (GTK_WIDGET (queued));
+  g_free (clarify_test_save_screenshot (GTK_WIDGET (queued), "dialog-password-refused-en"));
   clarify_backend_set_state (backend, CLARIFY_CONNECTION_STATE_CONNECTED, CLARIFY_BACKEND_NOTE_NONE, NULL, NULL);
   g_assert_null (clarify_request_dialog_get_agent_away (queued));
 
@@ -1016,8 +1023,13 @@ test_request_ends (void)
   g_assert_cmpuint (clarify_inbox_get_n_pending (inbox), ==, 1);
   g_assert_null (clarify_test_backend_get_response (agent));
 
-  /* The question comes back to be answered again. */
+  /* The question comes back to be answered again, saying why. */
   dialog = wait_for_dialog ("strict-1");
+  answer = g_strdup_printf ("The agent refused the answer: %s", reason);
+  g_assert_cmpstr (clarify_request_dialog_get_agent_away (dialog), ==, answer);
+  g_clear_pointer (&answer, g_free);
+  gtk_test_widget_wait_for_draw (GTK_WIDGET (dialog));
+  g_free (clarify_test_save_screenshot (GTK_WIDGET (dialog), "dialog-answer-refused-en"));
   clarify_test_present_and_wait (GTK_WINDOW (find_main_window ()));
   shot = clarify_test_save_screenshot (GTK_WIDGET (find_main_window ()), "main-window-refused-en");
   g_assert_nonnull (shot);

@@ -10,6 +10,7 @@
 #endif
 
 #include "clarify-dialog-queue.h"
+#include "clarify-end-reason.h"
 #include "clarify-request-notification.h"
 
 struct _ClarifyDialogQueue
@@ -230,16 +231,24 @@ update_agent_away (ClarifyRequestDialog *dialog,
                    ClarifyBackend       *backend)
 {
   ClarifyConnectionState state = clarify_backend_get_state (backend);
+  ClarifyBackendNote note = clarify_backend_get_note (backend);
+  ClarifyRequest *request = clarify_request_dialog_get_request (dialog);
+  const char *name = clarify_request_get_connection_name (request);
   g_autofree char *text = NULL;
 
-  if (state == CLARIFY_CONNECTION_STATE_RECONNECTING || state == CLARIFY_CONNECTION_STATE_FAILED)
-    {
-      ClarifyRequest *request = clarify_request_dialog_get_request (dialog);
-
-      /* Translators: %s is the name of an agent connection, e.g. “OpenCode” */
-      text = g_strdup_printf (_("“%s” cannot be reached right now. Clarify keeps your answer and sends it when the agent is back."),
-                              clarify_request_get_connection_name (request));
-    }
+  /* An answer would be refused as well: nothing is promised. */
+  if (state == CLARIFY_CONNECTION_STATE_FAILED &&
+      (note == CLARIFY_BACKEND_NOTE_LOGIN_FAILED || note == CLARIFY_BACKEND_NOTE_ACCESS_DENIED))
+    /* Translators: both %s are the name of an agent connection, e.g. “work” */
+    text = g_strdup_printf (_("“%s” does not accept Clarify's password. Set it with “clarify set-password %s”, then answer."),
+                            name, name);
+  else if (state == CLARIFY_CONNECTION_STATE_RECONNECTING || state == CLARIFY_CONNECTION_STATE_FAILED)
+    /* Translators: %s is the name of an agent connection, e.g. “OpenCode” */
+    text = g_strdup_printf (_("“%s” cannot be reached right now. Clarify keeps your answer and sends it when the agent is back."),
+                            name);
+  /* Back after the agent refused the answer: why, so the next one can do better. */
+  else if (clarify_request_get_end_reason (request) == CLARIFY_END_REASON_ANSWER_REFUSED)
+    text = clarify_end_reason_describe (CLARIFY_END_REASON_ANSWER_REFUSED, clarify_request_get_end_detail (request));
 
   clarify_request_dialog_set_agent_away (dialog, text);
 }
