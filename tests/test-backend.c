@@ -609,6 +609,10 @@ test_json_reply_statuses (JsonFixture   *fixture,
     { 408, "text/plain", "too slow", FALSE, CLARIFY_ERROR_TRANSIENT },
     { 429, "text/plain", "slow down", FALSE, CLARIFY_ERROR_TRANSIENT },
     { 409, "application/json", "{\"error\":\"already answered\"}", FALSE, CLARIFY_ERROR_GONE },
+    /* Not taken, for reasons no agent gives: refused, so the user can answer again. */
+    { 307, "text/plain", "elsewhere", FALSE, CLARIFY_ERROR_REJECTED },
+    { 405, "text/plain", "POST not allowed", FALSE, CLARIFY_ERROR_REJECTED },
+    { 413, "text/plain", "too large", FALSE, CLARIFY_ERROR_REJECTED },
     /* An unknown route of a web UI: 200, but nobody took the answer. */
     { 200, "text/html", "<!doctype html><html></html>", FALSE, CLARIFY_ERROR_PROTOCOL },
     { 200, "application/json", "not json", FALSE, CLARIFY_ERROR_PROTOCOL },

@@ -192,7 +192,14 @@ error_for_status (guint status)
       return CLARIFY_ERROR_TRANSIENT;
 
     default:
-      return SOUP_STATUS_IS_SERVER_ERROR (status) ? CLARIFY_ERROR_TRANSIENT : CLARIFY_ERROR_PROTOCOL;
+      if (SOUP_STATUS_IS_SERVER_ERROR (status))
+        return CLARIFY_ERROR_TRANSIENT;
+      /* Not taken, for a reason no agent gives (a redirect, 405, 413): a
+       * refusal too, so that an answer comes back to the user rather than
+       * end unsent while the agent still waits. */
+      if (SOUP_STATUS_IS_REDIRECTION (status) || SOUP_STATUS_IS_CLIENT_ERROR (status))
+        return CLARIFY_ERROR_REJECTED;
+      return CLARIFY_ERROR_PROTOCOL;
     }
 }
 
