@@ -31,6 +31,8 @@ test_spec_good (void)
     { "v6=opencode:http://[::1]:4096", "v6", "opencode", "http://[::1]:4096" },
     { "idn=opencode:https://bücher.example/x", "idn", "opencode", "https://bücher.example/x" },
     { "esc=opencode:http://h/a%20b", "esc", "opencode", "http://h/a%20b" },
+    /* A secret is in a parameter's name, not in its value. */
+    { "dir=opencode:http://h:4096/?directory=/home/me/tokens", "dir", "opencode", "http://h:4096/?directory=/home/me/tokens" },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
@@ -73,7 +75,13 @@ test_spec_bad (void)
     { "work=opencode:http://exa<mple.com/", "“exa<mple.com” is not a valid host name." },
     { "work=opencode:http://a%20b/", "“a b” is not a valid host name." },
     { "work=opencode:http://opencode:hunter2@127.0.0.1:4096",
-      "Leave the password out of the address and store it with “clarify set-password work”." },
+      "Leave the password or token out of the address and store it with “clarify set-password work”." },
+    { "work=clarify:http://127.0.0.1:8765/events?token=abc",
+      "Leave the password or token out of the address and store it with “clarify set-password work”." },
+    { "work=clarify:http://127.0.0.1:8765/events?x=1&Access_Token=abc",
+      "Leave the password or token out of the address and store it with “clarify set-password work”." },
+    { "work=clarify:http://127.0.0.1:8765/events?api_key=abc",
+      "Leave the password or token out of the address and store it with “clarify set-password work”." },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)

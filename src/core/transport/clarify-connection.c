@@ -246,6 +246,38 @@ has_password (const char *url)
   return uri != NULL && g_uri_get_password (uri) != NULL;
 }
 
+/* A query parameter that reads like a credential ("?token=…"). */
+static gboolean
+has_secret_in_query (const char *url)
+{
+  static const char * const secret_words[] = { "token", "password", "passwd", "secret", "apikey", "api_key", NULL };
+  g_autoptr(GUri) uri = g_uri_parse (url, G_URI_FLAGS_ENCODED_QUERY, NULL);
+  g_autoptr(GHashTable) params = NULL;
+  GHashTableIter iter;
+  gpointer key;
+
+  if (uri == NULL || g_uri_get_query (uri) == NULL)
+    return FALSE;
+
+  params = g_uri_parse_params (g_uri_get_query (uri), -1, "&;", G_URI_PARAMS_CASE_INSENSITIVE, NULL);
+  if (params == NULL)
+    return FALSE;
+
+  g_hash_table_iter_init (&iter, params);
+  while (g_hash_table_iter_next (&iter, &key, NULL))
+    {
+      g_autofree char *name = g_ascii_strdown (key, -1);
+
+      if (g_str_equal (name, "key") || g_str_equal (name, "auth"))
+        return TRUE;
+      for (guint i = 0; secret_words[i] != NULL; i++)
+        if (strstr (name, secret_words[i]) != NULL)
+          return TRUE;
+    }
+
+  return FALSE;
+}
+
 ClarifyConnection *
 clarify_connection_new_from_spec (const char  *spec,
                                   GError     **error)
@@ -308,10 +340,10 @@ clarify_connection_new_from_spec (const char  *spec,
     return NULL;
 
   /* The spec ends up in connections.ini and in logs: no secrets in it. */
-  if (has_password (colon + 1))
+  if (has_password (colon + 1) || has_secret_in_query (colon + 1))
     {
       g_set_error (error, CLARIFY_ERROR, CLARIFY_ERROR_INVALID,
-                   _("Leave the password out of the address and store it with “clarify set-password %s”."),
+                   _("Leave the password or token out of the address and store it with “clarify set-password %s”."),
                    name);
       return NULL;
     }
