@@ -358,6 +358,15 @@ test_connections (gconstpointer data)
                                    : "Reachable: the server answered as Clarify JSON does.");
   screenshot (editor, "connection-editor", language);
 
+  /* A verdict speaks of the address it was given: edited, the row says
+   * again what Test does (it went on saying "Reachable"). */
+  clarify_test_set_field_text (field (editor, "url_row"), "http://127.0.0.1:9/events");
+  g_assert_cmpstr (adw_action_row_get_subtitle (ADW_ACTION_ROW (field (editor, "test_row"))), ==,
+                   german ? "Fragt den Server, ob er diese Art von Agent ist und Sie hereinlässt."
+                          : "Asks the server whether it is this kind of agent and lets you in.");
+  g_assert_false (gtk_widget_has_css_class (field (editor, "test_row"), "success"));
+  clarify_test_set_field_text (field (editor, "url_row"), events_url);
+
   /* Save: the same path as `clarify --connect`, the token to the keyring's
    * stand-in, never to connections.ini. */
   click (editor, "save_button");

@@ -98,16 +98,28 @@ set_busy (ClarifyConnectionEditor *self,
   update_buttons (self);
 }
 
+/* A verdict describes the fields it was given: once they change it would
+ * speak of another address, so the row says again what Test does. */
+static void
+forget_test_result (ClarifyConnectionEditor *self)
+{
+  clarify_row_set_subtitle (self->test_row, _("Asks the server whether it is this kind of agent and lets you in."));
+  gtk_widget_remove_css_class (GTK_WIDGET (self->test_row), "success");
+  gtk_widget_remove_css_class (GTK_WIDGET (self->test_row), "warning");
+}
+
 static void
 kind_changed_cb (ClarifyConnectionEditor *self)
 {
   clarify_row_set_subtitle (ADW_ACTION_ROW (self->kind_row), _(selected_info (self)->description));
+  forget_test_result (self);
 }
 
 static void
 field_changed_cb (ClarifyConnectionEditor *self)
 {
   show_error (self, NULL);
+  forget_test_result (self);
   update_buttons (self);
 }
 
@@ -324,9 +336,8 @@ probe_cb (GObject      *object,
 
   text = describe_verdict (verdict, _(selected_info (self)->display_name), detail);
   /* @detail is the server's or the TLS library's own words. */
+  forget_test_result (self);
   clarify_row_set_subtitle (self->test_row, text);
-  for (guint i = 0; i < 2; i++)
-    gtk_widget_remove_css_class (GTK_WIDGET (self->test_row), i == 0 ? "success" : "warning");
   gtk_widget_add_css_class (GTK_WIDGET (self->test_row), verdict == CLARIFY_PROBE_REACHABLE ? "success" : "warning");
   set_busy (self, FALSE);
 }
