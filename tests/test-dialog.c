@@ -20,6 +20,7 @@
 #include "clarify-request-dialog-private.h"
 #include "clarify-request-dialog.h"
 #include "clarify-request-private.h"
+#include "clarify-request-source.h"
 #include "clarify-test-dialog.h"
 #include "clarify-validate.h"
 #include "clarify-test-gtk-utils.h"
@@ -702,6 +703,9 @@ test_source_local_caller (gconstpointer data)
   g_assert_cmpstr (adw_window_title_get_title (ADW_WINDOW_TITLE (title_widget_of (&run))), ==,
                    OUR ("A program on this computer"));
   g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (run.dialog)), ==, OUR ("Question"));
+  /* The window's list and the notification name it the same way (they
+   * said "D-Bus"). */
+  g_assert_cmpstr (clarify_request_source_get_asker (request), ==, OUR ("A program on this computer"));
   shot (&run, "source-local-unknown");
   run_clear (&run);
 
@@ -711,6 +715,7 @@ test_source_local_caller (gconstpointer data)
   add_question (named, "q", CLARIFY_QUESTION_KIND_CONFIRM, NULL, T ("Continue?", "Weiter?"));
   run_start (&run, named);
   g_assert_cmpstr (adw_window_title_get_title (ADW_WINDOW_TITLE (title_widget_of (&run))), ==, "Claude Code");
+  g_assert_cmpstr (clarify_request_source_get_asker (named), ==, "Claude Code");
   g_assert_cmpstr (adw_window_title_get_subtitle (ADW_WINDOW_TITLE (title_widget_of (&run))), ==, "~");
   expected = g_strdup_printf (OUR ("Question from %s"), "Claude Code");
   g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (run.dialog)), ==, expected);

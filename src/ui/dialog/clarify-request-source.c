@@ -303,6 +303,11 @@ clarify_request_source_get_asker (ClarifyRequest *request)
   if (caller != NULL && caller[0] != '\0')
     return caller_display_name (caller);
 
+  /* As the dialog's header names it: "D-Bus" and "MCP" are Clarify's doors,
+   * not who knocked. */
+  if (is_local_kind (clarify_request_get_connection_kind (request)))
+    return _("A program on this computer");
+
   connection = clarify_request_get_connection_name (request);
   return connection != NULL ? connection : "";
 }

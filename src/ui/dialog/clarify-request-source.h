@@ -25,7 +25,8 @@ const char     *clarify_request_source_get_name    (ClarifyRequestSource *self);
 
 /* Who asks, in one short name for a list row or a notification: the
  * calling program as its users know it (an MCP client's clientInfo.name),
- * else the connection's name. */
+ * "A program on this computer" for other local callers (as the dialog
+ * names them), else the connection's name. */
 const char     *clarify_request_source_get_asker   (ClarifyRequest       *request);
 /* An MCP client's id ("opencode") as its users know the program ("OpenCode"). */
 const char     *clarify_request_source_name_caller (const char           *caller);
