@@ -14,6 +14,7 @@
 #include <errno.h>
 #include <glib/gi18n.h>
 #include <glib/gstdio.h>
+#include <string.h>
 #if HAVE_LIBPORTAL
 #include <libportal-gtk4/portal-gtk4.h>
 #endif
@@ -69,6 +70,54 @@ apply_with_portal (gboolean   enabled,
 }
 #endif
 
+/* A desktop file's Exec takes a path with spaces in double quotes. */
+static char *
+quote_exec_argument (const char *argument)
+{
+  GString *quoted;
+
+  if (strpbrk (argument, " \t\n\"'\\><~|&;$*?#()`%=") == NULL)
+    return g_strdup (argument);
+
+  quoted = g_string_new ("\"");
+  for (const char *p = argument; *p != '\0'; p++)
+    {
+      if (strchr ("\"`$\\", *p) != NULL)
+        g_string_append_c (quoted, '\\');
+      g_string_append_c (quoted, *p);
+    }
+  g_string_append_c (quoted, '"');
+
+  return g_string_free (quoted, FALSE);
+}
+
+/* "clarify" where the session finds it on $PATH; run from a build tree,
+ * where it is not, the clarify beside this program (else the entry would
+ * start nothing at login, and say nothing). */
+static char *
+dup_exec_line (void)
+{
+  g_autofree char *on_path = g_find_program_in_path ("clarify");
+  g_autofree char *self = NULL;
+  g_autofree char *dir = NULL;
+  g_autofree char *beside = NULL;
+  g_autofree char *quoted = NULL;
+
+  if (on_path != NULL)
+    return g_strdup ("clarify --background");
+
+  self = g_file_read_link ("/proc/self/exe", NULL);
+  if (self == NULL)
+    return g_strdup ("clarify --background");
+  dir = g_path_get_dirname (self);
+  beside = g_build_filename (dir, "clarify", NULL);
+  if (!g_file_test (beside, G_FILE_TEST_IS_EXECUTABLE))
+    return g_strdup ("clarify --background");
+
+  quoted = quote_exec_argument (beside);
+  return g_strconcat (quoted, " --background", NULL);
+}
+
 static void
 apply_with_desktop_file (gboolean enabled)
 {
@@ -76,6 +125,7 @@ apply_with_desktop_file (gboolean enabled)
   g_autofree char *dir = g_path_get_dirname (path);
   g_autoptr(GKeyFile) file = NULL;
   g_autoptr(GError) error = NULL;
+  g_autofree char *exec = NULL;
 
   if (!enabled)
     {
@@ -87,7 +137,8 @@ apply_with_desktop_file (gboolean enabled)
   file = g_key_file_new ();
   g_key_file_set_string (file, G_KEY_FILE_DESKTOP_GROUP, G_KEY_FILE_DESKTOP_KEY_TYPE, "Application");
   g_key_file_set_string (file, G_KEY_FILE_DESKTOP_GROUP, G_KEY_FILE_DESKTOP_KEY_NAME, _("Clarify"));
-  g_key_file_set_string (file, G_KEY_FILE_DESKTOP_GROUP, G_KEY_FILE_DESKTOP_KEY_EXEC, "clarify --background");
+  exec = dup_exec_line ();
+  g_key_file_set_string (file, G_KEY_FILE_DESKTOP_GROUP, G_KEY_FILE_DESKTOP_KEY_EXEC, exec);
   g_key_file_set_string (file, G_KEY_FILE_DESKTOP_GROUP, G_KEY_FILE_DESKTOP_KEY_ICON, APP_ID);
   g_key_file_set_boolean (file, G_KEY_FILE_DESKTOP_GROUP, G_KEY_FILE_DESKTOP_KEY_NO_DISPLAY, TRUE);
   g_key_file_set_boolean (file, G_KEY_FILE_DESKTOP_GROUP, "X-GNOME-Autostart-enabled", TRUE);
