@@ -752,6 +752,8 @@ test_client_oversized_event (void)
   g_assert_cmpstr (g_ptr_array_index (f->events, 1), ==, "[message] after #");
   g_assert_cmpint (clarify_sse_client_get_state (f->client), ==, CLARIFY_CONNECTION_STATE_CONNECTED);
   g_assert_cmpuint (clarify_test_server_get_n_requests (f->server, "GET", "/event"), ==, 1);
+  /* The log says which stream, among several agents', lost it. */
+  g_assert_true (clarify_test_log_seen ("SSE http://127.0.0.1:*/event: dropped an event of more than * bytes*"));
 
   fixture_free (f);
 }

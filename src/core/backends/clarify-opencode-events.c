@@ -263,7 +263,10 @@ decode_and_show (ClarifyOpencodeTracker     *self,
   request = clarify_opencode_request_decode (kind, properties, directory, workspace_id, &error);
   if (request == NULL)
     {
-      g_message ("Ignoring an OpenCode request: %s", error->message);
+      ClarifyConnection *connection = clarify_backend_get_connection (self->backend);
+
+      g_message ("Connection “%s”: ignoring an OpenCode request: %s",
+                 connection != NULL ? clarify_connection_get_name (connection) : "", error->message);
       return;
     }
 

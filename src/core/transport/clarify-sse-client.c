@@ -687,6 +687,16 @@ clarify_sse_client_get_url (ClarifySseClient *self)
   return self->url;
 }
 
+/* The log names the stream by its address, without a user name in it. */
+static void
+set_parser_name (ClarifySseClient *self)
+{
+  g_autoptr(GUri) uri = g_uri_parse (self->url, G_URI_FLAGS_ENCODED, NULL);
+  g_autofree char *shown = uri != NULL ? g_uri_to_string_partial (uri, G_URI_HIDE_USERINFO) : NULL;
+
+  clarify_sse_parser_set_name (self->parser, shown);
+}
+
 void
 clarify_sse_client_set_url (ClarifySseClient *self,
                             const char       *url)
@@ -700,6 +710,7 @@ clarify_sse_client_set_url (ClarifySseClient *self,
 
   g_free (self->url);
   self->url = g_strdup (url);
+  set_parser_name (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_URL]);
 }
 

@@ -30,6 +30,7 @@ struct _ClarifySseParser
   GString            *id_buffer;       /* set by id:, published at the blank line */
   GString            *last_event_id;
 
+  char               *name;            /* the stream, for the log */
   gsize               max_event_size;
   guint               n_dropped;
   guint               generation;      /* bumped by reset(), to stop a running feed() */
@@ -95,6 +96,7 @@ clarify_sse_parser_free (ClarifySseParser *self)
   g_string_free (self->event_type, TRUE);
   g_string_free (self->id_buffer, TRUE);
   g_string_free (self->last_event_id, TRUE);
+  g_free (self->name);
   g_free (self);
 }
 
@@ -138,6 +140,16 @@ clarify_sse_parser_set_max_event_size (ClarifySseParser *self,
   self->max_event_size = max_bytes;
 }
 
+void
+clarify_sse_parser_set_name (ClarifySseParser *self,
+                             const char       *name)
+{
+  g_return_if_fail (self != NULL);
+
+  g_free (self->name);
+  self->name = g_strdup (name);
+}
+
 guint
 clarify_sse_parser_get_n_dropped (ClarifySseParser *self)
 {
@@ -146,12 +158,24 @@ clarify_sse_parser_get_n_dropped (ClarifySseParser *self)
   return self->n_dropped;
 }
 
+/* With several agents, which stream lost an event is what the reader needs. */
+static void
+log_dropped (ClarifySseParser *self,
+             const char       *what)
+{
+  self->n_dropped++;
+  if (self->name != NULL)
+    g_message ("SSE %s: dropped %s; the stream continues", self->name, what);
+  else
+    g_message ("SSE: dropped %s; the stream continues", what);
+}
+
 static void
 drop_event (ClarifySseParser *self)
 {
-  self->n_dropped++;
-  g_message ("SSE: dropped an event of more than %" G_GSIZE_FORMAT " bytes; the stream continues",
-             self->max_event_size);
+  g_autofree char *what = g_strdup_printf ("an event of more than %" G_GSIZE_FORMAT " bytes", self->max_event_size);
+
+  log_dropped (self, what);
 
   g_string_truncate (self->data, 0);
   g_string_truncate (self->event_type, 0);
@@ -190,8 +214,7 @@ dispatch (ClarifySseParser *self)
    * the agent never sent. */
   if (self->data_invalid && memchr (data, '\0', data_len) != NULL)
     {
-      self->n_dropped++;
-      g_message ("SSE: dropped an event with a NUL byte in its data; the stream continues");
+      log_dropped (self, "an event with a NUL byte in its data");
       string_set_len (self->data, 0);
       self->data_invalid = FALSE;
       string_set_len (self->event_type, 0);

@@ -39,6 +39,9 @@ void              clarify_sse_parser_reset              (ClarifySseParser    *se
 const char       *clarify_sse_parser_get_last_event_id  (ClarifySseParser    *self);
 void              clarify_sse_parser_set_max_event_size (ClarifySseParser    *self,
                                                          gsize                max_bytes);
+/* Names the stream in the log's lines about dropped events (NULL: none). */
+void              clarify_sse_parser_set_name           (ClarifySseParser    *self,
+                                                         const char          *name);
 /* How many events were dropped for exceeding the cap. */
 guint             clarify_sse_parser_get_n_dropped      (ClarifySseParser    *self);
 
