@@ -78,6 +78,7 @@ static inline void
 clarify_test_inbox_on_refused (ClarifyInbox          *inbox,
                                ClarifyRequest        *request,
                                const GError          *error,
+                               ClarifyResponse       *response,
                                ClarifyTestInboxWatch *watch)
 {
   g_assert_cmpint (clarify_request_get_state (request), ==, CLARIFY_REQUEST_PENDING);

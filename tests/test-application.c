@@ -1023,11 +1023,20 @@ test_request_ends (void)
   g_assert_cmpuint (clarify_inbox_get_n_pending (inbox), ==, 1);
   g_assert_null (clarify_test_backend_get_response (agent));
 
-  /* The question comes back to be answered again, saying why. */
+  /* The question comes back to be answered again, saying why, and holding
+   * what the user answered (it came back empty). */
   dialog = wait_for_dialog ("strict-1");
   answer = g_strdup_printf ("The agent refused the answer: %s", reason);
   g_assert_cmpstr (clarify_request_dialog_get_agent_away (dialog), ==, answer);
   g_clear_pointer (&answer, g_free);
+  {
+    g_autoptr(GPtrArray) values = g_ptr_array_new_with_free_func (g_free);
+    g_autofree char *custom_text = NULL;
+
+    clarify_input_collect (clarify_request_dialog_get_input (dialog, 0), values, &custom_text);
+    g_assert_cmpuint (values->len, ==, 1);
+    g_assert_cmpstr (g_ptr_array_index (values, 0), ==, "release");
+  }
   gtk_test_widget_wait_for_draw (GTK_WIDGET (dialog));
   g_free (clarify_test_save_screenshot (GTK_WIDGET (dialog), "dialog-answer-refused-en"));
   clarify_test_present_and_wait (GTK_WINDOW (find_main_window ()));

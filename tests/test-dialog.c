@@ -1122,6 +1122,62 @@ test_notice_grows (void)
   run_clear (&run);
 }
 
+/* The agent refused an answer: the question comes back with every input
+ * holding what was answered ("Other…" text included), so that the user
+ * mends it rather than answers from nothing. Submitted unchanged, it is
+ * the same answer. */
+static void
+test_again_from_refused (void)
+{
+  g_autoptr(ClarifyRequest) request = NULL;
+  g_autoptr(ClarifyResponse) refused = NULL;
+  const char *features[] = { "csv", "dark", NULL };
+  const char *count[] = { "7", NULL };
+  const char *day[] = { "2026-03-12", NULL };
+  const char *name[] = { "release", NULL };
+  ClarifyQuestion *question;
+  Run run = { 0 };
+
+  set_language ("en");
+  request = new_request ("r1", NULL, NULL);
+  question = add_question (request, "features", CLARIFY_QUESTION_KIND_MULTI, NULL, "Which features?");
+  add_option (question, "Export to CSV", "csv", NULL);
+  add_option (question, "Dark mode", "dark", NULL);
+  add_option (question, "Reminders", "remind", NULL);
+  clarify_question_set_allow_other (question, TRUE);
+  add_question (request, "count", CLARIFY_QUESTION_KIND_NUMBER, NULL, "How many?");
+  add_question (request, "day", CLARIFY_QUESTION_KIND_DATE, NULL, "Which day?");
+  add_question (request, "name", CLARIFY_QUESTION_KIND_TEXT, NULL, "Its name?");
+
+  refused = clarify_response_new ("r1", CLARIFY_OUTCOME_ANSWERED);
+  clarify_response_add_answer (refused, "features", features, "iCal import", FALSE);
+  clarify_response_add_answer (refused, "count", count, NULL, FALSE);
+  clarify_response_add_answer (refused, "day", day, NULL, FALSE);
+  clarify_response_add_answer (refused, "name", name, NULL, FALSE);
+
+  run.dialog = g_object_ref (clarify_request_dialog_new_again (NULL, request, refused));
+  clarify_request_dialog_set_key_guard_ms (run.dialog, 0);
+  g_signal_connect (run.dialog, "response", G_CALLBACK (response_cb), &run);
+  clarify_test_present_and_wait (GTK_WINDOW (run.dialog));
+  settle (&run);
+  shot (&run, "again-from-refused");
+  /* One page each: every one holds its answer, so Next goes on. */
+  for (guint i = 0; i < 3; i++)
+    {
+      press_id (&run, "next_button");
+      settle (&run);
+    }
+  shot (&run, "again-from-refused-last");
+  submit (&run);
+  assert_response (&run,
+                   "{\"id\":\"r1\",\"outcome\":\"answered\",\"answers\":["
+                   "{\"question_id\":\"features\",\"values\":[\"csv\",\"dark\"],\"custom_text\":\"iCal import\"},"
+                   "{\"question_id\":\"count\",\"values\":[\"7\"]},"
+                   "{\"question_id\":\"day\",\"values\":[\"2026-03-12\"]},"
+                   "{\"question_id\":\"name\",\"values\":[\"release\"]}]}");
+  run_clear (&run);
+}
+
 /* Timeout ------------------------------------------------------------------------ */
 
 static void
@@ -2014,6 +2070,7 @@ main (int   argc,
   g_test_add_func ("/dialog/countdown/format", test_countdown_format);
   g_test_add_func ("/dialog/other-grows", test_other_grows);
   g_test_add_func ("/dialog/notice-grows", test_notice_grows);
+  g_test_add_func ("/dialog/again-from-refused", test_again_from_refused);
   g_test_add_func ("/dialog/timeout/already-passed", test_timeout_already_passed);
   add_language_test ("/dialog/withdrawn", test_withdrawn);
   add_language_test ("/dialog/withdrawn/reason", test_withdrawn_reason);

@@ -94,7 +94,7 @@ show (ClarifyQuestion *question)
   gtk_widget_add_css_class (title, "heading");
   gtk_box_append (GTK_BOX (box), title);
 
-  shown.input = clarify_input_new_for_question (question);
+  shown.input = clarify_input_new_for_question (question, NULL);
   gtk_box_append (GTK_BOX (box), GTK_WIDGET (shown.input));
 
   /* As the dialog must: a width request, or the window's minimum height is
@@ -351,7 +351,7 @@ test_factory_kinds (void)
       if (kinds[i].kind == CLARIFY_QUESTION_KIND_PERMISSION)
         add_options (question, "Allow once", CLARIFY_PERMISSION_ONCE, NULL, "Deny", CLARIFY_PERMISSION_REJECT, NULL, NULL);
 
-      input = g_object_ref_sink (clarify_input_new_for_question (question));
+      input = g_object_ref_sink (clarify_input_new_for_question (question, NULL));
       g_assert_cmpstr (G_OBJECT_TYPE_NAME (input), ==, kinds[i].type_name);
       g_assert_true (clarify_input_get_question (input) == question);
       /* Nothing answered and nothing touched yet. */

@@ -117,7 +117,7 @@ on_failed (ClarifyOutbox   *outbox,
       /* The user can answer again once the value or the password is fixed. */
       clarify_inbox_move (self, entry, CLARIFY_REQUEST_PENDING, CLARIFY_REQUEST_END_NONE,
                           CLARIFY_END_REASON_ANSWER_REFUSED, error->message);
-      g_signal_emit_by_name (self, "answer-refused", request, error);
+      g_signal_emit_by_name (self, "answer-refused", request, error, response);
     }
   else
     {

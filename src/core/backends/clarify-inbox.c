@@ -404,13 +404,14 @@ clarify_inbox_class_init (ClarifyInboxClass *klass)
    * ClarifyInbox::answer-refused:
    * @request: the ClarifyRequest, pending again
    * @error: why the agent refused the answer (REJECTED or AUTH)
+   * @response: the answer it refused
    */
   signals[ANSWER_REFUSED] =
     g_signal_new ("answer-refused",
                   G_TYPE_FROM_CLASS (klass),
                   G_SIGNAL_RUN_LAST,
                   0, NULL, NULL, NULL,
-                  G_TYPE_NONE, 2, CLARIFY_TYPE_REQUEST, G_TYPE_ERROR);
+                  G_TYPE_NONE, 3, CLARIFY_TYPE_REQUEST, G_TYPE_ERROR, CLARIFY_TYPE_RESPONSE);
 
   /**
    * ClarifyInbox::replay-ended:

@@ -15,6 +15,7 @@ struct _ClarifyQuestionPage
 
   ClarifyQuestion *question;
   char            *context;
+  char           **initial_values; /* a refused answer's, or NULL */
   ClarifyInput    *input;
   guint            has_skip_toggle : 1;
 
@@ -34,6 +35,7 @@ enum {
   PROP_0,
   PROP_QUESTION,
   PROP_CONTEXT,
+  PROP_INITIAL_VALUES,
   PROP_HAS_SKIP_TOGGLE,
   PROP_SKIP_ACTIVE,
   N_PROPS
@@ -150,7 +152,7 @@ clarify_question_page_constructed (GObject *object)
   gtk_widget_set_visible (GTK_WIDGET (self->skip_toggle), self->has_skip_toggle);
   gtk_widget_set_visible (GTK_WIDGET (self->note_expander), clarify_question_get_takes_note (self->question));
 
-  self->input = clarify_input_new_for_question (self->question);
+  self->input = clarify_input_new_for_question (self->question, (const char * const *) self->initial_values);
   clarify_input_set_context (self->input, self->context);
   gtk_box_insert_child_after (GTK_BOX (self), GTK_WIDGET (self->input), self->texts_box);
   g_signal_connect_object (self->input, "notify::valid",
@@ -187,6 +189,7 @@ clarify_question_page_finalize (GObject *object)
 
   g_clear_object (&self->question);
   g_clear_pointer (&self->context, g_free);
+  g_clear_pointer (&self->initial_values, g_strfreev);
 
   G_OBJECT_CLASS (clarify_question_page_parent_class)->finalize (object);
 }
@@ -207,6 +210,10 @@ clarify_question_page_get_property (GObject    *object,
 
     case PROP_CONTEXT:
       g_value_set_string (value, self->context);
+      break;
+
+    case PROP_INITIAL_VALUES:
+      g_value_set_boxed (value, self->initial_values);
       break;
 
     case PROP_HAS_SKIP_TOGGLE:
@@ -238,6 +245,10 @@ clarify_question_page_set_property (GObject      *object,
 
     case PROP_CONTEXT:
       self->context = g_value_dup_string (value);
+      break;
+
+    case PROP_INITIAL_VALUES:
+      self->initial_values = g_value_dup_boxed (value);
       break;
 
     case PROP_HAS_SKIP_TOGGLE:
@@ -273,6 +284,10 @@ clarify_question_page_class_init (ClarifyQuestionPageClass *klass)
     g_param_spec_string ("context", NULL, NULL,
                          NULL,
                          G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_INITIAL_VALUES] =
+    g_param_spec_boxed ("initial-values", NULL, NULL,
+                        G_TYPE_STRV,
+                        G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
   properties[PROP_HAS_SKIP_TOGGLE] =
     g_param_spec_boolean ("has-skip-toggle", NULL, NULL,
                           FALSE,
@@ -318,9 +333,10 @@ clarify_question_page_init (ClarifyQuestionPage *self)
 }
 
 ClarifyQuestionPage *
-clarify_question_page_new (ClarifyQuestion *question,
-                           const char      *context,
-                           gboolean         has_skip_toggle)
+clarify_question_page_new (ClarifyQuestion    *question,
+                           const char         *context,
+                           gboolean            has_skip_toggle,
+                           const char * const *initial_values)
 {
   g_return_val_if_fail (CLARIFY_IS_QUESTION (question), NULL);
 
@@ -328,6 +344,7 @@ clarify_question_page_new (ClarifyQuestion *question,
                        "question", question,
                        "context", context,
                        "has-skip-toggle", has_skip_toggle,
+                       "initial-values", initial_values,
                        NULL);
 }
 

@@ -19,10 +19,13 @@ G_BEGIN_DECLS
 G_DECLARE_FINAL_TYPE (ClarifyQuestionPage, clarify_question_page, CLARIFY, QUESTION_PAGE, GtkBox)
 
 /* @context: the request's context, for accessible descriptions (may be NULL).
- * @has_skip_toggle: whether the question gets its own Skip. */
+ * @has_skip_toggle: whether the question gets its own Skip.
+ * @initial_values: what its input starts with (a refused answer's), or NULL
+ * for the question's defaults. */
 ClarifyQuestionPage *clarify_question_page_new             (ClarifyQuestion     *question,
                                                             const char          *context,
-                                                            gboolean             has_skip_toggle);
+                                                            gboolean             has_skip_toggle,
+                                                            const char * const  *initial_values);
 ClarifyQuestion     *clarify_question_page_get_question    (ClarifyQuestionPage *self);
 ClarifyInput        *clarify_question_page_get_input       (ClarifyQuestionPage *self);
 GtkLabel            *clarify_question_page_get_error_label (ClarifyQuestionPage *self);

@@ -110,8 +110,32 @@ show_page (ClarifyQuestionStack *self,
                                gtk_widget_get_parent (g_ptr_array_index (self->pages, position)));
 }
 
+/* What an input starts with when its question is asked again: the
+ * refused answer's values, with the "Other…" text a choice takes as one. */
+static GStrv
+dup_initial_values (ClarifyResponse *previous,
+                    ClarifyQuestion *question)
+{
+  const ClarifyAnswer *answer;
+  g_autoptr(GStrvBuilder) builder = NULL;
+
+  if (previous == NULL)
+    return NULL;
+  answer = clarify_response_lookup_answer (previous, clarify_question_get_id (question));
+  if (answer == NULL || answer->skipped)
+    return NULL;
+
+  builder = g_strv_builder_new ();
+  g_strv_builder_addv (builder, (const char **) answer->values);
+  if (answer->custom_text != NULL && answer->custom_text[0] != '\0')
+    g_strv_builder_add (builder, answer->custom_text);
+
+  return g_strv_builder_end (builder);
+}
+
 static void
-build_pages (ClarifyQuestionStack *self)
+build_pages (ClarifyQuestionStack *self,
+             ClarifyResponse      *previous)
 {
   guint n = clarify_request_get_n_questions (self->request);
   gboolean request_skippable = clarify_request_get_skippable (self->request);
@@ -132,7 +156,9 @@ build_pages (ClarifyQuestionStack *self)
       /* With one question, the request's Skip already says it. */
       gboolean has_skip_toggle = clarify_question_get_skippable (question) &&
                                  !(n == 1 && request_skippable);
-      ClarifyQuestionPage *page = clarify_question_page_new (question, context, has_skip_toggle);
+      g_auto(GStrv) initial_values = dup_initial_values (previous, question);
+      ClarifyQuestionPage *page = clarify_question_page_new (question, context, has_skip_toggle,
+                                                             (const char * const *) initial_values);
 
       g_ptr_array_add (self->pages, g_object_ref (page));
       if (self->paged)
@@ -199,7 +225,7 @@ clarify_question_stack_set_property (GObject      *object,
   switch (prop_id)
     {
     case PROP_REQUEST:
-      clarify_question_stack_set_request (self, g_value_get_object (value));
+      clarify_question_stack_set_request (self, g_value_get_object (value), NULL);
       break;
 
     default:
@@ -247,14 +273,16 @@ clarify_question_stack_get_request (ClarifyQuestionStack *self)
 
 void
 clarify_question_stack_set_request (ClarifyQuestionStack *self,
-                                    ClarifyRequest       *request)
+                                    ClarifyRequest       *request,
+                                    ClarifyResponse      *previous)
 {
   g_return_if_fail (CLARIFY_IS_QUESTION_STACK (self));
   g_return_if_fail (CLARIFY_IS_REQUEST (request));
+  g_return_if_fail (previous == NULL || CLARIFY_IS_RESPONSE (previous));
   g_return_if_fail (self->request == NULL);
 
   self->request = g_object_ref (request);
-  build_pages (self);
+  build_pages (self, previous);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_REQUEST]);
 }
 

@@ -17,9 +17,11 @@ G_BEGIN_DECLS
 G_DECLARE_FINAL_TYPE (ClarifyQuestionStack, clarify_question_stack, CLARIFY, QUESTION_STACK, AdwBin)
 
 ClarifyRequest      *clarify_question_stack_get_request  (ClarifyQuestionStack *self);
-/* Builds the pages; a stack takes one request only. */
+/* Builds the pages; a stack takes one request only. With @previous, an
+ * answer the agent refused, each input starts from what it answered. */
 void                 clarify_question_stack_set_request  (ClarifyQuestionStack *self,
-                                                          ClarifyRequest       *request);
+                                                          ClarifyRequest       *request,
+                                                          ClarifyResponse      *previous);
 /* One page per question (TRUE), or all questions in one form (FALSE). */
 gboolean             clarify_question_stack_get_paged    (ClarifyQuestionStack *self);
 guint                clarify_question_stack_get_n_pages  (ClarifyQuestionStack *self);

@@ -42,6 +42,8 @@ struct _ClarifyRequestDialog
   ClarifyQuestionStack  *stack;
   ClarifyRequestActions *actions;
 
+  ClarifyResponse       *previous;  /* refused by the agent; construct-only */
+
   /* The header's, kept to stop it once even when disposed twice. */
   ClarifyCountdown      *countdown;
 
@@ -61,6 +63,7 @@ G_DEFINE_FINAL_TYPE (ClarifyRequestDialog, clarify_request_dialog, GTK_TYPE_WIND
 enum {
   PROP_0,
   PROP_REQUEST,
+  PROP_PREVIOUS_RESPONSE,
   N_PROPS
 };
 
@@ -483,7 +486,7 @@ setup_questions (ClarifyRequestDialog *self)
 {
   guint n;
 
-  clarify_question_stack_set_request (self->stack, self->request);
+  clarify_question_stack_set_request (self->stack, self->request, self->previous);
   n = clarify_question_stack_get_n_pages (self->stack);
 
   for (guint i = 0; i < n; i++)
@@ -617,6 +620,7 @@ clarify_request_dialog_finalize (GObject *object)
   ClarifyRequestDialog *self = CLARIFY_REQUEST_DIALOG (object);
 
   g_clear_object (&self->request);
+  g_clear_object (&self->previous);
   /* Until here: tests read what it swallowed after the dialog closed. */
   g_clear_object (&self->key_guard);
 
@@ -637,6 +641,10 @@ clarify_request_dialog_get_property (GObject    *object,
       g_value_set_object (value, self->request);
       break;
 
+    case PROP_PREVIOUS_RESPONSE:
+      g_value_set_object (value, self->previous);
+      break;
+
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -654,6 +662,10 @@ clarify_request_dialog_set_property (GObject      *object,
     {
     case PROP_REQUEST:
       g_set_object (&self->request, g_value_get_object (value));
+      break;
+
+    case PROP_PREVIOUS_RESPONSE:
+      g_set_object (&self->previous, g_value_get_object (value));
       break;
 
     default:
@@ -701,6 +713,12 @@ clarify_request_dialog_class_init (ClarifyRequestDialogClass *klass)
   properties[PROP_REQUEST] =
     g_param_spec_object ("request", NULL, NULL,
                          CLARIFY_TYPE_REQUEST,
+                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
+
+  /* An answer to the request the agent refused: the inputs start from it. */
+  properties[PROP_PREVIOUS_RESPONSE] =
+    g_param_spec_object ("previous-response", NULL, NULL,
+                         CLARIFY_TYPE_RESPONSE,
                          G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
@@ -797,12 +815,22 @@ ClarifyRequestDialog *
 clarify_request_dialog_new (GtkApplication *application,
                             ClarifyRequest *request)
 {
+  return clarify_request_dialog_new_again (application, request, NULL);
+}
+
+ClarifyRequestDialog *
+clarify_request_dialog_new_again (GtkApplication  *application,
+                                  ClarifyRequest  *request,
+                                  ClarifyResponse *previous)
+{
   g_return_val_if_fail (application == NULL || GTK_IS_APPLICATION (application), NULL);
   g_return_val_if_fail (CLARIFY_IS_REQUEST (request), NULL);
+  g_return_val_if_fail (previous == NULL || CLARIFY_IS_RESPONSE (previous), NULL);
 
   return g_object_new (CLARIFY_TYPE_REQUEST_DIALOG,
                        "application", application,
                        "request", request,
+                       "previous-response", previous,
                        NULL);
 }
 

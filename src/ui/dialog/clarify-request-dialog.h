@@ -16,6 +16,11 @@ G_DECLARE_FINAL_TYPE (ClarifyRequestDialog, clarify_request_dialog, CLARIFY, REQ
 
 ClarifyRequestDialog *clarify_request_dialog_new         (GtkApplication       *application,
                                                           ClarifyRequest       *request);
+/* The dialog for @request asked again after the agent refused @previous
+ * (NULL: as new): each input starts from what the user answered. */
+ClarifyRequestDialog *clarify_request_dialog_new_again   (GtkApplication       *application,
+                                                          ClarifyRequest       *request,
+                                                          ClarifyResponse      *previous);
 ClarifyRequest       *clarify_request_dialog_get_request (ClarifyRequestDialog *self);
 /* A line saying the agent cannot be reached right now, or NULL. */
 void                  clarify_request_dialog_set_agent_away (ClarifyRequestDialog *self,

@@ -143,7 +143,7 @@ apply_defaults (ClarifyChoiceInput *self,
 {
   ClarifyChoiceInputPrivate *priv = clarify_choice_input_get_instance_private (self);
   ClarifyChoiceView *view = CLARIFY_CHOICE_VIEW (priv->view);
-  const char * const *defaults = clarify_question_get_default_values (question);
+  const char * const *defaults = clarify_input_get_initial_values (CLARIFY_INPUT (self));
   gboolean multiple = CLARIFY_CHOICE_INPUT_GET_CLASS (self)->multiple;
 
   for (guint i = 0; defaults[i] != NULL; i++)

@@ -24,7 +24,7 @@ clarify_confirm_input_setup (ClarifyInput    *input,
                              ClarifyQuestion *question)
 {
   ClarifyConfirmInput *self = CLARIFY_CONFIRM_INPUT (input);
-  const char * const *defaults = clarify_question_get_default_values (question);
+  const char * const *defaults = clarify_input_get_initial_values (input);
   g_autoptr(GListStore) answers = g_list_store_new (CLARIFY_TYPE_OPTION);
   g_autoptr(ClarifyOption) yes = clarify_option_new (_("Yes"), "yes", NULL);
   g_autoptr(ClarifyOption) no = clarify_option_new (_("No"), "no", NULL);

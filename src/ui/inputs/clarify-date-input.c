@@ -21,7 +21,7 @@ clarify_date_input_setup (ClarifyInput    *input,
                           ClarifyQuestion *question)
 {
   ClarifyDateInput *self = CLARIFY_DATE_INPUT (input);
-  const char * const *defaults = clarify_question_get_default_values (question);
+  const char * const *defaults = clarify_input_get_initial_values (input);
   ClarifyDateEntry *entry;
 
   self->date_entry = clarify_date_entry_new ();

@@ -71,7 +71,7 @@ clarify_date_range_input_setup (ClarifyInput    *input,
                                 ClarifyQuestion *question)
 {
   ClarifyDateRangeInput *self = CLARIFY_DATE_RANGE_INPUT (input);
-  const char * const *defaults = clarify_question_get_default_values (question);
+  const char * const *defaults = clarify_input_get_initial_values (input);
   const char *start = defaults[0];
   const char *end = start != NULL ? defaults[1] : NULL;
   GtkWidget *grid = gtk_grid_new ();

@@ -18,11 +18,14 @@
 /**
  * clarify_input_new_for_question:
  * @question: the question to answer
+ * @initial_values: (nullable): what the input starts with, for a question
+ *   asked again after the agent refused the answer; NULL: its defaults
  *
  * Returns: (transfer floating): the input subclass for @question's kind
  */
 ClarifyInput *
-clarify_input_new_for_question (ClarifyQuestion *question)
+clarify_input_new_for_question (ClarifyQuestion    *question,
+                                const char * const *initial_values)
 {
   GType type = G_TYPE_INVALID;
 
@@ -72,5 +75,5 @@ clarify_input_new_for_question (ClarifyQuestion *question)
       break;
     }
 
-  return g_object_new (type, "question", question, NULL);
+  return g_object_new (type, "question", question, "initial-values", initial_values, NULL);
 }

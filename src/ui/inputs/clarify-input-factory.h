@@ -10,6 +10,7 @@
 
 G_BEGIN_DECLS
 
-ClarifyInput *clarify_input_new_for_question (ClarifyQuestion *question);
+ClarifyInput *clarify_input_new_for_question (ClarifyQuestion    *question,
+                                              const char * const *initial_values);
 
 G_END_DECLS

@@ -13,6 +13,7 @@
 typedef struct
 {
   ClarifyQuestion *question;
+  char           **initial_values; /* a refused answer's, else NULL: the defaults */
   char            *context;
   char            *error;
   /* Controls that carry the question as accessible label; owned children. */
@@ -30,6 +31,7 @@ enum
 {
   PROP_0,
   PROP_QUESTION,
+  PROP_INITIAL_VALUES,
   PROP_CONTEXT,
   PROP_VALID,
   PROP_ERROR,
@@ -195,6 +197,7 @@ clarify_input_finalize (GObject *object)
   ClarifyInputPrivate *priv = clarify_input_get_instance_private (self);
 
   g_clear_object (&priv->question);
+  g_clear_pointer (&priv->initial_values, g_strfreev);
   g_clear_pointer (&priv->context, g_free);
   g_clear_pointer (&priv->error, g_free);
 
@@ -214,6 +217,10 @@ clarify_input_get_property (GObject    *object,
     {
     case PROP_QUESTION:
       g_value_set_object (value, priv->question);
+      break;
+
+    case PROP_INITIAL_VALUES:
+      g_value_set_boxed (value, priv->initial_values);
       break;
 
     case PROP_CONTEXT:
@@ -252,6 +259,10 @@ clarify_input_set_property (GObject      *object,
       priv->question = g_value_dup_object (value);
       break;
 
+    case PROP_INITIAL_VALUES:
+      priv->initial_values = g_value_dup_boxed (value);
+      break;
+
     case PROP_CONTEXT:
       clarify_input_set_context (self, g_value_get_string (value));
       break;
@@ -280,6 +291,13 @@ clarify_input_class_init (ClarifyInputClass *klass)
     g_param_spec_object ("question", NULL, NULL,
                          CLARIFY_TYPE_QUESTION,
                          G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
+
+  /* Set for a question asked again after the agent refused the answer: the
+   * user starts from it rather than from nothing. */
+  properties[PROP_INITIAL_VALUES] =
+    g_param_spec_boxed ("initial-values", NULL, NULL,
+                        G_TYPE_STRV,
+                        G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
 
   properties[PROP_CONTEXT] =
     g_param_spec_string ("context", NULL, NULL,
@@ -351,6 +369,19 @@ clarify_input_get_question (ClarifyInput *self)
   g_return_val_if_fail (CLARIFY_IS_INPUT (self), NULL);
 
   return priv->question;
+}
+
+const char * const *
+clarify_input_get_initial_values (ClarifyInput *self)
+{
+  ClarifyInputPrivate *priv = clarify_input_get_instance_private (self);
+
+  g_return_val_if_fail (CLARIFY_IS_INPUT (self), NULL);
+
+  if (priv->initial_values != NULL)
+    return (const char * const *) priv->initial_values;
+
+  return clarify_question_get_default_values (priv->question);
 }
 
 gboolean

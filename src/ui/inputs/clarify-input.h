@@ -38,6 +38,10 @@ struct _ClarifyInputClass
 };
 
 ClarifyQuestion *clarify_input_get_question     (ClarifyInput    *self);
+/* For subclasses' setup: what the input starts with, the values of
+ * :initial-values (a refused answer's) when set, else the question's
+ * defaults. Never NULL. */
+const char * const *clarify_input_get_initial_values (ClarifyInput *self);
 
 /* Whether the current answer passes clarify_question_check_answer(). */
 gboolean         clarify_input_get_valid        (ClarifyInput    *self);

@@ -247,7 +247,7 @@ clarify_number_input_setup (ClarifyInput    *input,
 {
   ClarifyNumberInput *self = CLARIFY_NUMBER_INPUT (input);
   const ClarifyValidation *validation = clarify_question_get_validation (question);
-  const char * const *defaults = clarify_question_get_default_values (question);
+  const char * const *defaults = clarify_input_get_initial_values (input);
   double step = validation->step > 0 ? validation->step : DEFAULT_STEP;
   double lower, upper, value;
   guint digits;

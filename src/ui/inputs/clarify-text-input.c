@@ -43,11 +43,11 @@ struct _ClarifyTextInput
 G_DEFINE_FINAL_TYPE (ClarifyTextInput, clarify_text_input, CLARIFY_TYPE_INPUT)
 
 static gboolean
-wants_multi_line (ClarifyQuestion *question)
+wants_multi_line (ClarifyQuestion *question,
+                  const char      *first_default)
 {
   const ClarifyValidation *validation = clarify_question_get_validation (question);
   const char *placeholder = clarify_question_get_placeholder (question);
-  const char *first_default = clarify_question_get_default_values (question)[0];
 
   return clarify_question_get_multi_line (question) ||
          validation->max_length > MULTI_LINE_MAX_LENGTH ||
@@ -306,12 +306,12 @@ clarify_text_input_setup (ClarifyInput    *input,
 {
   ClarifyTextInput *self = CLARIFY_TEXT_INPUT (input);
   const char *placeholder = clarify_question_get_placeholder (question);
-  const char *text = clarify_question_get_default_values (question)[0];
+  const char *text = clarify_input_get_initial_values (input)[0];
 
   if (placeholder == NULL)
     placeholder = _("Type your answer…");
 
-  if (wants_multi_line (question))
+  if (wants_multi_line (question, text))
     setup_text_view (self, placeholder, text);
   else
     setup_entry (self, placeholder, text);

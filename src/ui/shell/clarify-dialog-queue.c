@@ -22,6 +22,9 @@ struct _ClarifyDialogQueue
   GQueue                queue;       /* ClarifyRequest (owned) waiting for their turn */
   GHashTable           *dialogs;     /* ClarifyRequest → ClarifyRequestDialog (GTK owns it) */
   GHashTable           *notified;    /* keys of requests with a notification out */
+  /* ClarifyRequest → the ClarifyResponse the agent refused, both owned, until
+   * the request's next dialog starts from it. */
+  GHashTable           *refused;
   gboolean              body_markup; /* whether the server reads bodies as markup (until it says, yes) */
   GCancellable         *asking;      /* … while asked */
   ClarifyRequestDialog *presenting;  /* weak: presented, focus not yet seen */
@@ -279,11 +282,15 @@ ensure_dialog (ClarifyDialogQueue *self,
 {
   ClarifyBackend *backend;
   ClarifyRequestDialog *dialog = g_hash_table_lookup (self->dialogs, request);
+  g_autoptr(ClarifyResponse) previous = NULL;
+  gpointer refused_key = NULL;
 
   if (dialog != NULL)
     return dialog;
 
-  dialog = clarify_request_dialog_new (self->application, request);
+  if (g_hash_table_steal_extended (self->refused, request, &refused_key, (gpointer *) &previous))
+    g_object_unref (refused_key);
+  dialog = clarify_request_dialog_new_again (self->application, request, previous);
   clarify_request_dialog_set_show_countdown (dialog, self->show_countdown);
   clarify_request_dialog_set_n_waiting (dialog, n_waiting_behind (self, request));
   g_hash_table_insert (self->dialogs, request, dialog);
@@ -343,6 +350,7 @@ queued_state_cb (ClarifyRequest     *request,
   /* Timed out or answered elsewhere while in line: nobody needs to see it. */
   if (clarify_request_get_state (request) != CLARIFY_REQUEST_PENDING)
     {
+      g_hash_table_remove (self->refused, request);
       unqueue (self, request);
       withdraw_notification (self, request);
     }
@@ -539,13 +547,17 @@ static void
 answer_refused_cb (ClarifyInbox       *inbox,
                    ClarifyRequest     *request,
                    const GError       *error,
+                   ClarifyResponse    *response,
                    ClarifyDialogQueue *self)
 {
   ClarifyRequestDialog *dialog = g_hash_table_lookup (self->dialogs, request);
 
-  /* Its dialog answered and closed; the question comes back as new. */
+  /* Its dialog answered and closed; the question comes back, its inputs
+   * holding what the user answered, to be mended rather than typed again. */
   if (dialog != NULL && !gtk_widget_get_visible (GTK_WIDGET (dialog)))
     gtk_window_destroy (GTK_WINDOW (dialog));
+  if (clarify_response_get_outcome (response) == CLARIFY_OUTCOME_ANSWERED)
+    g_hash_table_replace (self->refused, g_object_ref (request), g_object_ref (response));
   request_added_cb (inbox, request, self);
 }
 
@@ -562,6 +574,7 @@ clarify_dialog_queue_dispose (GObject *object)
     unqueue (self, g_queue_peek_head (&self->queue));
   g_clear_pointer (&self->dialogs, g_hash_table_unref);
   g_clear_pointer (&self->notified, g_hash_table_unref);
+  g_clear_pointer (&self->refused, g_hash_table_unref);
   g_clear_weak_pointer (&self->presenting);
   g_clear_handle_id (&self->focus_left_id, g_source_remove);
   g_clear_handle_id (&self->release_id, g_source_remove);
@@ -590,6 +603,7 @@ clarify_dialog_queue_init (ClarifyDialogQueue *self)
   g_queue_init (&self->queue);
   self->dialogs = g_hash_table_new (NULL, NULL);
   self->notified = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  self->refused = g_hash_table_new_full (NULL, NULL, g_object_unref, g_object_unref);
   self->notifications = TRUE;
   self->body_markup = TRUE;
   self->sound = TRUE;
