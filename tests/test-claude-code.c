@@ -13,6 +13,7 @@
 #include <stdio.h>
 
 #include "clarify-claude-code-backend.h"
+#include "clarify-claude-code-codec.h"
 #include "clarify-error.h"
 #include "clarify-inbox.h"
 #include "clarify-json.h"
@@ -127,6 +128,23 @@ input_with_transcript (Fixture    *f,
   g_autofree char *path = g_build_filename (f->dir, transcript, NULL);
 
   json_object_set_string_member (json_node_get_object (node), "transcript_path", path);
+
+  return clarify_json_to_string (node);
+}
+
+/* The same, with the transcript's size now, as `clarify hook` adds it. */
+static char *
+input_as_sent (Fixture    *f,
+               const char *fixture,
+               const char *transcript)
+{
+  g_autofree char *input = input_with_transcript (f, fixture, transcript);
+  g_autoptr(JsonNode) node = clarify_json_parse (input, -1, NULL);
+  g_autofree char *path = g_build_filename (f->dir, transcript, NULL);
+  GStatBuf status;
+
+  g_assert_cmpint (g_stat (path, &status), ==, 0);
+  json_object_set_int_member (json_node_get_object (node), CLARIFY_CLAUDE_HOOK_TRANSCRIPT_SIZE, status.st_size);
 
   return clarify_json_to_string (node);
 }
@@ -367,6 +385,56 @@ test_terminal_already_answered (Fixture       *f,
   g_assert_cmpuint (clarify_claude_code_backend_get_n_transcripts (CLARIFY_CLAUDE_CODE_BACKEND (f->backend)), ==, 0);
 }
 
+/* The agent asks the same again (a command denied, a question cancelled):
+ * the transcript holds the equal call answered before this hook began.
+ * The question is shown (nothing was, the earlier answer taken for this
+ * one), and this call's own answer in the terminal still ends it. */
+static void
+test_asked_again (Fixture       *f,
+                  gconstpointer  data)
+{
+  g_autofree char *input = NULL;
+  g_autoptr(HookRun) run = NULL;
+  g_autofree char *output = NULL;
+  ClarifyRequest *request;
+
+  append_line (f, "s1.jsonl", "transcript-bash-tool-use.jsonl");
+  append_line (f, "s1.jsonl", "transcript-bash-tool-result.jsonl");
+  input = input_as_sent (f, "permission-bash.json", "s1.jsonl");
+  run = start_hook (f, input, NULL);
+  request = wait_request (f, 1);
+  clarify_test_loop_for (200);
+  g_assert_cmpint (clarify_request_get_state (request), ==, CLARIFY_REQUEST_PENDING);
+
+  append_line (f, "s1.jsonl", "transcript-bash-tool-use.jsonl");
+  append_line (f, "s1.jsonl", "transcript-bash-tool-result.jsonl");
+  assert_answered_in_terminal (request);
+  output = finish_hook (run);
+  g_assert_cmpstr (output, ==, "");
+}
+
+/* Asked again, and answered in the terminal after the hook began but
+ * before it reached Clarify: nothing is shown. */
+static void
+test_asked_again_terminal_first (Fixture       *f,
+                                 gconstpointer  data)
+{
+  g_autofree char *input = NULL;
+  g_autoptr(HookRun) run = NULL;
+  g_autofree char *output = NULL;
+
+  append_line (f, "s1.jsonl", "transcript-bash-tool-use.jsonl");
+  append_line (f, "s1.jsonl", "transcript-bash-tool-result.jsonl");
+  input = input_as_sent (f, "permission-bash.json", "s1.jsonl");
+  append_line (f, "s1.jsonl", "transcript-bash-tool-use.jsonl");
+  append_line (f, "s1.jsonl", "transcript-bash-tool-result.jsonl");
+  run = start_hook (f, input, NULL);
+  output = finish_hook (run);
+
+  g_assert_cmpstr (output, ==, "");
+  g_assert_cmpuint (f->added->len, ==, 0);
+}
+
 /* Two sessions at once: each its own request and transcript; one answered
  * in its terminal, the other in Clarify. */
 static void
@@ -440,6 +508,8 @@ main (int   argc,
   ADD ("terminal-first-recorded", test_terminal_first_recorded);
   ADD ("terminal-first-late-call", test_terminal_first_late_call);
   ADD ("terminal-already-answered", test_terminal_already_answered);
+  ADD ("asked-again", test_asked_again);
+  ADD ("asked-again-terminal-first", test_asked_again_terminal_first);
   ADD ("two-sessions", test_two_sessions);
   ADD ("caller-left", test_caller_left);
 #undef ADD

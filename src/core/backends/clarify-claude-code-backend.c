@@ -173,7 +173,8 @@ clarify_claude_code_backend_handle_hook_async (ClarifyClaudeCodeBackend *self,
       ClarifyClaudeCodeTranscript *transcript = ensure_transcript (self, hook->transcript_path);
 
       call->transcript_path = g_strdup (hook->transcript_path);
-      if (clarify_claude_code_transcript_watch (transcript, request_id, hook->tool_name, hook->tool_input))
+      if (clarify_claude_code_transcript_watch (transcript, request_id, hook->tool_name, hook->tool_input,
+                                                hook->transcript_size))
         {
           /* The terminal was quicker than this hook reached Clarify. */
           g_debug ("Claude Code's terminal answered %s before it arrived", request_id);

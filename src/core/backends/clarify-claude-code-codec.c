@@ -491,6 +491,14 @@ decode_permission_request (ClarifyClaudeHook  *hook,
     transcript = clarify_json_get_string_member (input, "transcript_path");
   if (transcript != NULL && *transcript != '\0')
     hook->transcript_path = g_strdup (transcript);
+  if (json_object_has_member (input, CLARIFY_CLAUDE_HOOK_TRANSCRIPT_SIZE))
+    {
+      JsonNode *size = json_object_get_member (input, CLARIFY_CLAUDE_HOOK_TRANSCRIPT_SIZE);
+
+      if (JSON_NODE_HOLDS_VALUE (size) && json_node_get_value_type (size) == G_TYPE_INT64 &&
+          json_node_get_int (size) > 0)
+        hook->transcript_size = json_node_get_int (size);
+    }
 
   hook->request = clarify_request_new (request_id);
   data = g_new0 (HookData, 1);

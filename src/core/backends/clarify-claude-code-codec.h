@@ -31,6 +31,9 @@ G_BEGIN_DECLS
 /* The name and kind of the connection every hook request carries. */
 #define CLARIFY_CLAUDE_CODE_NAME "Claude Code"
 #define CLARIFY_CLAUDE_CODE_KIND "claude-code"
+/* The member `clarify hook` adds to a PermissionRequest's input: the
+ * transcript's size in bytes when the hook began. */
+#define CLARIFY_CLAUDE_HOOK_TRANSCRIPT_SIZE "clarify_transcript_size"
 
 typedef enum
 {
@@ -52,6 +55,9 @@ typedef struct
    * tool call and its result to, and the call to look for there. NULL
    * otherwise (an elicitation holds the terminal until it is answered). */
   char                    *transcript_path;
+  /* Its size when `clarify hook` began (CLARIFY_CLAUDE_HOOK_TRANSCRIPT_SIZE,
+   * which Clarify's own client adds), else 0. */
+  goffset                  transcript_size;
   char                    *tool_name;
   JsonNode                *tool_input;
   /* With IDLE_PROMPT: Claude Code's own words, or NULL. */

@@ -25,6 +25,7 @@ typedef struct
   char     *name;
   JsonNode *input;
   char     *watch_key;  /* the watch it answers, or NULL */
+  goffset   result_end; /* where its result's line ends in the file, once answered */
 } ToolCall;
 
 typedef struct
@@ -44,6 +45,7 @@ struct _ClarifyClaudeCodeTranscript
   goffset       offset;
   GString      *partial;       /* the last line, not yet complete */
   gboolean      skipping;      /* inside an overlong line */
+  goffset       line_end;      /* of the line being read */
   GQueue        open_calls;    /* ToolCall without a result, oldest first */
   GQueue        answered;      /* the latest answered ToolCalls, oldest first */
   GHashTable   *watches;       /* key → Watch */
@@ -220,6 +222,7 @@ add_result (ClarifyClaudeCodeTranscript *self,
       if (g_strcmp0 (call->id, id) == 0)
         {
           g_queue_delete_link (&self->open_calls, l);
+          call->result_end = self->line_end;
           remember_answered (self, call);
           return;
         }
@@ -264,7 +267,8 @@ read_line (ClarifyClaudeCodeTranscript *self,
 static void
 take_bytes (ClarifyClaudeCodeTranscript *self,
             const char                  *data,
-            gsize                        length)
+            gsize                        length,
+            goffset                      data_offset)
 {
   while (length > 0)
     {
@@ -287,6 +291,7 @@ take_bytes (ClarifyClaudeCodeTranscript *self,
       if (newline == NULL)
         return;
 
+      self->line_end = data_offset + part + 1;
       if (!self->skipping)
         read_line (self, self->partial->str, self->partial->len);
       g_string_truncate (self->partial, 0);
@@ -294,6 +299,7 @@ take_bytes (ClarifyClaudeCodeTranscript *self,
 
       data += part + 1;
       length -= part + 1;
+      data_offset += part + 1;
     }
 }
 
@@ -334,7 +340,7 @@ read_appended (ClarifyClaudeCodeTranscript *self)
       if (n <= 0)
         break;
       self->offset += n;
-      take_bytes (self, buffer, (gsize) n);
+      take_bytes (self, buffer, (gsize) n, self->offset - n);
     }
 }
 
@@ -460,11 +466,31 @@ find_latest (GQueue *calls,
   return NULL;
 }
 
+/* An answered call this hook may be about: its result came after the hook
+ * began (the prompt cannot be answered before it shows). An equal call
+ * answered earlier (the agent asking the same again) is another. */
+static gboolean
+has_answered_since (ClarifyClaudeCodeTranscript *self,
+                    Watch                       *watch,
+                    goffset                      since)
+{
+  for (GList *l = self->answered.tail; l != NULL; l = l->prev)
+    {
+      ToolCall *call = l->data;
+
+      if (call->result_end > since && watch_matches (watch, call))
+        return TRUE;
+    }
+
+  return FALSE;
+}
+
 gboolean
 clarify_claude_code_transcript_watch (ClarifyClaudeCodeTranscript *self,
                                       const char                  *key,
                                       const char                  *tool_name,
-                                      JsonNode                    *tool_input)
+                                      JsonNode                    *tool_input,
+                                      goffset                      hook_began_at)
 {
   g_autoptr(ClarifyClaudeCodeTranscript) hold = NULL;
   g_autoptr(GError) error = NULL;
@@ -500,7 +526,7 @@ clarify_claude_code_transcript_watch (ClarifyClaudeCodeTranscript *self,
   /* The call waiting for its answer, else one answered already (the
    * terminal was quicker), else one still to come. */
   call = find_latest (&self->open_calls, watch, TRUE);
-  if (call == NULL && find_latest (&self->answered, watch, FALSE) != NULL)
+  if (call == NULL && has_answered_since (self, watch, hook_began_at))
     {
       watch_free (watch);
       answered = TRUE;

@@ -30,11 +30,13 @@ ClarifyClaudeCodeTranscript *clarify_claude_code_transcript_new           (const
 /* Watches for the answer to the call of @tool_name with @tool_input, under
  * @key; ::answered (@key) tells when it comes. Reads what the file holds
  * now first: returns TRUE, watching nothing, when the call was answered
- * already. */
+ * already, by a result after @hook_began_at (the file's size when the hook
+ * began; 0 when not known, and then any equal call answered counts). */
 gboolean                     clarify_claude_code_transcript_watch         (ClarifyClaudeCodeTranscript *self,
                                                                            const char                  *key,
                                                                            const char                  *tool_name,
-                                                                           JsonNode                    *tool_input);
+                                                                           JsonNode                    *tool_input,
+                                                                           goffset                      hook_began_at);
 void                         clarify_claude_code_transcript_unwatch       (ClarifyClaudeCodeTranscript *self,
                                                                            const char                  *key);
 guint                        clarify_claude_code_transcript_get_n_watches (ClarifyClaudeCodeTranscript *self);

@@ -13,6 +13,7 @@
 
 #include <gio/gunixinputstream.h>
 #include <glib/gi18n.h>
+#include <glib/gstdio.h>
 #include <stdio.h>
 #include <unistd.h>
 
@@ -121,6 +122,27 @@ usage (gboolean asked)
   return asked ? 0 : 1;
 }
 
+/* Where the transcript ends as the hook begins: Clarify tells the call this
+ * hook is about from an equal one the agent asked before by it (a result
+ * written earlier answered the other). NULL when there is nothing to add. */
+static char *
+add_transcript_size (const char *input,
+                     const char *transcript_path)
+{
+  GStatBuf status;
+  g_autoptr(JsonNode) node = NULL;
+
+  if (transcript_path == NULL || g_stat (transcript_path, &status) != 0 || status.st_size <= 0)
+    return NULL;
+
+  node = json_from_string (input, NULL);
+  if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
+    return NULL;
+  json_object_set_int_member (json_node_get_object (node), CLARIFY_CLAUDE_HOOK_TRANSCRIPT_SIZE, status.st_size);
+
+  return json_to_string (node, FALSE);
+}
+
 int
 clarify_cli_run_hook (int    argc,
                       char **argv)
@@ -129,6 +151,7 @@ clarify_cli_run_hook (int    argc,
   g_autoptr(ClarifyClaudeHook) decoded = NULL;
   g_autoptr(GError) error = NULL;
   g_autofree char *input = NULL;
+  g_autofree char *sized = NULL;
   g_autoptr(GCancellable) cancellable = NULL;
   const char *agent = argc == 2 ? argv[1] : NULL;
 
@@ -157,6 +180,12 @@ clarify_cli_run_hook (int    argc,
     }
   if (decoded->action == CLARIFY_CLAUDE_HOOK_IGNORED)
     return 0;
+  sized = add_transcript_size (input, decoded->transcript_path);
+  if (sized != NULL)
+    {
+      g_free (input);
+      input = g_steal_pointer (&sized);
+    }
 
   hook.bus = g_bus_get_sync (G_BUS_TYPE_SESSION, NULL, &error);
   if (hook.bus == NULL)
