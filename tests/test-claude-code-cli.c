@@ -337,6 +337,44 @@ test_cli_hook_killed (AppFixture    *f,
   g_assert_true (clarify_test_loop_until (clarify_test_run_is_done, run, WAIT_MS));
 }
 
+/* Claude Code killed (SIGKILL) while the dialog is open: nobody can read
+ * the hook's answer any more. The hook lets the question go and Clarify
+ * withdraws it; it stayed open, and an answer then was recorded as given. */
+static void
+test_cli_reader_gone (AppFixture    *f,
+                      gconstpointer  data)
+{
+  const char *argv[] = { test_binary, "hook", "claude-code", NULL };
+  g_autofree char *input = clarify_test_load_fixture ("claude-code/permission-ask-user-question.json");
+  g_autoptr(GSubprocessLauncher) launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDIN_PIPE |
+                                                                       G_SUBPROCESS_FLAGS_STDOUT_PIPE |
+                                                                       G_SUBPROCESS_FLAGS_STDERR_SILENCE);
+  g_autoptr(GSubprocess) process = NULL;
+  g_autoptr(GError) error = NULL;
+  ClarifyRequest *request;
+
+  g_subprocess_launcher_setenv (launcher, "CLARIFY_HOOK_TEST_NO_START", "1", TRUE);
+  process = g_subprocess_launcher_spawnv (launcher, argv, &error);
+  g_assert_no_error (error);
+  g_assert_true (g_output_stream_write_all (g_subprocess_get_stdin_pipe (process), input, strlen (input),
+                                            NULL, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_output_stream_close (g_subprocess_get_stdin_pipe (process), NULL, &error));
+
+  g_assert_true (clarify_test_loop_until (app_has_request, f, WAIT_MS));
+  request = f->added->pdata[0];
+  clarify_test_loop_for (200);
+  g_assert_cmpint (clarify_request_get_state (request), ==, CLARIFY_REQUEST_PENDING);
+
+  /* The reading end goes, as when Claude Code dies. */
+  g_assert_true (g_input_stream_close (g_subprocess_get_stdout_pipe (process), NULL, &error));
+  g_assert_true (clarify_test_loop_until (clarify_test_request_is_done, request, WAIT_MS));
+  g_assert_cmpint (clarify_request_get_end_reason (request), ==, CLARIFY_END_REASON_CALLER_LEFT);
+  g_assert_true (g_subprocess_wait (process, NULL, &error));
+  g_assert_true (g_subprocess_get_if_exited (process));
+  g_assert_cmpint (g_subprocess_get_exit_status (process), ==, 0);
+}
+
 /* Past the inbox's caps: the hook lets the terminal ask, `clarify ask`
  * says why with its own exit status; neither waits. */
 static void
@@ -577,6 +615,7 @@ main (int   argc,
   ADD ("answered", test_cli_answered);
   ADD ("terminal", test_cli_terminal);
   ADD ("hook-killed", test_cli_hook_killed);
+  ADD ("reader-gone", test_cli_reader_gone);
   ADD ("refused-when-full", test_cli_refused_when_full);
 #undef ADD
   g_test_add_func ("/claude-code/cli/bad-input", test_cli_bad_input);

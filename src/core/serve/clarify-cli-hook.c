@@ -12,6 +12,7 @@
 #include "config.h"
 
 #include <gio/gunixinputstream.h>
+#include <glib-unix.h>
 #include <glib/gi18n.h>
 #include <glib/gstdio.h>
 #include <stdio.h>
@@ -36,6 +37,8 @@ typedef struct
   GMainLoop       *loop;
   GDBusConnection *bus;
   guint            watch_id;
+  guint            reader_watch_id;
+  GCancellable    *cancellable;  /* the Hook call's; not owned */
   gboolean         reached;
   char            *output;
   GError          *error;
@@ -109,6 +112,22 @@ hook_done_cb (GObject      *object,
   if (reply != NULL)
     g_variant_get (reply, "(s)", &hook->output);
   g_main_loop_quit (hook->loop);
+}
+
+/* Claude Code reads the answer from our stdout, a pipe: once nobody can
+ * read it (Claude Code killed or gone), the question is let go, so that
+ * Clarify withdraws its dialog rather than keep it for nobody. */
+static gboolean
+reader_gone_cb (int          fd,
+                GIOCondition condition,
+                gpointer     data)
+{
+  Hook *hook = data;
+
+  hook->reader_watch_id = 0;
+  g_cancellable_cancel (hook->cancellable);
+
+  return G_SOURCE_REMOVE;
 }
 
 /* Asked for, the usage is an answer (0); otherwise the hook is set up
@@ -212,7 +231,10 @@ clarify_cli_run_hook (int    argc,
   g_dbus_connection_call (hook.bus, CLARIFY_DBUS_NAME, CLARIFY_DBUS_PATH, CLARIFY_DBUS_NAME, "Hook",
                           g_variant_new ("(ss)", agent, input), G_VARIANT_TYPE ("(s)"),
                           G_DBUS_CALL_FLAGS_NO_AUTO_START, G_MAXINT, cancellable, hook_done_cb, &hook);
+  hook.cancellable = cancellable;
+  hook.reader_watch_id = g_unix_fd_add (STDOUT_FILENO, G_IO_ERR | G_IO_HUP, reader_gone_cb, &hook);
   g_main_loop_run (hook.loop);
+  g_clear_handle_id (&hook.reader_watch_id, g_source_remove);
 
   if (hook.output == NULL)
     {
