@@ -181,11 +181,39 @@ test_ask_starts_clarify (void)
   int status;
 
   g_assert_true (name_owned (GINT_TO_POINTER (FALSE)));
+  /* As from Claude Code's hook: its key and session in the environment. */
+  g_setenv ("ANTHROPIC_API_KEY", "sk-ant-test", TRUE);
+  g_setenv ("CLAUDE_CODE_SESSION_ID", "session-1", TRUE);
+  g_setenv ("OPENCODE_SERVER_PASSWORD", "hunter2", TRUE);
+  g_setenv ("CLAUDE_CONFIG_DIR", g_get_home_dir (), TRUE);
   run = clarify_test_run_spawn (NULL, NULL, argv);
+  g_unsetenv ("ANTHROPIC_API_KEY");
+  g_unsetenv ("CLAUDE_CODE_SESSION_ID");
+  g_unsetenv ("OPENCODE_SERVER_PASSWORD");
+  g_unsetenv ("CLAUDE_CONFIG_DIR");
 
   /* Clarify came up by itself, and its dialog takes the answer. */
   g_assert_true (clarify_test_loop_until (name_owned, GINT_TO_POINTER (TRUE), WAIT_MS));
   assert_slice_setting (started_clarify_pid ());
+  /* It outlives the caller, and keeps none of its secrets nor its folder,
+   * as D-Bus activation would start it. */
+  {
+    guint32 pid = started_clarify_pid ();
+    g_autofree char *cwd_link = g_strdup_printf ("/proc/%u/cwd", pid);
+    g_autofree char *cwd = g_file_read_link (cwd_link, NULL);
+    g_autofree char *key = started_environment_get (pid, "ANTHROPIC_API_KEY");
+    g_autofree char *session = started_environment_get (pid, "CLAUDE_CODE_SESSION_ID");
+    g_autofree char *password = started_environment_get (pid, "OPENCODE_SERVER_PASSWORD");
+    g_autofree char *display = started_environment_get (pid, "DISPLAY");
+    g_autofree char *config_dir = started_environment_get (pid, "CLAUDE_CONFIG_DIR");
+
+    g_assert_null (key);
+    g_assert_null (session);
+    g_assert_null (password);
+    g_assert_cmpstr (display, ==, g_getenv ("DISPLAY"));
+    g_assert_cmpstr (config_dir, ==, g_get_home_dir ());
+    g_assert_cmpstr (cwd, ==, g_get_home_dir ());
+  }
   answer_yes_until ("Release check", clarify_test_run_is_done, run);
   status = clarify_test_run_finish (run, WAIT_MS);
   g_test_message ("clarify ask said: %s", run->err);

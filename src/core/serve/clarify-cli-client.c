@@ -17,6 +17,7 @@
 #include <errno.h>
 #include <glib/gi18n.h>
 #include <locale.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "clarify-cli.h"
@@ -162,12 +163,48 @@ reach_child_setup (gpointer data)
   setsid ();
 }
 
+/* A variable of the caller's own (Claude Code's key and session, a
+ * password an agent's shell holds): D-Bus activation would not hand it to
+ * Clarify, and Clarify outlives the caller. The user's own settings
+ * (CLAUDE_CONFIG_DIR, which Clarify reads) stay. */
+static gboolean
+is_callers_own (const char *assignment)
+{
+  static const char * const prefixes[] = { "ANTHROPIC_", "CLAUDECODE", "CLAUDE_CODE_", "CLAUDE_PROJECT_DIR",
+                                           "OPENCODE", "OPENAI_", NULL };
+  static const char * const suffixes[] = { "_KEY", "_TOKEN", "_SECRET", "_PASSWORD", NULL };
+  g_autofree char *name = g_strndup (assignment, strcspn (assignment, "="));
+
+  for (guint i = 0; prefixes[i] != NULL; i++)
+    if (g_str_has_prefix (name, prefixes[i]))
+      return TRUE;
+  for (guint i = 0; suffixes[i] != NULL; i++)
+    if (g_str_has_suffix (name, suffixes[i]))
+      return TRUE;
+
+  return FALSE;
+}
+
+static char **
+dup_service_environment (void)
+{
+  g_auto(GStrv) caller = g_get_environ ();
+  g_autoptr(GStrvBuilder) kept = g_strv_builder_new ();
+
+  for (guint i = 0; caller[i] != NULL; i++)
+    if (!is_callers_own (caller[i]))
+      g_strv_builder_add (kept, caller[i]);
+
+  return g_strv_builder_end (kept);
+}
+
 /* Starts this same program as the app, the way D-Bus activation does
  * (the service file runs `clarify --gapplication-service`): a service
  * stays up for its first caller even when nothing else holds it, which
  * `--background` does not do without a connection to keep. Nothing of
  * the caller's reaches it: not stdin (mcp-stdio's protocol), not stdout
- * or stderr (a caller reading them to their end would wait for Clarify). */
+ * or stderr (a caller reading them to their end would wait for Clarify),
+ * not its folder nor its secrets (above). */
 static gboolean
 start_clarify (GError **error)
 {
@@ -175,6 +212,7 @@ start_clarify (GError **error)
   /* Named "clarify" whichever program this is (clarify-tools passes it
    * on to clarify-gui), as the application always is. */
   const char *argv[] = { program, "clarify", "--gapplication-service", NULL };
+  g_auto(GStrv) environment = NULL;
 
   if (program == NULL)
     return FALSE;
@@ -186,7 +224,9 @@ start_clarify (GError **error)
       return FALSE;
     }
 
-  return g_spawn_async (NULL, (char **) argv, NULL,
+  environment = dup_service_environment ();
+  return g_spawn_async (g_file_test (g_get_home_dir (), G_FILE_TEST_IS_DIR) ? g_get_home_dir () : "/",
+                        (char **) argv, environment,
                         G_SPAWN_FILE_AND_ARGV_ZERO | G_SPAWN_STDIN_FROM_DEV_NULL |
                         G_SPAWN_STDOUT_TO_DEV_NULL | G_SPAWN_STDERR_TO_DEV_NULL,
                         reach_child_setup, NULL, NULL, error);
