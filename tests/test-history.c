@@ -122,7 +122,10 @@ test_each_end (Fixture       *f,
   g_autoptr(ClarifyRequest) cancelled = new_request ("x", CLARIFY_QUESTION_KIND_TEXT, "Name?");
   g_autoptr(ClarifyRequest) timed_out = new_request ("t", CLARIFY_QUESTION_KIND_TEXT, "Port?");
   g_autoptr(ClarifyRequest) withdrawn = new_request ("w", CLARIFY_QUESTION_KIND_TEXT, "Branch?");
+  g_autoptr(ClarifyRequest) in_terminal = new_request ("m", CLARIFY_QUESTION_KIND_TEXT, "Merge?");
   const struct { ClarifyHistoryOutcome outcome; const char *question; const char *answer; } expected[] = {
+    /* Claude Code's terminal answered it: not withdrawn, answered elsewhere. */
+    { CLARIFY_HISTORY_ANSWERED_ELSEWHERE, "Merge?", NULL },
     { CLARIFY_HISTORY_WITHDRAWN, "Branch?", NULL },
     { CLARIFY_HISTORY_TIMED_OUT, "Port?", NULL },
     { CLARIFY_HISTORY_CANCELLED, "Name?", NULL },
@@ -136,7 +139,8 @@ test_each_end (Fixture       *f,
   clarify_request_set_caller (answered, "opencode");
   /* Its deadline passes: the inbox answers "timed out". */
   clarify_request_set_timeout_ms (timed_out, 1);
-  for (ClarifyRequest **r = (ClarifyRequest *[]) { answered, confirmed, skipped, cancelled, withdrawn, NULL }; *r; r++)
+  for (ClarifyRequest **r = (ClarifyRequest *[]) { answered, confirmed, skipped, cancelled, withdrawn, in_terminal, NULL };
+       *r; r++)
     g_assert_true (clarify_backend_add_request (f->backend, *r));
 
   answer (f, answered, CLARIFY_OUTCOME_ANSWERED, "koeln", "and the Dom");
@@ -146,6 +150,7 @@ test_each_end (Fixture       *f,
   g_assert_true (clarify_backend_add_request (f->backend, timed_out));
   g_assert_true (clarify_test_loop_until (clarify_test_history_request_done, timed_out, WAIT_MS));
   clarify_backend_withdraw_request (f->backend, "w", CLARIFY_END_REASON_AGENT_WITHDREW, NULL);
+  clarify_backend_withdraw_request (f->backend, "m", CLARIFY_END_REASON_ANSWERED_IN_TERMINAL, NULL);
 
   g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (f->history)), ==, G_N_ELEMENTS (expected));
   for (guint i = 0; i < G_N_ELEMENTS (expected); i++)
@@ -160,13 +165,13 @@ test_each_end (Fixture       *f,
       g_assert_cmpint (clarify_history_entry_get_ended_at (entry), >=, before);
       g_assert_cmpint (clarify_history_entry_get_ended_at (entry), <=, g_get_real_time ());
     }
-  g_assert_cmpstr (clarify_history_entry_get_caller (entry_at (f->history, 5)), ==, "opencode");
-  g_assert_null (clarify_history_entry_get_caller (entry_at (f->history, 4)));
+  g_assert_cmpstr (clarify_history_entry_get_caller (entry_at (f->history, 6)), ==, "opencode");
+  g_assert_null (clarify_history_entry_get_caller (entry_at (f->history, 5)));
 
   /* The search folds accents, and wants every word. */
-  g_assert_true (clarify_history_entry_matches (entry_at (f->history, 5), "koln dom"));
-  g_assert_true (clarify_history_entry_matches (entry_at (f->history, 5), "OPENCODE"));
-  g_assert_false (clarify_history_entry_matches (entry_at (f->history, 5), "koln paris"));
+  g_assert_true (clarify_history_entry_matches (entry_at (f->history, 6), "koln dom"));
+  g_assert_true (clarify_history_entry_matches (entry_at (f->history, 6), "OPENCODE"));
+  g_assert_false (clarify_history_entry_matches (entry_at (f->history, 6), "koln paris"));
   g_assert_true (clarify_history_entry_matches (entry_at (f->history, 0), ""));
 
   /* On disk, private, with nothing but what the list shows. */

@@ -159,7 +159,11 @@ outcome_of (ClarifyRequest        *request,
       *outcome = CLARIFY_HISTORY_TIMED_OUT;
       return TRUE;
     case CLARIFY_REQUEST_END_WITHDRAWN:
-      *outcome = CLARIFY_HISTORY_WITHDRAWN;
+      /* Claude Code's terminal took it: answered, only not here. */
+      if (clarify_request_get_end_reason (request) == CLARIFY_END_REASON_ANSWERED_IN_TERMINAL)
+        *outcome = CLARIFY_HISTORY_ANSWERED_ELSEWHERE;
+      else
+        *outcome = CLARIFY_HISTORY_WITHDRAWN;
       return TRUE;
     case CLARIFY_REQUEST_END_ANSWERED_ELSEWHERE:
       *outcome = CLARIFY_HISTORY_ANSWERED_ELSEWHERE;
