@@ -337,6 +337,13 @@ test_command_line_first_instance (void)
   g_assert_nonnull (strstr (run.out, "--connect=NAME=KIND:URL"));
   g_assert_nonnull (strstr (run.out, "--demo"));
   g_assert_nonnull (strstr (run.out, "--disconnect=NAME"));
+  /* The commands that are no options are named too (they were not). */
+  for (const char * const *command = (const char * const []) { "clarify ask ", "clarify setup claude-code ",
+                                                               "clarify hook claude-code ", "clarify mcp-stdio ",
+                                                               "clarify set-password NAME ", "clarify chat ",
+                                                               "clarify --mcp-info ", NULL };
+       *command != NULL; command++)
+    g_assert_nonnull (strstr (run.out, *command));
   run_result_clear (&run);
 
   run_clarify (&run, (const char *[]) { "--version", NULL });

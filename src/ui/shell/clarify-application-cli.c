@@ -57,6 +57,7 @@ clarify_application_add_options (ClarifyApplication *self)
 {
   g_autofree char *known_kinds = NULL;
   g_autofree const char **kinds = clarify_backend_registry_list_kinds ();
+  g_autofree char *connections = NULL;
   g_autofree char *description = NULL;
 
   g_application_add_main_option_entries (G_APPLICATION (self), option_entries);
@@ -64,13 +65,25 @@ clarify_application_add_options (ClarifyApplication *self)
                                             _("Shows the questions of AI agents as native dialogs."));
   known_kinds = g_strjoinv (", ", (char **) kinds);
   /* Translators: %s is a list of connection kinds, e.g. "clarify, opencode" */
-  description = g_strdup_printf (_("Connection kinds: %s\n"
+  connections = g_strdup_printf (_("Connection kinds: %s\n"
                                    "\n"
                                    "Examples:\n"
                                    "  clarify --demo\n"
                                    "  clarify --connect work=opencode:http://127.0.0.1:4096\n"
                                    "  clarify ask --question \"Deploy now?\" --type confirm"),
                                  known_kinds);
+  /* The commands `clarify` runs without the application, each with its
+   * own --help: otherwise nothing in --help would name them. */
+  description = g_strconcat (_("Commands:\n"
+                               "  clarify ask                 Ask the user a question through Clarify\n"
+                               "  clarify setup claude-code   Let Claude Code ask through Clarify\n"
+                               "  clarify hook claude-code    The command Claude Code's hooks run\n"
+                               "  clarify mcp-stdio           An MCP server on standard input and output\n"
+                               "  clarify set-password NAME   Store a connection's password in the keyring\n"
+                               "  clarify chat CONNECTION     Chat with an iHub app in the terminal\n"
+                               "  clarify COMMAND --help      More about each of them\n"
+                               "  clarify --mcp-info          The MCP endpoint's address and token\n"),
+                             "\n", connections, NULL);
   g_application_set_option_context_description (G_APPLICATION (self), description);
 }
 
