@@ -437,6 +437,27 @@ test_bad_arguments (void)
     }
 }
 
+/* The real `clarify`, run from the build tree by someone on a German
+ * desktop who set nothing else: its messages come from the build's
+ * catalog (they were English until CLARIFY_LOCALEDIR was set by hand). */
+static void
+test_build_tree_speaks_german (void)
+{
+  const char *argv[] = { g_getenv ("CLARIFY_BINARY"), "ask", "--question", "Q", "--frobnicate", NULL };
+  g_autoptr(GSubprocessLauncher) launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE |
+                                                                       G_SUBPROCESS_FLAGS_STDERR_PIPE);
+  g_autoptr(ClarifyTestRun) run = NULL;
+
+  g_assert_nonnull (argv[0]);
+  g_subprocess_launcher_unsetenv (launcher, "CLARIFY_LOCALEDIR");
+  g_subprocess_launcher_unsetenv (launcher, "LANGUAGE");
+  g_subprocess_launcher_setenv (launcher, "LC_ALL", "de_DE.UTF-8", TRUE);
+  run = clarify_test_run_spawn (launcher, NULL, argv);
+
+  g_assert_cmpint (finish_cli (run), ==, 2);
+  g_assert_nonnull (strstr (run->err, "Rufen Sie „clarify ask --help“ auf"));
+}
+
 static void
 test_bad_json (void)
 {
@@ -1499,6 +1520,7 @@ main (int   argc,
 #undef ADD
   g_test_add_func ("/cli/ask/bad-arguments", test_bad_arguments);
   g_test_add_func ("/cli/ask/bad-json", test_bad_json);
+  g_test_add_func ("/cli/ask/build-tree-speaks-german", test_build_tree_speaks_german);
   g_test_add_func ("/cli/ask/unreachable", test_unreachable);
   g_test_add_func ("/cli/ask/activation", test_activation);
   g_test_add_data_func ("/cli/ask/clarify-killed", "kill", test_clarify_gone);

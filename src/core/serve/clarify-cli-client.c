@@ -344,10 +344,17 @@ void
 clarify_cli_init_locale (void)
 {
   const char *localedir = g_getenv ("CLARIFY_LOCALEDIR");
+  g_autofree char *program = NULL;
 
   setlocale (LC_ALL, "");
-  /* Run from the build tree (tools/run-demo), the catalog is not installed yet. */
-  bindtextdomain (GETTEXT_PACKAGE, localedir != NULL ? localedir : LOCALEDIR);
+  /* Run from the build tree, the catalog is not installed yet: the build's
+   * (a German desktop got English dialogs from build/src/clarify). */
+  if (localedir == NULL)
+    {
+      program = g_file_read_link ("/proc/self/exe", NULL);
+      localedir = program != NULL && g_str_has_prefix (program, BUILD_ROOT "/") ? BUILD_LOCALEDIR : LOCALEDIR;
+    }
+  bindtextdomain (GETTEXT_PACKAGE, localedir);
   bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
   textdomain (GETTEXT_PACKAGE);
 }
