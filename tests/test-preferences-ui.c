@@ -523,6 +523,57 @@ test_mcp_port_after_failure (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+static guint
+count_lines (char       **lines,
+             const char  *pattern)
+{
+  guint n = 0;
+
+  for (guint i = 0; lines != NULL && lines[i] != NULL; i++)
+    n += g_pattern_match_simple (pattern, lines[i]);
+
+  return n;
+}
+
+/* A port set elsewhere (gsettings) that another program holds: said once,
+ * and the setting goes back to the port that serves. Where the settings
+ * cannot be saved (no dconf), putting it back is undone and names the
+ * refused port again: it is not tried and told again (that went round in
+ * a loop at full CPU, 11,843 times in 25 s). */
+static void
+test_mcp_port_refused_once (void)
+{
+  g_autoptr(GSocketListener) holder = g_socket_listener_new ();
+  g_autoptr(GError) error = NULL;
+  g_auto(GStrv) lines = NULL;
+  g_autofree char *pattern = NULL;
+  GSettings *settings;
+  guint busy_port = clarify_test_free_port ();
+  guint16 stored;
+
+  ensure_app ();
+  settings = clarify_application_get_settings (app);
+  g_assert_true (g_socket_listener_add_inet_port (holder, busy_port, NULL, &error));
+  g_assert_no_error (error);
+
+  clarify_test_log_start ();
+  g_settings_set (settings, "mcp-port", "q", (guint16) busy_port);
+  g_settings_get (settings, "mcp-port", "q", &stored);
+  g_assert_cmpuint (stored, ==, configured_mcp_port);
+  /* As a store that cannot save hands it back. */
+  g_settings_set (settings, "mcp-port", "q", (guint16) busy_port);
+  clarify_test_spin (100);
+  lines = clarify_test_log_stop ();
+  pattern = g_strdup_printf ("MESSAGE: Cannot move the MCP endpoint to port %u: *", busy_port);
+  g_assert_cmpuint (count_lines (lines, pattern), ==, 1);
+  g_assert_true (port_accepts (GUINT_TO_POINTER (configured_mcp_port)));
+  assert_mcp_listening ();
+
+  /* As it was. */
+  g_socket_listener_close (holder);
+  g_settings_set (settings, "mcp-port", "q", (guint16) configured_mcp_port);
+}
+
 static void
 test_start_at_login_file (void)
 {
@@ -716,6 +767,7 @@ main (int   argc,
   g_test_add_func ("/preferences/sound", test_sound);
   g_test_add_func ("/preferences/mcp-endpoint", test_mcp_endpoint);
   g_test_add_func ("/preferences/mcp-port-after-failure", test_mcp_port_after_failure);
+  g_test_add_func ("/preferences/mcp-port-refused-once", test_mcp_port_refused_once);
   g_test_add_func ("/preferences/start-at-login-file", test_start_at_login_file);
   g_test_add_func ("/preferences/start-at-login-portal", test_start_at_login_portal);
   g_test_add_func ("/preferences/window-de", test_window_de);

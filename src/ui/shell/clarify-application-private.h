@@ -49,6 +49,7 @@ struct _ClarifyApplication
   GtkWindow              *quit_dialog; /* weak: "Quit Clarify?" while it asks */
   ClarifyTray            *tray;       /* NULL without a session bus */
   guint                   mcp_port;   /* --mcp-port of the first command line, or 0 */
+  guint                   mcp_port_refused; /* the port a change elsewhere named in vain, or 0 */
   guint                   command_line_export_id;
 
   guint                   backends_started : 1;

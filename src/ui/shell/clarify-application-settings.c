@@ -179,16 +179,27 @@ apply_mcp_port (ClarifyApplication *self)
 {
   ClarifyMcpServer *server = lookup_mcp_server (self);
   guint port = clarify_application_get_mcp_port_setting (self);
+  guint serving;
   g_autoptr(GError) error = NULL;
 
   if (self->applying_mcp_port || server == NULL)
     return;
 
-  if (!clarify_mcp_server_set_port (server, port, &error) &&
-      !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_NOT_CONNECTED))
+  serving = clarify_mcp_server_get_port (server);
+  if (clarify_mcp_server_set_port (server, port, &error))
+    {
+      /* Moved: a port refused before may be tried again. */
+      if (port != serving)
+        self->mcp_port_refused = 0;
+      return;
+    }
+  /* Where the settings cannot be saved (no dconf), putting the port back is
+   * itself undone, and brings the refused port here again: once is enough. */
+  if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_NOT_CONNECTED) && port != self->mcp_port_refused)
     {
       g_autofree char *text = NULL;
 
+      self->mcp_port_refused = port;
       g_message ("Cannot move the MCP endpoint to port %u: %s", port, error->message);
       /* Translators: %u is a port number, %s an error message */
       text = g_strdup_printf (_("The MCP endpoint cannot listen on port %u: %s"), port, error->message);
