@@ -82,6 +82,12 @@ test_spec_bad (void)
       "Leave the password or token out of the address and store it with “clarify set-password work”." },
     { "work=clarify:http://127.0.0.1:8765/events?api_key=abc",
       "Leave the password or token out of the address and store it with “clarify set-password work”." },
+    { "work=clarify:http://127.0.0.1:8765/events?Authorization=Basic%20eDp5",
+      "Leave the password or token out of the address and store it with “clarify set-password work”." },
+    { "work=clarify:http://127.0.0.1:8765/events?access_key=1&credential=2",
+      "Leave the password or token out of the address and store it with “clarify set-password work”." },
+    { "work=clarify:http://127.0.0.1:8765/events?sig=abc",
+      "Leave the password or token out of the address and store it with “clarify set-password work”." },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)

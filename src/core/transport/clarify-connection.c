@@ -250,7 +250,8 @@ has_password (const char *url)
 static gboolean
 has_secret_in_query (const char *url)
 {
-  static const char * const secret_words[] = { "token", "password", "passwd", "secret", "apikey", "api_key", NULL };
+  static const char * const secret_words[] = { "token", "password", "passwd", "secret", "apikey", "api_key",
+                                                "access_key", "credential", "authorization", "bearer", NULL };
   g_autoptr(GUri) uri = g_uri_parse (url, G_URI_FLAGS_ENCODED_QUERY, NULL);
   g_autoptr(GHashTable) params = NULL;
   GHashTableIter iter;
@@ -268,7 +269,7 @@ has_secret_in_query (const char *url)
     {
       g_autofree char *name = g_ascii_strdown (key, -1);
 
-      if (g_str_equal (name, "key") || g_str_equal (name, "auth"))
+      if (g_str_equal (name, "key") || g_str_equal (name, "auth") || g_str_equal (name, "sig"))
         return TRUE;
       for (guint i = 0; secret_words[i] != NULL; i++)
         if (strstr (name, secret_words[i]) != NULL)
