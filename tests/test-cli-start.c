@@ -313,6 +313,80 @@ test_signal_quits (gconstpointer data)
   g_assert_true (clarify_test_loop_until (name_owned, GINT_TO_POINTER (FALSE), WAIT_MS));
 }
 
+/* Whether a window named as @pattern is on screen, asked every 100 ms
+ * (the X server tells this process nothing by itself). */
+static gboolean
+wait_window_shown (const char *pattern)
+{
+  const char *argv[] = { "xdotool", "search", "--onlyvisible", "--name", pattern, NULL };
+  gint64 deadline = g_get_monotonic_time () + (gint64) WAIT_MS * 1000;
+
+  while (g_get_monotonic_time () < deadline)
+    {
+      int status = 1;
+
+      if (g_spawn_sync (NULL, (char **) argv, NULL,
+                        G_SPAWN_SEARCH_PATH | G_SPAWN_STDOUT_TO_DEV_NULL | G_SPAWN_STDERR_TO_DEV_NULL,
+                        NULL, NULL, NULL, NULL, &status, NULL) &&
+          g_spawn_check_wait_status (status, NULL))
+        return TRUE;
+      clarify_test_loop_for (100);
+    }
+
+  return FALSE;
+}
+
+/* Quitting (SIGTERM here, as at logout) with an agent's question still
+ * open (the demo agent's): the history keeps what ended, and nothing of
+ * Clarify's own quitting (the open question was listed "Withdrawn by the
+ * agent", once per quit). */
+static void
+test_quit_leaves_history_alone (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("clarify-quit-history-XXXXXX", NULL);
+  g_autofree char *history_path = g_build_filename (dir, "history.json", NULL);
+  g_autofree char *port = g_strdup_printf ("--mcp-port=%u", clarify_test_free_port ());
+  const char *binary = g_getenv ("CLARIFY_BINARY");
+  const char *start_argv[] = { binary, "--background", port, NULL };
+  const char *demo_argv[] = { binary, "--demo", NULL };
+  const char *answered_argv[] = { binary, "ask", "--title", "Answered first", "--question", "Deploy the release?",
+                                  "--type", "confirm", NULL };
+  g_autoptr(GSubprocess) process = NULL;
+  g_autoptr(ClarifyTestRun) answered = NULL;
+  g_autoptr(ClarifyTestRun) demo = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *history = NULL;
+
+  g_assert_true (name_owned (GINT_TO_POINTER (FALSE)));
+  g_setenv ("CLARIFY_HISTORY_FILE", history_path, TRUE);
+  process = g_subprocess_newv (start_argv, G_SUBPROCESS_FLAGS_NONE, &error);
+  g_unsetenv ("CLARIFY_HISTORY_FILE");
+  g_assert_no_error (error);
+  g_assert_true (clarify_test_loop_until (name_owned, GINT_TO_POINTER (TRUE), WAIT_MS));
+  g_assert_true (clarify_test_loop_until (lists_actions, NULL, WAIT_MS));
+
+  answered = clarify_test_run_spawn (NULL, NULL, answered_argv);
+  answer_yes_until ("Answered first", clarify_test_run_is_done, answered);
+  g_assert_cmpint (clarify_test_run_finish (answered, WAIT_MS), ==, 0);
+  demo = clarify_test_run_spawn (NULL, NULL, demo_argv);
+  g_assert_cmpint (clarify_test_run_finish (demo, WAIT_MS), ==, 0);
+  g_assert_true (wait_window_shown ("^New project$"));
+
+  g_subprocess_send_signal (process, SIGTERM);
+  g_assert_true (g_subprocess_wait (process, NULL, &error));
+  g_assert_true (g_subprocess_get_if_exited (process));
+  g_assert_cmpint (g_subprocess_get_exit_status (process), ==, 0);
+  g_assert_true (clarify_test_loop_until (name_owned, GINT_TO_POINTER (FALSE), WAIT_MS));
+
+  g_assert_true (g_file_get_contents (history_path, &history, NULL, &error));
+  g_assert_no_error (error);
+  /* Listed by their titles. */
+  g_assert_nonnull (strstr (history, "Answered first"));
+  g_assert_null (strstr (history, "New project"));
+
+  clarify_test_remove_tree (dir);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -356,6 +430,7 @@ main (int   argc,
   g_test_add_data_func ("/cli-start/sigterm-quits", GINT_TO_POINTER (SIGTERM), test_signal_quits);
   g_test_add_data_func ("/cli-start/sigint-quits", GINT_TO_POINTER (SIGINT), test_signal_quits);
   g_test_add_data_func ("/cli-start/sighup-quits", GINT_TO_POINTER (SIGHUP), test_signal_quits);
+  g_test_add_func ("/cli-start/quit-leaves-history-alone", test_quit_leaves_history_alone);
   result = g_test_run ();
   g_bus_unwatch_name (watch_id);
 

@@ -541,9 +541,7 @@ clarify_history_dispose (GObject *object)
 {
   ClarifyHistory *self = CLARIFY_HISTORY (object);
 
-  if (self->inbox != NULL)
-    g_signal_handlers_disconnect_by_data (self->inbox, self);
-  g_clear_object (&self->inbox);
+  clarify_history_unwatch (self);
   clarify_history_flush (self);
 
   G_OBJECT_CLASS (clarify_history_parent_class)->dispose (object);
@@ -618,6 +616,18 @@ clarify_history_watch (ClarifyHistory *self,
 
   self->inbox = g_object_ref (inbox);
   g_signal_connect_object (inbox, "request-ended", G_CALLBACK (request_ended_cb), self, 0);
+}
+
+void
+clarify_history_unwatch (ClarifyHistory *self)
+{
+  g_return_if_fail (CLARIFY_IS_HISTORY (self));
+
+  if (self->inbox == NULL)
+    return;
+
+  g_signal_handlers_disconnect_by_data (self->inbox, self);
+  g_clear_object (&self->inbox);
 }
 
 void

@@ -57,6 +57,9 @@ const char     *clarify_history_get_path     (ClarifyHistory  *self);
 /* Records each request @inbox ends from now on. */
 void            clarify_history_watch        (ClarifyHistory  *self,
                                               ClarifyInbox    *inbox);
+/* Records no more: what Clarify's own quitting ends (questions still open,
+ * answers kept for the next start) is not how they ended. */
+void            clarify_history_unwatch      (ClarifyHistory  *self);
 /* Records @request, which ended (as ::request-ended hands it over). */
 void            clarify_history_add_request  (ClarifyHistory  *self,
                                               ClarifyRequest  *request);

@@ -551,8 +551,10 @@ clarify_application_shutdown (GApplication *application)
       g_cancellable_cancel (cancellable);
     g_hash_table_remove_all (self->starting);
   }
-  /* Answers still waiting for an agent stay on disk for the next start. */
+  /* Answers still waiting for an agent stay on disk for the next start, and
+   * questions still open were not withdrawn: the history records neither. */
   clarify_outbox_set_store (clarify_inbox_get_outbox (self->inbox), NULL);
+  clarify_history_unwatch (self->history);
   while (g_list_model_get_n_items (backends) > 0)
     {
       g_autoptr(ClarifyBackend) backend = g_list_model_get_item (backends, 0);
