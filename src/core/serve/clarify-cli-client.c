@@ -370,22 +370,30 @@ clarify_cli_is_core_command (const char *command)
   return command != NULL && g_strv_contains (core_commands, command);
 }
 
+char *
+clarify_cli_find_beside (const char *name)
+{
+  g_autofree char *self = g_file_read_link ("/proc/self/exe", NULL);
+  g_autofree char *dir = NULL;
+  g_autofree char *beside = NULL;
+
+  g_return_val_if_fail (name != NULL, NULL);
+
+  if (self == NULL)
+    return NULL;
+  dir = g_path_get_dirname (self);
+  beside = g_build_filename (dir, name, NULL);
+
+  return g_file_test (beside, G_FILE_TEST_IS_EXECUTABLE) ? g_steal_pointer (&beside) : NULL;
+}
+
 /* Beside this program in a build tree, in libexecdir once installed. */
 static char *
 find_program (const char *name)
 {
-  g_autofree char *self = g_file_read_link ("/proc/self/exe", NULL);
+  char *beside = clarify_cli_find_beside (name);
 
-  if (self != NULL)
-    {
-      g_autofree char *dir = g_path_get_dirname (self);
-      g_autofree char *beside = g_build_filename (dir, name, NULL);
-
-      if (g_file_test (beside, G_FILE_TEST_IS_EXECUTABLE))
-        return g_steal_pointer (&beside);
-    }
-
-  return g_build_filename (LIBEXECDIR, name, NULL);
+  return beside != NULL ? beside : g_build_filename (LIBEXECDIR, name, NULL);
 }
 
 /* Says that G_SLICE is clarify's setting, not the user's. */

@@ -49,6 +49,8 @@ gboolean clarify_cli_is_core_command (const char *command);
 /* The locale and the message catalog (CLARIFY_LOCALEDIR in a build tree),
  * as each program sets them up first. */
 void     clarify_cli_init_locale   (void);
+/* The program @name beside this one, as in a build tree, or NULL. */
+char    *clarify_cli_find_beside   (const char  *name);
 /* Replaces this process with the program @name (clarify-tools, clarify-gui)
  * beside it in a build tree, else in libexecdir, with @argv as it is (argv[0]
  * included, so messages still say "clarify"). Returns only when that fails,

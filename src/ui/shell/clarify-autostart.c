@@ -20,6 +20,7 @@
 #endif
 
 #include "clarify-autostart.h"
+#include "clarify-cli.h"
 
 struct _ClarifyAutostart
 {
@@ -98,20 +99,12 @@ static char *
 dup_exec_line (void)
 {
   g_autofree char *on_path = g_find_program_in_path ("clarify");
-  g_autofree char *self = NULL;
-  g_autofree char *dir = NULL;
   g_autofree char *beside = NULL;
   g_autofree char *quoted = NULL;
 
-  if (on_path != NULL)
-    return g_strdup ("clarify --background");
-
-  self = g_file_read_link ("/proc/self/exe", NULL);
-  if (self == NULL)
-    return g_strdup ("clarify --background");
-  dir = g_path_get_dirname (self);
-  beside = g_build_filename (dir, "clarify", NULL);
-  if (!g_file_test (beside, G_FILE_TEST_IS_EXECUTABLE))
+  if (on_path == NULL)
+    beside = clarify_cli_find_beside ("clarify");
+  if (beside == NULL)
     return g_strdup ("clarify --background");
 
   quoted = quote_exec_argument (beside);

@@ -9,6 +9,7 @@
 
 #include "clarify-application.h"
 #include "clarify-backend-registry.h"
+#include "clarify-cli.h"
 #include "clarify-discovery-list.h"
 #include "clarify-row-text.h"
 #include "clarify-window.h"
@@ -37,18 +38,9 @@ static void rebuild (ClarifyDiscoveryList *self);
 static char *
 clarify_program (void)
 {
-  g_autofree char *self = g_file_read_link ("/proc/self/exe", NULL);
+  char *beside = clarify_cli_find_beside ("clarify");
 
-  if (self != NULL)
-    {
-      g_autofree char *dir = g_path_get_dirname (self);
-      g_autofree char *beside = g_build_filename (dir, "clarify", NULL);
-
-      if (g_file_test (beside, G_FILE_TEST_IS_EXECUTABLE))
-        return g_steal_pointer (&beside);
-    }
-
-  return g_find_program_in_path ("clarify");
+  return beside != NULL ? beside : g_find_program_in_path ("clarify");
 }
 
 /* ~/… for a file in the home folder. */
