@@ -450,39 +450,24 @@ clarify_claude_code_transcript_new (const char *path)
   return self;
 }
 
+/* The latest call of @calls that @watch is about; an answered one only
+ * when its result ends after @answered_after. */
 static ToolCall *
-find_latest (GQueue *calls,
-             Watch  *watch,
-             gboolean unbound_only)
+find_latest (GQueue   *calls,
+             Watch    *watch,
+             gboolean  unbound_only,
+             goffset   answered_after)
 {
   for (GList *l = calls->tail; l != NULL; l = l->prev)
     {
       ToolCall *call = l->data;
 
-      if ((!unbound_only || call->watch_key == NULL) && watch_matches (watch, call))
+      if ((!unbound_only || call->watch_key == NULL) && call->result_end >= answered_after &&
+          watch_matches (watch, call))
         return call;
     }
 
   return NULL;
-}
-
-/* An answered call this hook may be about: its result came after the hook
- * began (the prompt cannot be answered before it shows). An equal call
- * answered earlier (the agent asking the same again) is another. */
-static gboolean
-has_answered_since (ClarifyClaudeCodeTranscript *self,
-                    Watch                       *watch,
-                    goffset                      since)
-{
-  for (GList *l = self->answered.tail; l != NULL; l = l->prev)
-    {
-      ToolCall *call = l->data;
-
-      if (call->result_end > since && watch_matches (watch, call))
-        return TRUE;
-    }
-
-  return FALSE;
 }
 
 gboolean
@@ -524,9 +509,11 @@ clarify_claude_code_transcript_watch (ClarifyClaudeCodeTranscript *self,
   watch->tool_input = json_node_copy (tool_input);
 
   /* The call waiting for its answer, else one answered already (the
-   * terminal was quicker), else one still to come. */
-  call = find_latest (&self->open_calls, watch, TRUE);
-  if (call == NULL && has_answered_since (self, watch, hook_began_at))
+   * terminal was quicker: its result came after the hook began, as the
+   * prompt cannot be answered before it shows; an equal call answered
+   * earlier is the agent asking the same again), else one still to come. */
+  call = find_latest (&self->open_calls, watch, TRUE, 0);
+  if (call == NULL && find_latest (&self->answered, watch, FALSE, hook_began_at + 1) != NULL)
     {
       watch_free (watch);
       answered = TRUE;
