@@ -1780,6 +1780,49 @@ test_tab_order (void)
   hide (&shown);
 }
 
+static void
+assert_focus_in (GtkWidget *window,
+                 GtkWidget *widget)
+{
+  GtkWidget *focus = gtk_root_get_focus (GTK_ROOT (window));
+
+  g_assert_true (focus == widget || gtk_widget_is_ancestor (focus, widget));
+}
+
+/* Shift+Tab goes back through a date field and its calendar button and
+ * out, as Tab goes forward; it used to stay in the field. */
+static void
+test_date_tab_order (void)
+{
+  g_autoptr(ClarifyQuestion) question = new_question (CLARIFY_QUESTION_KIND_DATE_RANGE, "Which weeks are you away?");
+  ClarifyDateRangeInput *range;
+  ClarifyDateEntry *start, *end;
+  Shown shown = show (question);
+
+  range = CLARIFY_DATE_RANGE_INPUT (shown.input);
+  start = clarify_date_range_input_get_start (range);
+  end = clarify_date_range_input_get_end (range);
+
+  gtk_widget_grab_focus (clarify_date_entry_get_entry (end));
+  g_assert_true (gtk_widget_child_focus (GTK_WIDGET (shown.input), GTK_DIR_TAB_BACKWARD));
+  assert_focus_in (shown.window, clarify_date_entry_get_button (start));
+  g_assert_true (gtk_widget_child_focus (GTK_WIDGET (shown.input), GTK_DIR_TAB_BACKWARD));
+  assert_focus_in (shown.window, clarify_date_entry_get_entry (start));
+  /* Past the first control: out of the input, for the dialog to go on. */
+  g_assert_false (gtk_widget_child_focus (GTK_WIDGET (shown.input), GTK_DIR_TAB_BACKWARD));
+
+  gtk_widget_grab_focus (clarify_date_entry_get_entry (start));
+  g_assert_true (gtk_widget_child_focus (GTK_WIDGET (shown.input), GTK_DIR_TAB_FORWARD));
+  assert_focus_in (shown.window, clarify_date_entry_get_button (start));
+  g_assert_true (gtk_widget_child_focus (GTK_WIDGET (shown.input), GTK_DIR_TAB_FORWARD));
+  assert_focus_in (shown.window, clarify_date_entry_get_entry (end));
+  g_assert_true (gtk_widget_child_focus (GTK_WIDGET (shown.input), GTK_DIR_TAB_FORWARD));
+  assert_focus_in (shown.window, clarify_date_entry_get_button (end));
+  g_assert_false (gtk_widget_child_focus (GTK_WIDGET (shown.input), GTK_DIR_TAB_FORWARD));
+
+  hide (&shown);
+}
+
 /* Every kind, for the eye: run once per language. */
 static void
 test_screenshots (gconstpointer data)
@@ -2049,6 +2092,7 @@ main (int   argc,
   g_test_add_func ("/inputs/date/calendar-browse", test_date_calendar_browse);
   g_test_add_func ("/inputs/focus", test_grab_focus);
   g_test_add_func ("/inputs/tab-order", test_tab_order);
+  g_test_add_func ("/inputs/tab-order/date", test_date_tab_order);
   g_test_add_func ("/inputs/tooltip", test_tooltip);
   g_test_add_func ("/inputs/tooltip/focus-default", test_tooltip_focus_default);
   g_test_add_data_func ("/inputs/screenshots/en", "en", test_screenshots);

@@ -255,6 +255,16 @@ clarify_date_entry_grab_focus (GtkWidget *widget)
   return gtk_widget_grab_focus (CLARIFY_DATE_ENTRY (widget)->entry);
 }
 
+static gboolean
+clarify_date_entry_focus (GtkWidget        *widget,
+                          GtkDirectionType  direction)
+{
+  if (direction != GTK_DIR_TAB_FORWARD && direction != GTK_DIR_TAB_BACKWARD)
+    return GTK_WIDGET_CLASS (clarify_date_entry_parent_class)->focus (widget, direction);
+
+  return clarify_input_focus_children (widget, direction);
+}
+
 static void
 clarify_date_entry_class_init (ClarifyDateEntryClass *klass)
 {
@@ -265,6 +275,7 @@ clarify_date_entry_class_init (ClarifyDateEntryClass *klass)
   object_class->finalize = clarify_date_entry_finalize;
 
   widget_class->grab_focus = clarify_date_entry_grab_focus;
+  widget_class->focus = clarify_date_entry_focus;
 
   signals[CHANGED] =
     g_signal_new ("changed",

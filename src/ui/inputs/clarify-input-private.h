@@ -29,4 +29,12 @@ GtkWidget *clarify_input_new_button_row   (GtkWidget        *refusal,
                                            GtkWidget *const *others,
                                            guint             n_others);
 
+/* Tab (@direction GTK_DIR_TAB_FORWARD) or Shift+Tab through @widget's
+ * children in their order; FALSE past the last. For a widget whose
+ * grab_focus() names one of its controls: GTK's default would, past the
+ * first control going back, fall back on grab_focus(), and Shift+Tab
+ * would stay. */
+gboolean   clarify_input_focus_children   (GtkWidget        *widget,
+                                           GtkDirectionType  direction);
+
 G_END_DECLS

@@ -125,19 +125,15 @@ clarify_input_grab_focus (GtkWidget *widget)
   return gtk_widget_child_focus (widget, GTK_DIR_TAB_FORWARD);
 }
 
-/* Tab and Shift+Tab go through the controls in their order. GTK's default
- * would, past the first control going back, fall back on grab_focus(),
- * which every input points at one of its controls: Shift+Tab would stay. */
-static gboolean
-clarify_input_focus (GtkWidget        *widget,
-                     GtkDirectionType  direction)
+gboolean
+clarify_input_focus_children (GtkWidget        *widget,
+                              GtkDirectionType  direction)
 {
   gboolean forward = direction == GTK_DIR_TAB_FORWARD;
   GtkWidget *focus_child = gtk_widget_get_focus_child (widget);
   GtkWidget *child;
 
-  if (direction != GTK_DIR_TAB_FORWARD && direction != GTK_DIR_TAB_BACKWARD)
-    return GTK_WIDGET_CLASS (clarify_input_parent_class)->focus (widget, direction);
+  g_return_val_if_fail (direction == GTK_DIR_TAB_FORWARD || direction == GTK_DIR_TAB_BACKWARD, FALSE);
 
   if (focus_child != NULL)
     {
@@ -155,6 +151,16 @@ clarify_input_focus (GtkWidget        *widget,
       return TRUE;
 
   return FALSE;
+}
+
+static gboolean
+clarify_input_focus (GtkWidget        *widget,
+                     GtkDirectionType  direction)
+{
+  if (direction != GTK_DIR_TAB_FORWARD && direction != GTK_DIR_TAB_BACKWARD)
+    return GTK_WIDGET_CLASS (clarify_input_parent_class)->focus (widget, direction);
+
+  return clarify_input_focus_children (widget, direction);
 }
 
 static void
