@@ -11,6 +11,7 @@
 #include "clarify-date-input.h"
 #include "clarify-date-range-input.h"
 #include "clarify-end-reason.h"
+#include "clarify-error.h"
 #include "clarify-input.h"
 #include "clarify-json.h"
 #include "clarify-mark.h"
@@ -1414,6 +1415,32 @@ test_end_reason_detail (gconstpointer data)
                                      "Der Agent wurde neu gestartet; diese Frage gibt es nicht mehr"));
 }
 
+/* An answer that did not arrive is told apart from its dialog: the text
+ * names the question and the agent. */
+static void
+test_end_reason_undelivered (gconstpointer data)
+{
+  g_autoptr(GError) gone = g_error_new_literal (CLARIFY_ERROR, CLARIFY_ERROR_GONE, "HTTP 404 Not Found");
+  g_autoptr(GError) restarted = g_error_new_literal (CLARIFY_ERROR, CLARIFY_ERROR_AGENT_RESTARTED,
+                                                     "the agent restarted: HTTP 404 Not Found");
+  g_autoptr(GError) other = g_error_new_literal (CLARIFY_ERROR, CLARIFY_ERROR_PROTOCOL, "HTTP 502 Bad Gateway");
+  g_autofree char *elsewhere = NULL;
+  g_autofree char *gone_text = NULL;
+  g_autofree char *other_text = NULL;
+
+  set_language (data);
+
+  elsewhere = clarify_end_reason_describe_undelivered ("Which CSS framework?", "nomad", gone);
+  g_assert_cmpstr (elsewhere, ==, T ("“Which CSS framework?” was answered elsewhere before your answer reached nomad",
+                                     "„Which CSS framework?“ wurde anderswo beantwortet, bevor Ihre Antwort nomad erreichte"));
+  gone_text = clarify_end_reason_describe_undelivered ("Which CSS framework?", "nomad", restarted);
+  g_assert_cmpstr (gone_text, ==, T ("Your answer to “Which CSS framework?” was not delivered: nomad restarted and no longer asks it",
+                                     "Ihre Antwort auf „Which CSS framework?“ wurde nicht zugestellt: nomad wurde neu gestartet und fragt nicht mehr"));
+  other_text = clarify_end_reason_describe_undelivered ("Which CSS framework?", "nomad", other);
+  g_assert_cmpstr (other_text, ==, T ("Your answer to “Which CSS framework?” could not be sent to nomad: HTTP 502 Bad Gateway",
+                                      "Ihre Antwort auf „Which CSS framework?“ konnte nicht an nomad gesendet werden: HTTP 502 Bad Gateway"));
+}
+
 static void
 test_withdrawn_close_button (void)
 {
@@ -2076,6 +2103,7 @@ main (int   argc,
   add_language_test ("/dialog/withdrawn/reason", test_withdrawn_reason);
   g_test_add_func ("/dialog/end-reason/describe", test_end_reason_describe);
   add_language_test ("/dialog/end-reason/detail", test_end_reason_detail);
+  add_language_test ("/dialog/end-reason/undelivered", test_end_reason_undelivered);
   g_test_add_func ("/dialog/withdrawn/close-button", test_withdrawn_close_button);
   g_test_add_func ("/dialog/withdrawn/before-shown", test_withdrawn_before_shown);
   g_test_add_data_func ("/dialog/chips-or-list/single", GINT_TO_POINTER (FALSE), test_chips_or_list);

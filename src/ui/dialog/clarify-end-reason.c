@@ -7,6 +7,7 @@
 #include <glib/gi18n.h>
 
 #include "clarify-end-reason.h"
+#include "clarify-error.h"
 
 char *
 clarify_end_reason_describe (ClarifyEndReason  reason,
@@ -73,4 +74,26 @@ clarify_end_reason_describe (ClarifyEndReason  reason,
     default:
       g_return_val_if_reached (NULL);
     }
+}
+
+char *
+clarify_end_reason_describe_undelivered (const char   *summary,
+                                         const char   *connection,
+                                         const GError *error)
+{
+  g_return_val_if_fail (summary != NULL, NULL);
+  g_return_val_if_fail (connection != NULL, NULL);
+  g_return_val_if_fail (error != NULL, NULL);
+
+  if (g_error_matches (error, CLARIFY_ERROR, CLARIFY_ERROR_GONE))
+    /* Translators: the first %s is a question, the second a connection name */
+    return g_strdup_printf (_("“%s” was answered elsewhere before your answer reached %s"), summary, connection);
+  if (g_error_matches (error, CLARIFY_ERROR, CLARIFY_ERROR_AGENT_RESTARTED))
+    /* Translators: the first %s is a question, the second a connection name */
+    return g_strdup_printf (_("Your answer to “%s” was not delivered: %s restarted and no longer asks it"),
+                            summary, connection);
+
+  /* Translators: the first %s is a question, the second a connection name,
+   * the third an error message (often in English) */
+  return g_strdup_printf (_("Your answer to “%s” could not be sent to %s: %s"), summary, connection, error->message);
 }

@@ -113,6 +113,7 @@ outbox_failed_cb (ClarifyOutbox      *outbox,
   g_autofree char *key = clarify_inbox_dup_key (request);
   g_autofree char *notification_id = g_strconcat ("failed\x1f", key, NULL);
   g_autofree char *text = NULL;
+  const char *connection;
 
   g_message ("Could not deliver the answer to %s of %s: %s",
              clarify_request_get_id (request),
@@ -123,16 +124,10 @@ outbox_failed_cb (ClarifyOutbox      *outbox,
   if (clarify_request_get_end_reason (request) == CLARIFY_END_REASON_NOT_NEEDED)
     return;
 
-  if (g_error_matches (error, CLARIFY_ERROR, CLARIFY_ERROR_GONE))
-    text = clarify_end_reason_describe (CLARIFY_END_REASON_ANSWERED_ELSEWHERE, NULL);
-  else if (g_error_matches (error, CLARIFY_ERROR, CLARIFY_ERROR_AGENT_RESTARTED))
-    text = clarify_end_reason_describe (CLARIFY_END_REASON_AGENT_RESTARTED, NULL);
-  else
-    /* Translators: the first %s is a connection name, the second an error message */
-    text = g_strdup_printf (_("Could not send your answer to %s: %s"),
-                            clarify_request_get_connection_name (request),
-                            error->message);
-
+  /* Named: a toast or a notification stands apart from the question. */
+  connection = clarify_request_get_connection_name (request);
+  text = clarify_end_reason_describe_undelivered (clarify_request_get_summary (request),
+                                                  connection != NULL ? connection : "", error);
   clarify_application_tell_user (self, notification_id, text);
 }
 
