@@ -375,6 +375,28 @@ test_many (Fixture       *f,
   g_assert_cmpuint (count_rows (list), ==, 25);
 }
 
+/* What `clarify ask` asked is "A program on this computer" in the history
+ * too, as in its dialog and the list, not the built-in connection's
+ * name. */
+static void
+test_local_asker (Fixture       *f,
+                  gconstpointer  data)
+{
+  gboolean de = g_str_equal (data, "de");
+  g_autoptr(ClarifyBackend) local = clarify_test_backend_new ("D-Bus");
+  g_autoptr(ClarifyRequest) request = new_request ("lo", CLARIFY_QUESTION_KIND_TEXT, "Which branch?");
+  g_autofree char *rows = NULL;
+
+  clarify_inbox_add_backend (f->inbox, local);
+  g_assert_true (clarify_backend_add_request (local, request));
+  answer (f, request, CLARIFY_OUTCOME_ANSWERED, "main");
+  clarify_inbox_remove_backend (f->inbox, local);
+
+  rows = describe_rows (f);
+  g_assert_true (g_str_has_prefix (rows, de ? "Which branch? | Ein Programm auf diesem Computer · Beantwortet: main\n"
+                                            : "Which branch? | A program on this computer · Answered: main\n"));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -390,6 +412,8 @@ main (int   argc,
 
       g_test_add (list, Fixture, language, fixture_set_up, test_list, fixture_tear_down);
       g_test_add (clear, Fixture, language, fixture_set_up, test_clear, fixture_tear_down);
+      g_test_add (i == 0 ? "/history-ui/local-asker/en" : "/history-ui/local-asker/de", Fixture, language,
+                  fixture_set_up, test_local_asker, fixture_tear_down);
     }
   g_test_add ("/history-ui/many", Fixture, "en", fixture_set_up, test_many, fixture_tear_down);
 

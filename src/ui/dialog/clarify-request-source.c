@@ -7,6 +7,8 @@
 #include <glib/gi18n.h>
 
 #include "clarify-backend-registry.h"
+#include "clarify-dbus-backend.h"
+#include "clarify-mcp-server.h"
 #include "clarify-request-source.h"
 #include "clarify-tooltip.h"
 
@@ -318,4 +320,16 @@ clarify_request_source_name_caller (const char *caller)
   g_return_val_if_fail (caller != NULL, NULL);
 
   return caller_display_name (caller);
+}
+
+const char *
+clarify_request_source_name_connection (const char *connection)
+{
+  g_return_val_if_fail (connection != NULL, NULL);
+
+  /* Clarify's own doors: no user connection may take their names. */
+  if (g_str_equal (connection, CLARIFY_DBUS_BACKEND_NAME) || g_str_equal (connection, CLARIFY_MCP_CONNECTION_NAME))
+    return _("A program on this computer");
+
+  return connection;
 }

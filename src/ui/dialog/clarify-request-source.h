@@ -30,5 +30,8 @@ const char     *clarify_request_source_get_name    (ClarifyRequestSource *self);
 const char     *clarify_request_source_get_asker   (ClarifyRequest       *request);
 /* An MCP client's id ("opencode") as its users know the program ("OpenCode"). */
 const char     *clarify_request_source_name_caller (const char           *caller);
+/* A connection's name as the dialog names its asker: the built-in
+ * D-Bus and MCP connections are "A program on this computer". */
+const char     *clarify_request_source_name_connection (const char       *connection);
 
 G_END_DECLS

@@ -98,7 +98,8 @@ describe_entry (ClarifyHistoryEntry *entry)
   /* Translators: a history row's subtitle: "<who asked> · <what became of it> · <when>" */
   return g_strdup_printf (_("%s · %s · %s"),
                           caller != NULL && caller[0] != '\0' ? clarify_request_source_name_caller (caller)
-                                                              : (connection != NULL ? connection : ""),
+                          : connection != NULL                   ? clarify_request_source_name_connection (connection)
+                                                                 : "",
                           what, when);
 }
 
