@@ -265,6 +265,42 @@ test_text (Fixture       *fixture,
   g_assert_cmpstr (fixture->text->str, ==, "You answered: Direct Message");
 }
 
+/* A server that leaves out session.start (a proxy, another version): the
+ * question itself shows the message was taken, and the answer goes with
+ * the conversation so far, as the recorded second turn has it. */
+static void
+test_no_session_start (Fixture       *fixture,
+                       gconstpointer  data)
+{
+  g_autofree char *path = clarify_test_ihub_path ("chat-selftest-text");
+  g_autofree char *rest = NULL;
+  g_autoptr(GString) stream = NULL;
+  const char *start;
+  const char *end;
+  ClarifyRequest *request;
+
+  fixture_start (fixture, "chat-selftest-text");
+  g_assert_true (clarify_ihub_chat_send (fixture->chat, "Please help ask:text"));
+  rest = clarify_test_ihub_serve_turn (fixture->server, "chat-selftest-text", "text.1", 1);
+  start = strstr (rest, "event: session.start\n");
+  g_assert_nonnull (start);
+  end = strstr (start, "\n\n");
+  g_assert_nonnull (end);
+  stream = g_string_new_len (rest, start - rest);
+  g_string_append (stream, end + 2);
+  clarify_test_server_sse_send (fixture->server, path, stream->str, -1);
+  wait_turn (fixture, 1);
+  g_assert_cmpint (fixture->end, ==, CLARIFY_IHUB_END_CLARIFICATION);
+  g_assert_cmpuint (clarify_ihub_chat_get_n_messages (fixture->chat), ==, 2);
+  request = fixture->requests->pdata[0];
+
+  answer (fixture, request, CLARIFY_OUTCOME_ANSWERED, (const char *[]) { "Direct Message", NULL }, NULL);
+  replay_turn (fixture, "chat-selftest-text", "text.2", 2);
+  wait_turn (fixture, 2);
+  g_assert_cmpint (fixture->end, ==, CLARIFY_IHUB_END_COMPLETE);
+  g_assert_cmpuint (clarify_ihub_chat_get_n_messages (fixture->chat), ==, 4);
+}
+
 static void
 test_select (Fixture       *fixture,
              gconstpointer  data)
@@ -778,6 +814,7 @@ main (int   argc,
 
 #define ADD(path, func) g_test_add ("/ihub/" path, Fixture, NULL, fixture_set_up, func, fixture_tear_down)
   ADD ("text", test_text);
+  ADD ("no-session-start", test_no_session_start);
   ADD ("select", test_select);
   ADD ("multiselect", test_multiselect);
   ADD ("multiselect-skip", test_multiselect_skip);

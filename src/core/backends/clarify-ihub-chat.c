@@ -405,6 +405,10 @@ on_event (Turn       *turn,
     {
       JsonObject *input = clarify_json_get_object_member (event, "toolInput");
 
+      /* The model works on the message: taken, with or without a
+       * session.start before. */
+      turn_accepted (turn);
+
       if (g_strcmp0 (clarify_json_get_string_member (event, "toolName"), "ask_user") == 0 && input != NULL)
         {
           g_clear_pointer (&turn->tool_input, json_object_unref);
@@ -412,7 +416,10 @@ on_event (Turn       *turn,
         }
     }
   else if (g_str_equal (type, "clarification"))
-    on_clarification (turn, event);
+    {
+      turn_accepted (turn);
+      on_clarification (turn, event);
+    }
   else if (g_str_equal (type, "tool.call.end"))
     on_tool_end (turn, event);
   else if (g_str_equal (type, "error"))
