@@ -1308,9 +1308,13 @@ test_number_range (void)
   g_assert_false (gtk_spin_button_get_numeric (spin));
   g_assert_false (clarify_input_pick (shown.input, 0));
 
-  /* No default: 0 moved into the range, and valid from the start. */
-  assert_answer (shown.input, "1", NULL);
-  assert_valid (shown.input);
+  /* No default: nothing is answered for the user (Enter would send it);
+   * the arrows start from 0 moved into the range. */
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (spin)), ==, "");
+  assert_answer (shown.input, "", NULL);
+  assert_invalid (shown.input, "Please answer this question.");
+  g_assert_cmpfloat (gtk_spin_button_get_value (spin), ==, 1);
+  screenshot (&shown, "input-number-empty");
 
   gtk_spin_button_set_value (spin, 7);
   assert_answer (shown.input, "7", NULL);
@@ -1321,6 +1325,9 @@ test_number_range (void)
   gtk_editable_set_text (GTK_EDITABLE (spin), "12");
   assert_answer (shown.input, "12", NULL);
   assert_invalid (shown.input, "The number must be at most 10.");
+  /* The arrows go on from it, at the limit ("+" off, "−" gives 9). */
+  g_assert_cmpfloat (gtk_spin_button_get_value (spin), ==, 10);
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (spin)), ==, "12");
 
   /* Enter leaves a wrong number as typed, with its error: committing it
    * would clamp it, and the answer would be a number nobody typed. */
@@ -1377,7 +1384,7 @@ test_number_step (void)
   shown = show (half);
   spin = clarify_number_input_get_spin_button (CLARIFY_NUMBER_INPUT (shown.input));
   g_assert_cmpuint (gtk_spin_button_get_digits (spin), ==, 1);
-  assert_answer (shown.input, "0", NULL);
+  assert_answer (shown.input, "", NULL);
   gtk_spin_button_spin (spin, GTK_SPIN_STEP_FORWARD, 0);
   gtk_spin_button_spin (spin, GTK_SPIN_STEP_FORWARD, 0);
   gtk_spin_button_spin (spin, GTK_SPIN_STEP_FORWARD, 0);
@@ -1394,7 +1401,7 @@ test_number_step (void)
 
   shown = show (at_least);
   g_assert_true (has_label (GTK_WIDGET (shown.input), "At least 1"));
-  assert_answer (shown.input, "1", NULL);
+  assert_answer (shown.input, "", NULL);
   hide (&shown);
 
   /* Without a minimum the step grid stays on 0. */
@@ -1402,7 +1409,7 @@ test_number_step (void)
   spin = clarify_number_input_get_spin_button (CLARIFY_NUMBER_INPUT (shown.input));
   g_assert_true (has_label (GTK_WIDGET (shown.input), "At most -2"));
   g_assert_cmpuint (gtk_spin_button_get_digits (spin), ==, 2);
-  assert_answer (shown.input, "-2", NULL);
+  assert_answer (shown.input, "", NULL);
   gtk_spin_button_spin (spin, GTK_SPIN_STEP_BACKWARD, 0);
   assert_answer (shown.input, "-2.25", NULL);
   assert_valid (shown.input);
@@ -1442,7 +1449,7 @@ test_number_exact (void)
 
   shown = show (cents);
   spin = clarify_number_input_get_spin_button (CLARIFY_NUMBER_INPUT (shown.input));
-  assert_answer (shown.input, "0", NULL);
+  assert_answer (shown.input, "", NULL);
   gtk_editable_set_text (GTK_EDITABLE (spin), "1.15");
   gtk_spin_button_update (spin);
   g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (spin)), ==, "1.15");

@@ -27,6 +27,10 @@ struct _ClarifyNumberInput
   GtkWidget    *hint;
   /* Set by ::input for the ::output that follows: leave the text alone. */
   gboolean      keep_text;
+  /* No default: the field starts empty, and GTK's ::output on realize
+   * must not write the value the arrows start from into it. */
+  gboolean      starts_empty;
+  double        start_value;
 };
 
 G_DEFINE_FINAL_TYPE (ClarifyNumberInput, clarify_number_input, CLARIFY_TYPE_INPUT)
@@ -166,6 +170,8 @@ spin_input_cb (GtkSpinButton      *spin,
                double             *new_value,
                ClarifyNumberInput *self)
 {
+  /* An empty field (no default: nothing is answered for the user) stays
+   * empty too. */
   if (!clarify_input_get_valid (CLARIFY_INPUT (self)) ||
       !parse_typed (gtk_editable_get_text (GTK_EDITABLE (spin)), new_value))
     {
@@ -192,6 +198,9 @@ spin_output_cb (GtkSpinButton      *spin,
       self->keep_text = FALSE;
       return TRUE;
     }
+  if (self->starts_empty && value == self->start_value &&
+      gtk_editable_get_text (GTK_EDITABLE (spin))[0] == '\0')
+    return TRUE;
   if ((!parse_typed (shown, &number) || number != value) &&
       parse_typed (gtk_editable_get_text (GTK_EDITABLE (spin)), &number) && number == value)
     return TRUE;
@@ -207,13 +216,25 @@ static void
 text_changed_cb (ClarifyNumberInput *self)
 {
   const ClarifyValidation *validation = clarify_question_get_validation (clarify_input_get_question (CLARIFY_INPUT (self)));
+  GtkAdjustment *adjustment = gtk_spin_button_get_adjustment (GTK_SPIN_BUTTON (self->spin));
   double value;
+  gboolean parsed = parse_typed (gtk_editable_get_text (GTK_EDITABLE (self->spin)), &value);
 
   if (self->hint != NULL)
     gtk_widget_set_visible (self->hint,
-                            !parse_typed (gtk_editable_get_text (GTK_EDITABLE (self->spin)), &value) ||
+                            !parsed ||
                             ((!validation->has_min || value >= validation->min) &&
                              (!validation->has_max || value <= validation->max)));
+
+  /* The arrows go on from the number typed (99 of at most 16: "−" gives
+   * 15, "+" is off), and the text stays as typed. */
+  if (parsed)
+    {
+      self->keep_text = TRUE;
+      gtk_adjustment_set_value (adjustment, CLAMP (value, gtk_adjustment_get_lower (adjustment),
+                                                   gtk_adjustment_get_upper (adjustment)));
+      self->keep_text = FALSE;
+    }
 
   clarify_input_changed (CLARIFY_INPUT (self));
 }
@@ -250,6 +271,7 @@ clarify_number_input_setup (ClarifyInput    *input,
   const char * const *defaults = clarify_input_get_initial_values (input);
   double step = validation->step > 0 ? validation->step : DEFAULT_STEP;
   double lower, upper, value;
+  gboolean has_default;
   guint digits;
   g_autofree char *hint = NULL;
   GtkAdjustment *adjustment;
@@ -266,10 +288,12 @@ clarify_number_input_setup (ClarifyInput    *input,
   if (validation->has_max)
     digits = MAX (digits, decimals_of (validation->max));
 
-  if (defaults[0] == NULL || !parse_number (defaults[0], &value))
+  has_default = defaults[0] != NULL && parse_number (defaults[0], &value);
+  if (!has_default)
     {
-      /* No default: 0 on the step grid (from the minimum, or from 0),
-       * moved into the range. */
+      /* No default: the field starts empty, as nothing is answered for
+       * the user; the arrows start from 0 on the step grid (from the
+       * minimum, or from 0), moved into the range. */
       double base = validation->has_min ? validation->min : 0.0;
 
       value = CLAMP (0.0, lower, upper);
@@ -278,6 +302,8 @@ clarify_number_input_setup (ClarifyInput    *input,
         value -= step;
     }
   value = CLAMP (value, lower, upper);
+  self->starts_empty = !has_default;
+  self->start_value = value;
 
   adjustment = gtk_adjustment_new (value, lower, upper, step, step * 10, 0);
   self->spin = gtk_spin_button_new (adjustment, 0, digits);
@@ -325,7 +351,7 @@ clarify_number_input_setup (ClarifyInput    *input,
   g_signal_connect (self->spin, "output", G_CALLBACK (spin_output_cb), self);
   /* The default as it is, not rounded to the spin's digits (0.7 showed 1). */
   {
-    g_autofree char *shown = format_for_display (value);
+    g_autofree char *shown = has_default ? format_for_display (value) : g_strdup ("");
 
     gtk_editable_set_text (GTK_EDITABLE (self->spin), shown);
   }
