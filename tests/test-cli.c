@@ -1313,6 +1313,24 @@ test_chat_cancelled (Fixture       *fixture,
   g_assert_cmpuint (clarify_test_server_get_n_requests (server, "POST", path), ==, 1);
 }
 
+/* The server fails the answer: the question waits in the kept
+ * conversation, and the user is told how to answer it. */
+static void
+test_chat_answer_failed (Fixture       *fixture,
+                         gconstpointer  data)
+{
+  g_autoptr(ClarifyTestServer) server = NULL;
+  g_autoptr(ClarifyTestRun) run = NULL;
+  g_autofree char *path = ihub_path (IHUB_CHAT, "");
+  ClarifyRequest *request = ihub_start_select (fixture, &server, &run, "plain");
+
+  clarify_test_server_set_json (server, "POST", path, 500, "text/plain", "Internal Server Error");
+  ihub_answer (fixture, request, CLARIFY_OUTCOME_ANSWERED, "fr");
+  g_assert_cmpint (finish_cli (run), ==, CLARIFY_CLI_EXIT_SERVER_ERROR);
+  g_assert_cmpuint (clarify_test_server_get_n_requests (server, "POST", path), ==, 2);
+  g_assert_nonnull (strstr (run->err, "clarify chat: the question waits; answer it with --chat " IHUB_CHAT "\n"));
+}
+
 /* Sends @frames on the turn's stream of @chat_id once its message was posted. */
 static void
 ihub_send (ClarifyTestServer *server,
@@ -1512,6 +1530,7 @@ main (int   argc,
   ADD ("chat", test_chat);
   ADD ("chat/output-json", test_chat_output_json);
   ADD ("chat/cancelled", test_chat_cancelled);
+  ADD ("chat/answer-failed", test_chat_answer_failed);
   ADD ("chat/server-errors", test_chat_server_errors);
   ADD ("chat/server-down", test_chat_server_down);
   ADD ("chat/interrupted", test_chat_interrupted);

@@ -127,6 +127,11 @@ turn_ended_cb (ClarifyIhubChat *ihub_chat,
 
   words = describe_end (end, detail);
   g_printerr (_("clarify chat: %s\n"), words);
+  /* An answer the server did not take: its question waits in the kept
+   * conversation, as after Cancel. */
+  if (clarify_ihub_chat_get_state (ihub_chat) == CLARIFY_IHUB_CHAT_ASKING && end != CLARIFY_IHUB_END_STOPPED)
+    g_printerr (_("clarify chat: the question waits; answer it with --chat %s\n"),
+                clarify_ihub_chat_get_id (ihub_chat));
   /* Ctrl+C: leave once the server was told to stop. */
   if (end == CLARIFY_IHUB_END_STOPPED && chat->stop_message != NULL)
     chat->status = CLARIFY_CLI_EXIT_CANCELLED;
