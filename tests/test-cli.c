@@ -1254,6 +1254,8 @@ test_chat (Fixture       *fixture,
 
   g_assert_cmpint (clarify_question_get_kind (clarify_request_get_question (request, 0)), ==,
                    CLARIFY_QUESTION_KIND_SINGLE);
+  /* Named by its connection, not as "a program on this computer". */
+  g_assert_cmpstr (clarify_request_get_caller (request), ==, "corp");
   ihub_answer (fixture, request, CLARIFY_OUTCOME_ANSWERED, "fr");
 
   ihub_serve_turn (server, IHUB_CHAT, "select.2", 2);

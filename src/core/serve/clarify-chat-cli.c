@@ -212,6 +212,10 @@ ask_user (Chat           *chat,
   chat->asking = TRUE;
 
   node = clarify_request_to_json (request);
+  /* Asked by the iHub connection, not "a program on this computer": the
+   * dialog, the list and the history name it so. */
+  json_object_set_string_member (json_node_get_object (node), "caller",
+                                 clarify_connection_get_name (clarify_backend_get_connection (CLARIFY_BACKEND (chat->backend))));
   request_json = clarify_json_to_string (node);
   asking = g_new0 (Asking, 1);
   asking->chat = chat;
