@@ -1016,6 +1016,17 @@ test_single_other_list (void)
   gtk_editable_set_text (GTK_EDITABLE (entry), "Hannover");
   assert_answer (shown.input, "", "Hannover");
   assert_valid (shown.input);
+  /* No match: the card holds Other's row alone, not the height the
+   * matches had (nor a hidden scroll bar's). */
+  {
+    GtkWidget *rows = clarify_test_find_descendant (GTK_WIDGET (shown.input), GTK_TYPE_LIST_VIEW);
+    int natural;
+
+    gtk_test_widget_wait_for_draw (shown.window);
+    gtk_widget_measure (rows, GTK_ORIENTATION_VERTICAL, gtk_widget_get_width (rows), NULL, &natural, NULL, NULL);
+    g_assert_cmpint (gtk_widget_get_height (rows), ==, natural);
+  }
+  screenshot (&shown, "input-single-list-other-only");
   search (shown.input, "");
   g_assert_cmpuint (gtk_single_selection_get_selected (selection), ==, 5);
   screenshot (&shown, "input-single-list-other");

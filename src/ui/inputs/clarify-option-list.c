@@ -147,9 +147,14 @@ update_empty (ClarifyOptionList *self)
   gboolean none = g_list_model_get_n_items (G_LIST_MODEL (self->filtered)) == 0;
 
   gtk_widget_set_visible (self->empty_label, none);
-  /* Without Other there is no row left to show. */
+  /* Without Other there is no row left to show; with it, Other's row
+   * alone, not a card stretched to the height the matches had. */
   gtk_widget_set_visible (self->scrolled,
                           g_list_model_get_n_items (G_LIST_MODEL (self->selection)) > 0);
+  gtk_widget_set_vexpand (self->scrolled, !none);
+  /* A scroll bar, even hidden, would hold the card at its own least height. */
+  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (self->scrolled), GTK_POLICY_NEVER,
+                                  none ? GTK_POLICY_NEVER : GTK_POLICY_AUTOMATIC);
 }
 
 /* While a search filters the rows, the list keeps the height it had with all
