@@ -347,6 +347,32 @@ test_json_extreme_numbers (Fixture       *fixture,
   answer_and_check (fixture, run, request, "n", "4");
 }
 
+/* The texts of a request go to the app in all their languages, and the
+ * app picks its own: a `clarify ask` from an English terminal to a German
+ * Clarify showed English questions beside German buttons. */
+static void
+test_json_languages (Fixture       *fixture,
+                     gconstpointer  data)
+{
+  const char *input = "{\"questions\":[{\"id\":\"w\",\"kind\":\"text\","
+                      "\"text\":{\"en\":\"Where should I deploy?\",\"de\":\"Wohin soll ich ausliefern?\"}}]}";
+  g_autoptr(GSubprocessLauncher) launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDIN_PIPE |
+                                                                       G_SUBPROCESS_FLAGS_STDOUT_PIPE |
+                                                                       G_SUBPROCESS_FLAGS_STDERR_PIPE);
+  const char *argv[] = { test_binary, "ask", "--json", "-", NULL };
+  g_autoptr(ClarifyTestRun) run = NULL;
+  ClarifyRequest *request;
+
+  g_subprocess_launcher_setenv (launcher, "LANGUAGE", "en", TRUE);
+  g_setenv ("LANGUAGE", "de", TRUE);
+  run = clarify_test_run_spawn (launcher, input, argv);
+  request = clarify_test_watch_wait_request_for (&fixture->watch, 1, WAIT_MS);
+  g_setenv ("LANGUAGE", "en", TRUE);
+
+  g_assert_cmpstr (clarify_question_get_text (clarify_request_get_question (request, 0)), ==, "Wohin soll ich ausliefern?");
+  answer_and_check (fixture, run, request, "w", "staging");
+}
+
 static void
 test_concurrent_same_id (Fixture       *fixture,
                          gconstpointer  data)
@@ -1524,6 +1550,7 @@ main (int   argc,
   ADD ("ask/timed-out", test_timed_out);
   ADD ("ask/json-request", test_json_request);
   ADD ("ask/json-extreme-numbers", test_json_extreme_numbers);
+  ADD ("ask/json-languages", test_json_languages);
   ADD ("ask/notes-plainly", test_notes_plainly);
   ADD ("ask/concurrent-same-id", test_concurrent_same_id);
   ADD ("ask/interrupted", test_interrupted);

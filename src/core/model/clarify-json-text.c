@@ -233,12 +233,10 @@ clarify_json_builder_to_string (JsonBuilder *builder)
   return clarify_json_to_string (root);
 }
 
-JsonNode *
-clarify_json_node_new_double (double value)
+static double
+printable_double (double value)
 {
   char text[G_ASCII_DTOSTR_BUF_SIZE];
-
-  g_return_val_if_fail (isfinite (value), NULL);
 
   /* json-glib 1.6 prints "%.17g" and appends ".0" when it finds no dot, so
    * 1e-300 would go out as "1e-300.0", which is not JSON. The neighbouring
@@ -251,5 +249,60 @@ clarify_json_node_new_double (double value)
       value = nextafter (value, 0.0);
     }
 
-  return json_node_init_double (json_node_alloc (), value);
+  return value;
+}
+
+JsonNode *
+clarify_json_node_new_double (double value)
+{
+  g_return_val_if_fail (isfinite (value), NULL);
+
+  return json_node_init_double (json_node_alloc (), printable_double (value));
+}
+
+static gboolean
+holds_double (JsonNode *node)
+{
+  return JSON_NODE_HOLDS_VALUE (node) && json_node_get_value_type (node) == G_TYPE_DOUBLE;
+}
+
+/* FALSE when @node is a number that cannot be printed at all. */
+static gboolean
+make_printable (JsonNode *node)
+{
+  if (holds_double (node))
+    {
+      if (!isfinite (json_node_get_double (node)))
+        return FALSE;
+      json_node_set_double (node, printable_double (json_node_get_double (node)));
+    }
+  else if (JSON_NODE_HOLDS_OBJECT (node))
+    {
+      JsonObject *object = json_node_get_object (node);
+      g_autoptr(GList) members = json_object_get_members (object);
+
+      for (GList *l = members; l != NULL; l = l->next)
+        if (!make_printable (json_object_get_member (object, l->data)))
+          json_object_remove_member (object, l->data);
+    }
+  else if (JSON_NODE_HOLDS_ARRAY (node))
+    {
+      JsonArray *array = json_node_get_array (node);
+
+      for (guint i = json_array_get_length (array); i > 0; i--)
+        if (!make_printable (json_array_get_element (array, i - 1)))
+          json_array_remove_element (array, i - 1);
+    }
+
+  return TRUE;
+}
+
+void
+clarify_json_make_printable (JsonNode *node)
+{
+  g_return_if_fail (node != NULL);
+
+  /* A lone infinite number has nothing to go with. */
+  if (!make_printable (node))
+    json_node_init_null (node);
 }

@@ -17,6 +17,10 @@ char            *clarify_json_builder_to_string  (JsonBuilder      *builder);
  * JSON; a value json-glib 1.6 would print wrongly ("1e-300.0") is moved to
  * its neighbouring double, one unit in the last place away. */
 JsonNode        *clarify_json_node_new_double    (double            value);
+/* Makes every number in @node print as valid JSON, in place: as
+ * clarify_json_node_new_double() does, and one past a double's range
+ * ("1e999", read as infinity) goes with its member or element. */
+void             clarify_json_make_printable     (JsonNode         *node);
 
 /* Deepest nesting clarify_json_parse() accepts. */
 #define CLARIFY_JSON_MAX_DEPTH 512

@@ -10,6 +10,7 @@
 #include "clarify-cli.h"
 #include "clarify-cli-private.h"
 #include "clarify-json.h"
+#include "clarify-json-text.h"
 #include "clarify-normalize.h"
 #include "clarify-validate.h"
 
@@ -197,14 +198,14 @@ build_request_json (AskOptions  *options,
           json_object_set_int_member (object, "timeout_ms", (gint64) options->timeout_s * 1000);
         }
 
-      /* Checked here too, so that mistakes exit 2 before anything is shown;
-       * what goes to the app is the checked request (an infinite bound
-       * dropped, not printed back as "inf"). */
+      /* Checked here too, so that mistakes exit 2 before anything is shown.
+       * What goes to the app is the file's request, all its languages kept:
+       * the app picks its own, as for every agent (this one's might differ,
+       * and a dialog mixed them). */
       request = clarify_request_new_from_json (node, error);
       if (request == NULL)
         return NULL;
-      g_clear_pointer (&node, json_node_unref);
-      node = clarify_request_to_json (request);
+      clarify_json_make_printable (node);
 
       return json_to_string (node, FALSE);
     }
