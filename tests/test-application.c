@@ -1046,6 +1046,20 @@ test_request_ends (void)
   }
   gtk_test_widget_wait_for_draw (GTK_WIDGET (dialog));
   g_free (clarify_test_save_screenshot (GTK_WIDGET (dialog), "dialog-answer-refused-en"));
+  /* Gone unanswered (as a dialog that cannot decline closes) and opened
+   * again from the list: still holding it. */
+  gtk_window_destroy (GTK_WINDOW (dialog));
+  g_assert_true (clarify_test_wait_until (no_dialog_of, "strict-1", WAIT_MS));
+  dialog = clarify_application_present_request (app, refused);
+  g_assert_nonnull (dialog);
+  {
+    g_autoptr(GPtrArray) values = g_ptr_array_new_with_free_func (g_free);
+    g_autofree char *custom_text = NULL;
+
+    clarify_input_collect (clarify_request_dialog_get_input (dialog, 0), values, &custom_text);
+    g_assert_cmpuint (values->len, ==, 1);
+    g_assert_cmpstr (g_ptr_array_index (values, 0), ==, "release");
+  }
   clarify_test_present_and_wait (GTK_WINDOW (find_main_window ()));
   shot = clarify_test_save_screenshot (GTK_WIDGET (find_main_window ()), "main-window-refused-en");
   g_assert_nonnull (shot);

@@ -22,8 +22,9 @@ struct _ClarifyDialogQueue
   GQueue                queue;       /* ClarifyRequest (owned) waiting for their turn */
   GHashTable           *dialogs;     /* ClarifyRequest → ClarifyRequestDialog (GTK owns it) */
   GHashTable           *notified;    /* keys of requests with a notification out */
-  /* ClarifyRequest → the ClarifyResponse the agent refused, both owned, until
-   * the request's next dialog starts from it. */
+  /* ClarifyRequest → the ClarifyResponse the agent refused, both owned, for
+   * each dialog built for the request (one closed unanswered and opened
+   * again from the list too) until it is answered again or ends. */
   GHashTable           *refused;
   gboolean              body_markup; /* whether the server reads bodies as markup (until it says, yes) */
   GCancellable         *asking;      /* … while asked */
@@ -152,6 +153,7 @@ answer (ClarifyDialogQueue   *self,
   /* Answered: nothing needs to call the user to it any more. */
   unqueue (self, request);
   withdraw_notification (self, request);
+  g_hash_table_remove (self->refused, request);
   clarify_inbox_answer (self->inbox, request, response);
 
   /* Another way answered it: a dialog still open for it goes. */
@@ -282,15 +284,11 @@ ensure_dialog (ClarifyDialogQueue *self,
 {
   ClarifyBackend *backend;
   ClarifyRequestDialog *dialog = g_hash_table_lookup (self->dialogs, request);
-  g_autoptr(ClarifyResponse) previous = NULL;
-  gpointer refused_key = NULL;
 
   if (dialog != NULL)
     return dialog;
 
-  if (g_hash_table_steal_extended (self->refused, request, &refused_key, (gpointer *) &previous))
-    g_object_unref (refused_key);
-  dialog = clarify_request_dialog_new_again (self->application, request, previous);
+  dialog = clarify_request_dialog_new_again (self->application, request, g_hash_table_lookup (self->refused, request));
   clarify_request_dialog_set_show_countdown (dialog, self->show_countdown);
   clarify_request_dialog_set_n_waiting (dialog, n_waiting_behind (self, request));
   g_hash_table_insert (self->dialogs, request, dialog);
@@ -537,6 +535,7 @@ request_ended_cb (ClarifyInbox       *inbox,
 
   unqueue (self, request);
   withdraw_notification (self, request);
+  g_hash_table_remove (self->refused, request);
 
   /* A dialog on screen shows why and closes itself; a hidden one just goes. */
   if (dialog != NULL && !gtk_widget_get_visible (GTK_WIDGET (dialog)))
