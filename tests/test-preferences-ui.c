@@ -464,6 +464,14 @@ mcp_cannot_listen (gpointer data)
   return backend != NULL && clarify_backend_get_note (backend) == CLARIFY_BACKEND_NOTE_CANNOT_LISTEN;
 }
 
+static gboolean
+window_shows_label (gpointer data)
+{
+  gpointer *window_and_text = data;
+
+  return clarify_test_find_label (window_and_text[0], window_and_text[1]) != NULL;
+}
+
 /* Another program held the port when the endpoint started: a new port in
  * the preferences starts it there (it once said "now uses port" and went
  * on not listening). Switched off, a port is kept for the next start. */
@@ -510,6 +518,18 @@ test_mcp_port_after_failure (void)
   g_settings_get (clarify_application_get_settings (app), "mcp-port", "q", &stored);
   g_assert_cmpuint (stored, ==, kept_port);
   g_assert_true (port_refuses (GUINT_TO_POINTER (kept_port)));
+  /* Said in a toast's one line, whole (it was cut off with "…"). */
+  g_clear_pointer (&text, g_free);
+  text = g_strdup_printf ("Port %u saved (MCP endpoint off)", kept_port);
+  {
+    GtkWidget *toast;
+
+    g_assert_true (clarify_test_wait_until (window_shows_label, (gpointer[]) { window, text }, WAIT_MS));
+    toast = clarify_test_find_label (GTK_WIDGET (window), text);
+    gtk_test_widget_wait_for_draw (GTK_WIDGET (window));
+    g_assert_false (pango_layout_is_ellipsized (gtk_label_get_layout (GTK_LABEL (toast))));
+    g_free (clarify_test_save_screenshot (GTK_WIDGET (window), "preferences-port-saved-en"));
+  }
 
   /* As it was: the configured port, serving. */
   g_clear_pointer (&text, g_free);

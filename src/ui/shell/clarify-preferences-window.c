@@ -93,8 +93,9 @@ port_apply_cb (ClarifyPreferencesWindow *self)
     /* Translators: %u is a port number */
     message = g_strdup_printf (_("The MCP endpoint now uses port %u"), (guint) port);
   else
-    /* Translators: %u is a port number; the endpoint is switched off */
-    message = g_strdup_printf (_("Saved: the MCP endpoint will use port %u when it runs"), (guint) port);
+    /* Translators: %u is a port number; the endpoint is switched off. A
+     * toast's one line: keep it short. */
+    message = g_strdup_printf (_("Port %u saved (MCP endpoint off)"), (guint) port);
   adw_preferences_window_add_toast (ADW_PREFERENCES_WINDOW (self), adw_toast_new (message));
 }
 
