@@ -7,7 +7,6 @@
 #include <gio/gio.h>
 #include <libsecret/secret.h>
 
-#include "clarify-secret-portal.h"
 #include "clarify-secret-private.h"
 #include "clarify-secret.h"
 
@@ -20,8 +19,6 @@
  * except where that hangs (clarify_secret_new_call_cancellable()). All on
  * the main thread: callers cancel there. */
 
-typedef void (*SecretStart) (GTask *task);
-
 typedef struct
 {
   char         *key;
@@ -31,8 +28,6 @@ typedef struct
   GCancellable *caller_cancellable;
   gulong        caller_handler;
   guint         deadline_id;
-  guint         ask_again_id;  /* clarify-secret-portal.c */
-  SecretStart   start;
   gboolean      started;   /* libsecret has the call */
   gboolean      answered;  /* the caller has its answer */
 } SecretCall;
@@ -41,7 +36,6 @@ static void
 secret_call_free (SecretCall *call)
 {
   g_clear_handle_id (&call->deadline_id, g_source_remove);
-  g_clear_handle_id (&call->ask_again_id, g_source_remove);
   if (call->caller_cancellable != NULL)
     g_cancellable_disconnect (call->caller_cancellable, call->caller_handler);
   g_clear_object (&call->caller_cancellable);
@@ -102,7 +96,6 @@ secret_call_take_answer (GTask *task)
 
   first_call_finished ();
   g_clear_handle_id (&call->deadline_id, g_source_remove);
-  g_clear_handle_id (&call->ask_again_id, g_source_remove);
   if (call->answered)
     return FALSE;
 
@@ -144,6 +137,8 @@ secret_call_new (const char          *key,
  * (calls made before the first has its backend) lose all answers but one,
  * and wait forever. So the first call goes alone; the others wait for it,
  * or for its deadline. */
+typedef void (*SecretStart) (GTask *task);
+
 typedef struct
 {
   GTask       *task;
@@ -152,47 +147,6 @@ typedef struct
 
 static enum { FIRST_CALL_NONE, FIRST_CALL_RUNNING, FIRST_CALL_DONE } first_call;
 static GQueue waiting_calls = G_QUEUE_INIT;
-static ClarifySecretPortalWatch *first_call_portal_watch;
-
-static gboolean
-ask_again_cb (gpointer data)
-{
-  GTask *task = data;
-  SecretCall *call = g_task_get_task_data (task);
-
-  call->ask_again_id = 0;
-  if (call->answered)
-    return G_SOURCE_REMOVE;
-
-  /* The portal answered and libsecret did not go on: it missed the
-   * answer, and waits for ever. Its call keeps its reference. */
-  g_message ("libsecret missed the Secret portal's answer; asking again");
-  call->start (g_object_ref (task));
-
-  return G_SOURCE_REMOVE;
-}
-
-static gboolean
-portal_answered_cb (gpointer data)
-{
-  GTask *task = data;
-  SecretCall *call = g_task_get_task_data (task);
-
-  if (!call->answered && call->ask_again_id == 0)
-    call->ask_again_id = g_timeout_add (CLARIFY_SECRET_PORTAL_GRACE_MS, ask_again_cb, task);
-
-  return G_SOURCE_REMOVE;
-}
-
-/* In GDBus's worker thread. */
-static void
-first_call_portal_answered (gpointer data)
-{
-  GTask *task = data;
-
-  g_main_context_invoke_full (g_task_get_context (task), G_PRIORITY_DEFAULT,
-                              portal_answered_cb, g_object_ref (task), g_object_unref);
-}
 
 /* Takes @task. */
 static void
@@ -212,13 +166,8 @@ run_call (GTask       *task,
   if (first_call != FIRST_CALL_RUNNING)
     {
       if (first_call == FIRST_CALL_NONE)
-        {
-          first_call = FIRST_CALL_RUNNING;
-          first_call_portal_watch = clarify_secret_portal_watch (first_call_portal_answered,
-                                                                 g_object_ref (task), g_object_unref);
-        }
+        first_call = FIRST_CALL_RUNNING;
       call->started = TRUE;
-      call->start = start;
       start (task);
       return;
     }
@@ -235,7 +184,6 @@ first_call_finished (void)
   SecretWaiting *waiting;
 
   first_call = FIRST_CALL_DONE;
-  g_clear_pointer (&first_call_portal_watch, clarify_secret_portal_unwatch);
   while ((waiting = g_queue_pop_head (&waiting_calls)) != NULL)
     {
       run_call (waiting->task, waiting->start);

@@ -20,9 +20,6 @@ G_BEGIN_DECLS
 const SecretSchema *clarify_secret_get_schema          (void);
 /* G_IO_ERROR_TIMED_OUT, naming the keyring that did not answer in time. */
 void                clarify_secret_set_no_answer_error (GError      **error);
-/* libsecret talks to the Secret portal (Flatpak, Snap), not the Secret
- * Service. */
-gboolean            clarify_secret_uses_portal         (void);
 /* CLARIFY_SECRET_STORE=file: no Secret Service at all. */
 gboolean            clarify_secret_use_file_only       (void);
 /* A cancellable for a libsecret call, or NULL where cancelling one would

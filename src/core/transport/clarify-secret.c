@@ -14,7 +14,6 @@
 
 #include "clarify-secret-private.h"
 #include "clarify-private-file.h"
-#include "clarify-secret-portal.h"
 #include "clarify-secret.h"
 
 #define FILE_SECRET_KEY "secret"
@@ -324,7 +323,6 @@ typedef struct
   char            *label;
   char            *secret;
   GCancellable    *cancellable;  /* NULL where it must not be cancelled */
-  gint64           portal_answered_at;  /* monotonic; 0: not since the last start */
   char            *found;   /* SERVICE_LOOKUP's answer, as plain memory */
   gboolean         ok;
   GError          *error;
@@ -378,58 +376,20 @@ service_call_thread (gpointer data)
     }
 
   g_mutex_lock (&call->mutex);
-  /* A call asked again (clarify-secret-portal.c) may end twice. */
-  if (call->done)
-    {
-      clarify_secret_free (found);
-      g_clear_error (&error);
-    }
-  else
-    {
-      call->found = found;
-      call->ok = ok;
-      call->error = error;
-      call->done = TRUE;
-      g_cond_signal (&call->cond);
-    }
+  call->found = found;
+  call->ok = ok;
+  call->error = error;
+  call->done = TRUE;
+  g_cond_signal (&call->cond);
   g_mutex_unlock (&call->mutex);
   service_call_unref (call);
 
   return NULL;
 }
 
-static gboolean
-service_call_start (ServiceCall  *call,
-                    GError      **error)
-{
-  g_autoptr(GThread) thread = NULL;
-
-  g_atomic_ref_count_inc (&call->ref);
-  thread = g_thread_try_new ("clarify-secret", service_call_thread, call, error);
-  if (thread == NULL)
-    {
-      /* The thread's reference: it never ran. */
-      service_call_unref (call);
-      return FALSE;
-    }
-
-  return TRUE;
-}
-
-static void
-service_call_portal_answered (gpointer data)
-{
-  ServiceCall *call = data;
-
-  g_mutex_lock (&call->mutex);
-  call->portal_answered_at = g_get_monotonic_time ();
-  g_cond_signal (&call->cond);
-  g_mutex_unlock (&call->mutex);
-}
-
 /* libsecret 0.20's own test for its Secret portal backend. */
-gboolean
-clarify_secret_uses_portal (void)
+static gboolean
+libsecret_uses_portal (void)
 {
   return g_file_test ("/.flatpak-info", G_FILE_TEST_EXISTS) || g_getenv ("SNAP_NAME") != NULL;
 }
@@ -437,7 +397,7 @@ clarify_secret_uses_portal (void)
 GCancellable *
 clarify_secret_new_call_cancellable (void)
 {
-  if (clarify_secret_uses_portal ())
+  if (libsecret_uses_portal ())
     return NULL;
 
   return g_cancellable_new ();
@@ -446,7 +406,7 @@ clarify_secret_new_call_cancellable (void)
 void
 clarify_secret_set_no_answer_error (GError **error)
 {
-  if (clarify_secret_uses_portal ())
+  if (libsecret_uses_portal ())
     g_set_error (error, G_IO_ERROR, G_IO_ERROR_TIMED_OUT,
                  /* Translators: %u is a number of seconds */
                  _("The keyring did not answer within %u seconds (the Secret portal, "
@@ -479,7 +439,7 @@ service_call (ServiceOp    op,
 {
   ServiceCall *call = g_new0 (ServiceCall, 1);
   gint64 deadline = g_get_monotonic_time () + CLARIFY_SECRET_DEADLINE_S * G_TIME_SPAN_SECOND;
-  ClarifySecretPortalWatch *portal_watch;
+  g_autoptr(GThread) thread = NULL;
   gboolean answered;
 
   g_atomic_ref_count_init (&call->ref);
@@ -492,12 +452,11 @@ service_call (ServiceOp    op,
   call->cancellable = clarify_secret_new_call_cancellable ();
 
   g_atomic_ref_count_inc (&call->ref);
-  portal_watch = clarify_secret_portal_watch (service_call_portal_answered, call,
-                                              (GDestroyNotify) service_call_unref);
-
-  if (!service_call_start (call, error))
+  thread = g_thread_try_new ("clarify-secret", service_call_thread, call, error);
+  if (thread == NULL)
     {
-      clarify_secret_portal_unwatch (portal_watch);
+      /* Both references: the thread never ran. */
+      service_call_unref (call);
       service_call_unref (call);
       return FALSE;
     }
@@ -505,21 +464,7 @@ service_call (ServiceOp    op,
   g_mutex_lock (&call->mutex);
   while (!call->done)
     {
-      gint64 until = deadline;
-
-      if (call->portal_answered_at != 0)
-        until = MIN (deadline, call->portal_answered_at + CLARIFY_SECRET_PORTAL_GRACE_MS * G_TIME_SPAN_MILLISECOND);
-
-      if (g_cond_wait_until (&call->cond, &call->mutex, until))
-        continue;
-      if (until == deadline)
-        break;
-
-      /* The portal answered and libsecret did not go on: it missed the
-       * answer, and waits for ever. */
-      g_message ("libsecret missed the Secret portal's answer; asking again");
-      call->portal_answered_at = 0;
-      if (!service_call_start (call, NULL))
+      if (!g_cond_wait_until (&call->cond, &call->mutex, deadline))
         break;
     }
   answered = call->done;
@@ -541,7 +486,6 @@ service_call (ServiceOp    op,
         g_cancellable_cancel (call->cancellable);
       clarify_secret_set_no_answer_error (error);
     }
-  clarify_secret_portal_unwatch (portal_watch);
   service_call_unref (call);
 
   return answered;
