@@ -1326,6 +1326,13 @@ test_number_range (void)
   assert_invalid (shown.input, "Please answer this question.");
   g_assert_cmpfloat (gtk_spin_button_get_value (spin), ==, 1);
   screenshot (&shown, "input-number-empty");
+  /* Once stepped, the field shows where the arrows go, back at the start
+   * too (it stayed empty there). */
+  gtk_spin_button_spin (spin, GTK_SPIN_STEP_FORWARD, 0);
+  assert_answer (shown.input, "2", NULL);
+  gtk_editable_set_text (GTK_EDITABLE (spin), "");
+  gtk_spin_button_spin (spin, GTK_SPIN_STEP_BACKWARD, 0);
+  assert_answer (shown.input, "1", NULL);
 
   gtk_spin_button_set_value (spin, 7);
   assert_answer (shown.input, "7", NULL);

@@ -27,8 +27,9 @@ struct _ClarifyNumberInput
   GtkWidget    *hint;
   /* Set by ::input for the ::output that follows: leave the text alone. */
   gboolean      keep_text;
-  /* No default: the field starts empty, and GTK's ::output on realize
-   * must not write the value the arrows start from into it. */
+  /* No default, and nothing typed or stepped yet: the field stays empty
+   * though GTK's ::output (on realize) would write the value the arrows
+   * start from into it. */
   gboolean      starts_empty;
   double        start_value;
 };
@@ -220,6 +221,8 @@ text_changed_cb (ClarifyNumberInput *self)
   double value;
   gboolean parsed = parse_typed (gtk_editable_get_text (GTK_EDITABLE (self->spin)), &value);
 
+  self->starts_empty = FALSE;
+
   if (self->hint != NULL)
     gtk_widget_set_visible (self->hint,
                             !parsed ||
@@ -236,6 +239,13 @@ text_changed_cb (ClarifyNumberInput *self)
       self->keep_text = FALSE;
     }
 
+  clarify_input_changed (CLARIFY_INPUT (self));
+}
+
+static void
+value_changed_cb (ClarifyNumberInput *self)
+{
+  self->starts_empty = FALSE;
   clarify_input_changed (CLARIFY_INPUT (self));
 }
 
@@ -356,7 +366,7 @@ clarify_number_input_setup (ClarifyInput    *input,
     gtk_editable_set_text (GTK_EDITABLE (self->spin), shown);
   }
   g_signal_connect_swapped (self->spin, "changed", G_CALLBACK (text_changed_cb), self);
-  g_signal_connect_swapped (self->spin, "value-changed", G_CALLBACK (clarify_input_changed), self);
+  g_signal_connect_swapped (self->spin, "value-changed", G_CALLBACK (value_changed_cb), self);
 }
 
 static void
