@@ -1434,10 +1434,24 @@ test_end_reason_undelivered (gconstpointer data)
                                      "„Which CSS framework?“ wurde anderswo beantwortet, bevor Ihre Antwort nomad erreichte"));
   gone_text = clarify_end_reason_describe_undelivered ("Which CSS framework?", "nomad", restarted);
   g_assert_cmpstr (gone_text, ==, T ("Your answer to “Which CSS framework?” was not delivered: nomad restarted and no longer asks it",
-                                     "Ihre Antwort auf „Which CSS framework?“ wurde nicht zugestellt: nomad wurde neu gestartet und fragt nicht mehr"));
+                                     "Ihre Antwort auf „Which CSS framework?“ wurde nicht zugestellt: nomad wurde neu gestartet und fragt nicht mehr danach"));
   other_text = clarify_end_reason_describe_undelivered ("Which CSS framework?", "nomad", other);
   g_assert_cmpstr (other_text, ==, T ("Your answer to “Which CSS framework?” could not be sent to nomad: HTTP 502 Bad Gateway",
                                       "Ihre Antwort auf „Which CSS framework?“ konnte nicht an nomad gesendet werden: HTTP 502 Bad Gateway"));
+  g_clear_pointer (&elsewhere, g_free);
+  g_clear_pointer (&gone_text, g_free);
+  g_clear_pointer (&other_text, g_free);
+
+  /* A program on this computer that gave no name: not "D-Bus". */
+  elsewhere = clarify_end_reason_describe_undelivered ("Deploy?", NULL, gone);
+  g_assert_cmpstr (elsewhere, ==, T ("“Deploy?” was answered elsewhere before your answer arrived",
+                                     "„Deploy?“ wurde anderswo beantwortet, bevor Ihre Antwort ankam"));
+  gone_text = clarify_end_reason_describe_undelivered ("Deploy?", NULL, restarted);
+  g_assert_cmpstr (gone_text, ==, T ("Your answer to “Deploy?” was not delivered: the program that asked is gone",
+                                     "Ihre Antwort auf „Deploy?“ wurde nicht zugestellt: Das fragende Programm ist beendet"));
+  other_text = clarify_end_reason_describe_undelivered ("Deploy?", NULL, other);
+  g_assert_cmpstr (other_text, ==, T ("Your answer to “Deploy?” could not be sent: HTTP 502 Bad Gateway",
+                                      "Ihre Antwort auf „Deploy?“ konnte nicht gesendet werden: HTTP 502 Bad Gateway"));
 }
 
 static void

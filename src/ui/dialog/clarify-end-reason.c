@@ -78,22 +78,39 @@ clarify_end_reason_describe (ClarifyEndReason  reason,
 
 char *
 clarify_end_reason_describe_undelivered (const char   *summary,
-                                         const char   *connection,
+                                         const char   *agent,
                                          const GError *error)
 {
+  gboolean gone, restarted;
+
   g_return_val_if_fail (summary != NULL, NULL);
-  g_return_val_if_fail (connection != NULL, NULL);
   g_return_val_if_fail (error != NULL, NULL);
 
-  if (g_error_matches (error, CLARIFY_ERROR, CLARIFY_ERROR_GONE))
-    /* Translators: the first %s is a question, the second a connection name */
-    return g_strdup_printf (_("“%s” was answered elsewhere before your answer reached %s"), summary, connection);
-  if (g_error_matches (error, CLARIFY_ERROR, CLARIFY_ERROR_AGENT_RESTARTED))
-    /* Translators: the first %s is a question, the second a connection name */
-    return g_strdup_printf (_("Your answer to “%s” was not delivered: %s restarted and no longer asks it"),
-                            summary, connection);
+  gone = g_error_matches (error, CLARIFY_ERROR, CLARIFY_ERROR_GONE);
+  restarted = g_error_matches (error, CLARIFY_ERROR, CLARIFY_ERROR_AGENT_RESTARTED);
 
-  /* Translators: the first %s is a question, the second a connection name,
+  if (agent == NULL)
+    {
+      if (gone)
+        /* Translators: %s is a question */
+        return g_strdup_printf (_("“%s” was answered elsewhere before your answer arrived"), summary);
+      if (restarted)
+        /* Translators: %s is a question */
+        return g_strdup_printf (_("Your answer to “%s” was not delivered: the program that asked is gone"),
+                                summary);
+      /* Translators: the first %s is a question, the second an error message */
+      return g_strdup_printf (_("Your answer to “%s” could not be sent: %s"), summary, error->message);
+    }
+
+  if (gone)
+    /* Translators: the first %s is a question, the second an agent's name */
+    return g_strdup_printf (_("“%s” was answered elsewhere before your answer reached %s"), summary, agent);
+  if (restarted)
+    /* Translators: the first %s is a question, the second an agent's name */
+    return g_strdup_printf (_("Your answer to “%s” was not delivered: %s restarted and no longer asks it"),
+                            summary, agent);
+
+  /* Translators: the first %s is a question, the second an agent's name,
    * the third an error message (often in English) */
-  return g_strdup_printf (_("Your answer to “%s” could not be sent to %s: %s"), summary, connection, error->message);
+  return g_strdup_printf (_("Your answer to “%s” could not be sent to %s: %s"), summary, agent, error->message);
 }

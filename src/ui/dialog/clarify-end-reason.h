@@ -17,10 +17,11 @@ char *clarify_end_reason_describe (ClarifyEndReason  reason,
                                    const char       *detail);
 
 /* What the user hears when their answer to the question @summary did not
- * reach @connection: @error is the outbox's, whose CLARIFY_ERROR_GONE and
- * CLARIFY_ERROR_AGENT_RESTARTED say why in the user's words. */
+ * reach @agent (NULL: a program on this computer, not named): @error is
+ * the outbox's, whose CLARIFY_ERROR_GONE and CLARIFY_ERROR_AGENT_RESTARTED
+ * say why in the user's words. */
 char *clarify_end_reason_describe_undelivered (const char   *summary,
-                                               const char   *connection,
+                                               const char   *agent,
                                                const GError *error);
 
 G_END_DECLS

@@ -294,7 +294,7 @@ clarify_request_source_get_name (ClarifyRequestSource *self)
 }
 
 const char *
-clarify_request_source_get_asker (ClarifyRequest *request)
+clarify_request_source_get_agent_name (ClarifyRequest *request)
 {
   const char *caller;
   const char *connection;
@@ -305,13 +305,27 @@ clarify_request_source_get_asker (ClarifyRequest *request)
   if (caller != NULL && caller[0] != '\0')
     return caller_display_name (caller);
 
-  /* As the dialog's header names it: "D-Bus" and "MCP" are Clarify's doors,
-   * not who knocked. */
+  /* "D-Bus" and "MCP" are Clarify's doors, not who knocked. */
   if (is_local_kind (clarify_request_get_connection_kind (request)))
-    return _("A program on this computer");
+    return NULL;
 
   connection = clarify_request_get_connection_name (request);
-  return connection != NULL ? connection : "";
+  return connection != NULL && connection[0] != '\0' ? connection : NULL;
+}
+
+const char *
+clarify_request_source_get_asker (ClarifyRequest *request)
+{
+  const char *name;
+
+  g_return_val_if_fail (CLARIFY_IS_REQUEST (request), NULL);
+
+  /* As the dialog's header names an unnamed local caller. */
+  name = clarify_request_source_get_agent_name (request);
+  if (name == NULL && is_local_kind (clarify_request_get_connection_kind (request)))
+    return _("A program on this computer");
+
+  return name != NULL ? name : "";
 }
 
 const char *

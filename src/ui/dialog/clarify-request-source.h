@@ -28,6 +28,8 @@ const char     *clarify_request_source_get_name    (ClarifyRequestSource *self);
  * "A program on this computer" for other local callers (as the dialog
  * names them), else the connection's name. */
 const char     *clarify_request_source_get_asker   (ClarifyRequest       *request);
+/* The same as a name for a sentence: NULL for an unnamed local caller. */
+const char     *clarify_request_source_get_agent_name (ClarifyRequest    *request);
 /* An MCP client's id ("opencode") as its users know the program ("OpenCode"). */
 const char     *clarify_request_source_name_caller (const char           *caller);
 /* A connection's name as the dialog names its asker: the built-in

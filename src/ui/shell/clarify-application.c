@@ -20,6 +20,7 @@
 #include "clarify-error.h"
 #include "clarify-mcp-server.h"
 #include "clarify-renderer.h"
+#include "clarify-request-source.h"
 
 #define DEMO_CONNECTION_NAME "Demo"
 #define DEMO_CONNECTION_KIND "clarify"
@@ -113,7 +114,6 @@ outbox_failed_cb (ClarifyOutbox      *outbox,
   g_autofree char *key = clarify_inbox_dup_key (request);
   g_autofree char *notification_id = g_strconcat ("failed\x1f", key, NULL);
   g_autofree char *text = NULL;
-  const char *connection;
 
   g_message ("Could not deliver the answer to %s of %s: %s",
              clarify_request_get_id (request),
@@ -125,9 +125,8 @@ outbox_failed_cb (ClarifyOutbox      *outbox,
     return;
 
   /* Named: a toast or a notification stands apart from the question. */
-  connection = clarify_request_get_connection_name (request);
   text = clarify_end_reason_describe_undelivered (clarify_request_get_summary (request),
-                                                  connection != NULL ? connection : "", error);
+                                                  clarify_request_source_get_agent_name (request), error);
   clarify_application_tell_user (self, notification_id, text);
 }
 
