@@ -465,6 +465,12 @@ mcp_cannot_listen (gpointer data)
 }
 
 static gboolean
+widget_visible (gpointer data)
+{
+  return gtk_widget_get_visible (data);
+}
+
+static gboolean
 window_shows_label (gpointer data)
 {
   gpointer *window_and_text = data;
@@ -497,6 +503,10 @@ test_mcp_port_after_failure (void)
   g_assert_no_error (error);
   click_row (window, "mcp_row");
   g_assert_true (clarify_test_wait_until (mcp_cannot_listen, NULL, WAIT_MS));
+  /* Said where the port is set, not only in the main window. */
+  g_assert_true (clarify_test_wait_until (widget_visible, error_label, WAIT_MS));
+  g_assert_true (g_str_has_prefix (gtk_label_get_text (GTK_LABEL (error_label)), "Cannot listen on 127.0.0.1:"));
+  g_free (clarify_test_save_screenshot (GTK_WIDGET (window), "preferences-port-taken-en"));
 
   text = g_strdup_printf ("%u", free_port);
   apply_port (window, text);

@@ -11,6 +11,8 @@
 
 #include <glib/gi18n.h>
 
+#include "clarify-backend-state.h"
+#include "clarify-mcp-server.h"
 #include "clarify-preferences-window.h"
 
 struct _ClarifyPreferencesWindow
@@ -26,6 +28,7 @@ struct _ClarifyPreferencesWindow
   GtkLabel            *port_error_label;
 
   GSettings           *settings;
+  ClarifyBackend      *mcp;  /* weak: the MCP endpoint's backend, while there is one */
 };
 
 G_DEFINE_FINAL_TYPE (ClarifyPreferencesWindow, clarify_preferences_window, ADW_TYPE_PREFERENCES_WINDOW)
@@ -105,6 +108,43 @@ port_setting_changed_cb (ClarifyPreferencesWindow *self)
   show_port (self);
 }
 
+/* The port it was given could not be had (another program holds it): said
+ * where the port is set, as the main window's MCP row says it. */
+static void
+mcp_note_cb (ClarifyPreferencesWindow *self,
+             GParamSpec               *pspec,
+             ClarifyBackend           *mcp)
+{
+  g_autofree char *text = NULL;
+
+  if (clarify_backend_get_note (mcp) != CLARIFY_BACKEND_NOTE_CANNOT_LISTEN)
+    return;
+
+  text = clarify_backend_state_describe (mcp);
+  show_port_error (self, text);
+}
+
+/* Switched off and on, the endpoint is a new backend. */
+static void
+backends_changed_cb (ClarifyPreferencesWindow *self)
+{
+  GtkApplication *application = gtk_window_get_application (GTK_WINDOW (self));
+  ClarifyBackend *mcp = clarify_application_lookup_backend (CLARIFY_APPLICATION (application),
+                                                            CLARIFY_MCP_CONNECTION_NAME);
+
+  if (mcp == self->mcp)
+    return;
+
+  if (self->mcp != NULL)
+    g_signal_handlers_disconnect_by_func (self->mcp, mcp_note_cb, self);
+  g_set_weak_pointer (&self->mcp, mcp);
+  if (mcp != NULL)
+    {
+      g_signal_connect_object (mcp, "notify::note", G_CALLBACK (mcp_note_cb), self, G_CONNECT_SWAPPED);
+      mcp_note_cb (self, NULL, mcp);
+    }
+}
+
 static void
 clarify_preferences_window_dispose (GObject *object)
 {
@@ -112,6 +152,9 @@ clarify_preferences_window_dispose (GObject *object)
 
   gtk_widget_dispose_template (GTK_WIDGET (self), CLARIFY_TYPE_PREFERENCES_WINDOW);
   g_clear_object (&self->settings);
+  if (self->mcp != NULL)
+    g_signal_handlers_disconnect_by_func (self->mcp, mcp_note_cb, self);
+  g_clear_weak_pointer (&self->mcp);
 
   G_OBJECT_CLASS (clarify_preferences_window_parent_class)->dispose (object);
 }
@@ -164,6 +207,9 @@ clarify_preferences_window_new (ClarifyApplication *application)
   show_port_error (self, NULL);
   g_signal_connect_object (self->settings, "changed::mcp-port",
                            G_CALLBACK (port_setting_changed_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (clarify_inbox_get_backends (clarify_application_get_inbox (application)), "items-changed",
+                           G_CALLBACK (backends_changed_cb), self, G_CONNECT_SWAPPED);
+  backends_changed_cb (self);
 
   return self;
 }
