@@ -1478,6 +1478,20 @@ test_number_exact (void)
   assert_answer (shown.input, "1.16", NULL);
   hide (&shown);
 
+  /* Too small for fixed decimals: shown and sent in full, not as 0. */
+  {
+    g_autoptr(ClarifyQuestion) tiny = new_number_question (TRUE, 1e-300, TRUE, 1, 0);
+
+    set_defaults (tiny, "1e-300", NULL);
+    shown = show (tiny);
+    spin = clarify_number_input_get_spin_button (CLARIFY_NUMBER_INPUT (shown.input));
+    g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (spin)), ==, "1e-300");
+    g_assert_true (has_label (GTK_WIDGET (shown.input), "Between 1e-300 and 1"));
+    assert_answer (shown.input, "1e-300", NULL);
+    assert_valid (shown.input);
+    hide (&shown);
+  }
+
   set_defaults (cents, "12.7", NULL);
   shown = show (cents);
   spin = clarify_number_input_get_spin_button (CLARIFY_NUMBER_INPUT (shown.input));

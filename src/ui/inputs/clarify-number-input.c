@@ -36,17 +36,18 @@ struct _ClarifyNumberInput
 
 G_DEFINE_FINAL_TYPE (ClarifyNumberInput, clarify_number_input, CLARIFY_TYPE_INPUT)
 
-/* The fewest decimals that give @value back exactly ("0.25" → 2, "3" → 0,
- * "0.1234567" → 7), up to MAX_DIGITS: six at most cut that one to 0.123457. */
+/* The fewest digits after which printf's @conversion ('f': decimals, 'g':
+ * significant digits) gives @value back exactly, up to MAX_DIGITS. */
 static guint
-decimals_of (double value)
+fewest_digits (double value,
+               char   conversion)
 {
-  for (guint n = 0; n < MAX_DIGITS; n++)
+  for (guint n = conversion == 'g' ? 1 : 0; n < MAX_DIGITS; n++)
     {
       char format[8];
       char buf[G_ASCII_DTOSTR_BUF_SIZE];
 
-      g_snprintf (format, sizeof format, "%%.%uf", n);
+      g_snprintf (format, sizeof format, "%%.%u%c", n, conversion);
       g_ascii_formatd (buf, sizeof buf, format, value);
       if (g_ascii_strtod (buf, NULL) == value)
         return n;
@@ -55,14 +56,36 @@ decimals_of (double value)
   return MAX_DIGITS;
 }
 
+/* The fewest decimals that give @value back exactly ("0.25" → 2, "3" → 0,
+ * "0.1234567" → 7), up to MAX_DIGITS: six at most cut that one to 0.123457. */
+static guint
+decimals_of (double value)
+{
+  return fewest_digits (value, 'f');
+}
+
+/* For a number too small for MAX_DIGITS decimals (1e-300 is not 0). */
+static guint
+significant_digits_of (double value)
+{
+  return fewest_digits (value, 'g');
+}
+
 /* C-locale text for the wire: "42", not "42.0"; "2.5"; never "-0". */
 static char *
 format_for_wire (double value)
 {
   char format[8];
   char buf[G_ASCII_DTOSTR_BUF_SIZE];
+  guint decimals = decimals_of (value);
 
-  g_snprintf (format, sizeof format, "%%.%uf", decimals_of (value));
+  if (decimals == MAX_DIGITS && value != 0.0)
+    {
+      g_snprintf (format, sizeof format, "%%.%ug", significant_digits_of (value));
+      return g_strdup (g_ascii_formatd (buf, sizeof buf, format, value));
+    }
+
+  g_snprintf (format, sizeof format, "%%.%uf", decimals);
   g_ascii_formatd (buf, sizeof buf, format, value);
   if (strcmp (buf, "-0") == 0)
     return g_strdup ("0");
@@ -74,7 +97,12 @@ format_for_wire (double value)
 static char *
 format_for_display (double value)
 {
-  return g_strdup_printf ("%.*f", (int) decimals_of (value), value);
+  guint decimals = decimals_of (value);
+
+  if (decimals == MAX_DIGITS && value != 0.0)
+    return g_strdup_printf ("%.*g", (int) significant_digits_of (value), value);
+
+  return g_strdup_printf ("%.*f", (int) decimals, value);
 }
 
 static char *
