@@ -1013,6 +1013,9 @@ test_single_other_list (void)
 
   gtk_single_selection_set_selected (selection, 0);
   g_assert_true (gtk_widget_get_visible (entry));
+  /* What was searched for and not found is Other's answer to start from. */
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (entry)), ==, "xyz");
+  assert_answer (shown.input, "", "xyz");
   gtk_editable_set_text (GTK_EDITABLE (entry), "Hannover");
   assert_answer (shown.input, "", "Hannover");
   assert_valid (shown.input);

@@ -50,6 +50,20 @@ view_changed_cb (ClarifyChoiceInput *self)
     }
   priv->other_was_active = other_active;
 
+  /* Searched for, not found, and "Other…" picked: what was searched for is
+   * the likely answer, to be kept or typed over. */
+  if (other_opened && priv->other_entry != NULL && CLARIFY_IS_OPTION_LIST (priv->view) &&
+      clarify_text_is_blank (gtk_editable_get_text (GTK_EDITABLE (priv->other_entry))))
+    {
+      ClarifyOptionList *list = CLARIFY_OPTION_LIST (priv->view);
+      g_autofree char *searched = g_strstrip (g_strdup (gtk_editable_get_text (
+        GTK_EDITABLE (clarify_option_list_get_search_entry (list)))));
+
+      /* Other's row alone is left. */
+      if (searched[0] != '\0' && g_list_model_get_n_items (G_LIST_MODEL (clarify_option_list_get_model (list))) == 1)
+        gtk_editable_set_text (GTK_EDITABLE (priv->other_entry), searched);
+    }
+
   /* "Other…" just picked with nothing typed yet: not a wrong answer. */
   if (other_opened && priv->other_entry != NULL &&
       clarify_text_is_blank (gtk_editable_get_text (GTK_EDITABLE (priv->other_entry))))
