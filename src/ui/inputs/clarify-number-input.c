@@ -31,6 +31,8 @@ struct _ClarifyNumberInput
    * though GTK's ::output (on realize) would write the value the arrows
    * start from into it. */
   gboolean      starts_empty;
+  /* The value it starts from: a first step's ::output comes before its
+   * ::value-changed, and only the value tells it from realize's. */
   double        start_value;
 };
 
